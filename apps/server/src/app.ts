@@ -1,0 +1,91 @@
+// Builds the HTTP application: the API under /api and, when built, the web app on the same
+// port. Everything it needs is passed in, so tests build it over their own database and clock.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { ApiErrorBody } from '@ownvoice/shared';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { registerAuthRateLimit } from './plugins/auth-rate-limit.js';
+import { registerAuthentication } from './plugins/authenticate.js';
+import { registerCsrfCheck } from './plugins/csrf.js';
+import { registerErrorHandling } from './plugins/error-handler.js';
+import { authRoutes } from './routes/auth/auth.routes.js';
+import { csrfRoutes } from './routes/csrf/csrf.routes.js';
+import { healthRoutes } from './routes/health/health.routes.js';
+import { publicRoutes } from './routes/public/public.routes.js';
+import { createServices } from './services/index.js';
+import { VERSION } from './version.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: readonly { method: string; url: string }[];
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ config, database, clock = systemClock, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Ids in logs let a user's report be matched to the request.
+    genReqId: () => Math.random().toString(36).slice(2, 10),
+  });
+  // Every route, as registered: tests walk this list to probe each one with bad input.
+  const routes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  app.decorate('routeList', routes);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  await app.register(cookie);
+
+  const services = createServices(database.db, clock, config);
+
+  await app.register(
+    async (api) => {
+      registerCsrfCheck(api);
+      registerAuthentication(api, services.sessions);
+      await registerAuthRateLimit(api, config.authRateLimit);
+      await healthRoutes(api, database, VERSION);
+      await csrfRoutes(api);
+      await publicRoutes(api, services);
+      await authRoutes(api, services);
+    },
+    { prefix: '/api' },
+  );
+
+  await serveWebApp(app, config.webDir);
+  return app;
+}
+
+/** Serves the built SPA: files as they are, and index.html for any other non-API path. */
+async function serveWebApp(app: FastifyInstance, webDir: string | undefined): Promise<void> {
+  const hasWeb = webDir !== undefined && existsSync(path.join(webDir, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const body: ApiErrorBody = isApi
+      ? { msg: `No API route ${request.method} ${request.url.split('?')[0]}`, code: 'ROUTE_NOT_FOUND' }
+      : { msg: 'The web app is not built. Run `npm run build`, then reload.', code: 'ROUTE_NOT_FOUND' };
+    return reply.status(404).send(body);
+  });
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults for the embedded setup', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: undefined, trustProxy: false });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      OWNVOICE_DATA_DIR: '/srv/ownvoice',
+      DATABASE_URL: 'postgres://u:p@db:5432/ownvoice',
+      OWNVOICE_BETA_CAP: '42',
+      OWNVOICE_AUTH_RATE_LIMIT_IP: '5',
+      OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: '3',
+      OWNVOICE_AUTH_RATE_WINDOW_SECONDS: '120',
+      OWNVOICE_TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/srv/ownvoice',
+      databaseUrl: 'postgres://u:p@db:5432/ownvoice',
+      betaCap: 42,
+      authRateLimit: { perIp: 5, perAccount: 3, windowMs: 120_000 },
+      trustProxy: true,
+      logLevel: 'warn',
+    });
+  });
+
+  it('names every bad variable and says what it should be', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OWNVOICE_BETA_CAP: '-1', OWNVOICE_TRUST_PROXY: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PORT="eighty" must be a whole number from 0 to 65535/);
+    expect(problems).toMatch(/DATABASE_URL="mysql:\/\/x" must be a postgres:\/\//);
+    expect(problems).toMatch(/OWNVOICE_BETA_CAP="-1" must be a whole number/);
+    expect(problems).toMatch(/OWNVOICE_TRUST_PROXY="maybe" must be true or false/);
+  });
+});

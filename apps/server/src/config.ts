@@ -1,0 +1,88 @@
+// Configuration comes from the environment only, validated once at start. Each bad value is
+// reported with the variable's name and what it should be, so the operator can fix it.
+import path from 'node:path';
+import { z } from 'zod';
+
+const intIn = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }))
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: intIn(0, 65535).default(8080),
+  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  OWNVOICE_DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+    .optional(),
+  OWNVOICE_BETA_CAP: intIn(0, 10_000_000).default(500),
+  OWNVOICE_AUTH_RATE_LIMIT_IP: intIn(1, 1_000_000).default(30),
+  OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: intIn(1, 1_000_000).default(10),
+  OWNVOICE_AUTH_RATE_WINDOW_SECONDS: intIn(1, 86_400).default(60),
+  OWNVOICE_TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  betaCap: number;
+  authRateLimit: { perIp: number; perAccount: number; windowMs: number };
+  trustProxy: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Folder of the built web app; undefined serves the API alone. */
+  webDir: string | undefined;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the environment; throws ConfigError listing every bad variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { webDir?: string } = {}): Config {
+  // Empty strings count as unset, as most shells and .env files mean them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(env[name])} ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.OWNVOICE_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    betaCap: e.OWNVOICE_BETA_CAP,
+    authRateLimit: {
+      perIp: e.OWNVOICE_AUTH_RATE_LIMIT_IP,
+      perAccount: e.OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT,
+      windowMs: e.OWNVOICE_AUTH_RATE_WINDOW_SECONDS * 1000,
+    },
+    trustProxy: e.OWNVOICE_TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
+  };
+}

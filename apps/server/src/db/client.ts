@@ -1,0 +1,47 @@
+// Opens the database: PGlite in-process (persisted under the data folder) by default, or a
+// PostgreSQL server when DATABASE_URL is set. Both speak the same SQL and share migrations.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  /** The connection pool, when on PostgreSQL (migrations take a lock on one of its clients). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string | 'memory' }
+  | { kind: 'postgres'; url: string; maxConnections?: number };
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.maxConnections ?? 10 });
+    // Fail at start with the server's own message rather than on the first request.
+    const client = await pool.connect();
+    client.release();
+    return { db: drizzleNodePg(pool, { schema }), kind: 'postgres', pool, close: () => pool.end() };
+  }
+  let client: PGlite;
+  if (target.dataDir === 'memory') {
+    client = new PGlite();
+  } else {
+    mkdirSync(target.dataDir, { recursive: true });
+    client = new PGlite(target.dataDir);
+  }
+  await client.waitReady;
+  return { db: drizzlePglite(client, { schema }), kind: 'pglite', close: () => client.close() };
+}
+
+/** Where PGlite keeps its files inside the service's data folder. */
+export const pgliteDir = (dataDir: string): string => path.join(dataDir, 'pglite');

@@ -1,0 +1,79 @@
+// The database schema. Migrations in ./migrations are generated from this file by
+// `npm run db:generate -w apps/server` and applied at start, on PGlite and PostgreSQL alike.
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['user', 'admin', 'super_admin'] })
+      .notNull()
+      .default('user'),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    planName: text('plan_name', { enum: ['trial', 'minimum', 'pro', 'virtuoso', 'none'] })
+      .notNull()
+      .default('none'),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }),
+    subscriptionStatus: text('subscription_status', { enum: ['active', 'canceled'] }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    onboardingStep: text('onboarding_step').notNull().default('registered'),
+    credits: integer('credits').notNull().default(0),
+    modelStorageSlotsTotal: integer('model_storage_slots_total').notNull().default(0),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    // Usernames are unique regardless of case: "Ann" and "ann" are the same person to readers.
+    uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // SHA-256 of the bearer token: a leaked table cannot be replayed as tokens.
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId)],
+);
+
+export const usageTranches = pgTable(
+  'usage_tranches',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] }).notNull(),
+    amount: integer('amount').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    source: text('source').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('usage_tranches_user_type_idx').on(t.userId, t.type)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type UsageTrancheRow = typeof usageTranches.$inferSelect;

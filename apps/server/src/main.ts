@@ -1,0 +1,73 @@
+// Starts OwnVoice: reads configuration, opens and migrates the database, serves, and shuts
+// down cleanly on SIGINT/SIGTERM (in-flight requests finish, the database closes).
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, { webDir: fileURLToPath(new URL('../../web/dist', import.meta.url)) });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(
+        `${error.message}\nFix the variables above (see the Configuration table in README.md) and start again.`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let database: DatabaseHandle;
+  try {
+    database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: pgliteDir(config.dataDir) },
+    );
+    await runMigrations(database);
+  } catch (error) {
+    const where = config.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the data folder ${config.dataDir}`;
+    console.error(`Could not open the database (${where}): ${(error as Error).message}`);
+    process.exit(1);
+  }
+
+  const app = await buildApp({ config, database });
+  app.addHook('onClose', async () => database.close());
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) {
+      app.log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    closing = true;
+    app.log.info(`${signal} received: finishing requests and closing`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while closing');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint = code === 'EADDRINUSE' ? ` Port ${config.port} is in use: set PORT to a free one.` : '';
+    app.log.error(`Could not listen on ${config.host}:${config.port}.${hint}`);
+    await database.close();
+    process.exit(1);
+  }
+  app.log.info(
+    `OwnVoice is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (database: ${database.kind})`,
+  );
+}
+
+void main();

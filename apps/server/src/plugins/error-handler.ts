@@ -1,0 +1,69 @@
+// Every error leaves as `{ msg, code, errors? }` with a 4xx or 5xx status that fits it.
+// Schema failures are 400s listing each problem; anything unexpected is logged and is a 500
+// whose body says nothing about internals.
+import type { ApiErrorBody, ErrorCode } from '@ownvoice/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+
+/** Fastify's own client errors, mapped onto the closed list with a message a person can act on. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; msg: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_REQUEST', msg: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'MALFORMED_REQUEST',
+    msg: 'The request body is empty; send a JSON object or drop the Content-Type header.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    msg: 'Unsupported Content-Type; send application/json.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', msg: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'MALFORMED_REQUEST', msg: 'The Content-Length header is wrong.' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', msg: 'The Content-Type header is malformed.' },
+};
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'UNAUTHENTICATED';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'MALFORMED_REQUEST';
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode === 429 || error.statusCode === 423) {
+        const retry = Number(error.details?.retryAfterSeconds);
+        if (Number.isFinite(retry)) reply.header('retry-after', Math.ceil(retry));
+      }
+      return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'body';
+      const list = error.validation.map((issue) => ({
+        msg: issue.message ?? 'Invalid value',
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || where,
+      }));
+      const body: ApiErrorBody = { msg: list[0]?.msg ?? 'Invalid request', code: 'VALIDATION_ERROR', errors: list };
+      return reply.status(400).send(body);
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    const status = error.statusCode ?? 500;
+    if (known || (status >= 400 && status < 500)) {
+      const body: ApiErrorBody = {
+        msg: known?.msg ?? error.message,
+        code: known?.code ?? codeForStatus(status),
+      };
+      return reply.status(status >= 400 && status < 500 ? status : 400).send(body);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    const body: ApiErrorBody = {
+      msg: 'Something went wrong on our side. Please try again; if it keeps happening, tell us in the community chat.',
+      code: 'INTERNAL_ERROR',
+    };
+    return reply.status(500).send(body);
+  });
+}

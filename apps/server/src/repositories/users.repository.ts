@@ -1,0 +1,55 @@
+// Reads and writes of the users table. No rules live here: services decide, this stores.
+import { count, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { type UserRow, users } from '../db/schema.js';
+
+export type NewUser = Pick<UserRow, 'id' | 'username' | 'email' | 'passwordHash'> & Partial<UserRow>;
+
+export class UsersRepository {
+  constructor(private readonly db: Database) {}
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  }
+
+  async findByEmail(email: string, db: Database = this.db): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+    return row;
+  }
+
+  async findByUsernameInsensitive(username: string, db: Database = this.db): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).limit(1);
+    return row;
+  }
+
+  async count(db: Database = this.db): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(users);
+    return row?.n ?? 0;
+  }
+
+  async insert(user: NewUser, db: Database = this.db): Promise<UserRow> {
+    const [row] = await db.insert(users).values(user).returning();
+    if (!row) throw new Error('insert into users returned no row');
+    return row;
+  }
+
+  async update(id: string, patch: Partial<Omit<UserRow, 'id'>>): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .update(users)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  }
+
+  /** Adds one failed login atomically, so concurrent guesses cannot each read the old count. */
+  async incrementFailedLogins(id: string): Promise<number> {
+    const [row] = await this.db
+      .update(users)
+      .set({ failedLoginCount: sql`${users.failedLoginCount} + 1` })
+      .where(eq(users.id, id))
+      .returning({ n: users.failedLoginCount });
+    return row?.n ?? 0;
+  }
+}

@@ -1,0 +1,34 @@
+// /api/auth: thin handlers over AuthService and UsersService.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authOf } from '../../plugins/authenticate.js';
+import type { Services } from '../../services/index.js';
+import { loginSchema, logoutSchema, meSchema, onboardingSchema, registerSchema } from './auth.schemas.js';
+
+const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+export async function authRoutes(app: FastifyInstance, { auth, users }: Services): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/auth/register', { schema: registerSchema, preHandler: app.authRateLimit }, async (request, reply) => {
+    const result = await auth.register(request.body, sessionMeta(request));
+    return reply.status(201).send(result);
+  });
+
+  r.post('/auth/login', { schema: loginSchema, preHandler: app.authRateLimit }, async (request) =>
+    auth.login(request.body, sessionMeta(request)),
+  );
+
+  r.get('/auth/me', { schema: meSchema, preHandler: app.requireUser }, async (request) => ({
+    user: await users.view(authOf(request).user),
+  }));
+
+  r.post('/auth/logout', { schema: logoutSchema, preHandler: app.requireUser }, async (request) => {
+    await auth.logout(authOf(request).session.id);
+    return { ok: true as const };
+  });
+
+  r.patch('/auth/onboarding', { schema: onboardingSchema, preHandler: app.requireUser }, async (request) => ({
+    user: await users.advanceOnboarding(authOf(request).user, request.body.step),
+  }));
+}

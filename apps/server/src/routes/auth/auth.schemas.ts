@@ -1,0 +1,40 @@
+// Route schemas of /api/auth: the request rules come from @ownvoice/shared (the same ones the
+// web forms use); responses are the shared User shapes, which strip anything not listed.
+import {
+  apiErrorBodySchema,
+  authResponseSchema,
+  loginBodySchema,
+  loginResponseSchema,
+  meResponseSchema,
+  okResponseSchema,
+  onboardingPatchSchema,
+  registerBodySchema,
+} from '@ownvoice/shared';
+
+const errorResponses = {
+  400: apiErrorBodySchema,
+  401: apiErrorBodySchema,
+  403: apiErrorBodySchema,
+  409: apiErrorBodySchema,
+  423: apiErrorBodySchema,
+  429: apiErrorBodySchema,
+};
+
+export const registerSchema = {
+  body: registerBodySchema,
+  response: { 201: authResponseSchema, ...errorResponses },
+};
+
+export const loginSchema = {
+  body: loginBodySchema,
+  response: { 200: loginResponseSchema, ...errorResponses },
+};
+
+export const meSchema = { response: { 200: meResponseSchema, 401: apiErrorBodySchema } };
+
+export const logoutSchema = { response: { 200: okResponseSchema, 401: apiErrorBodySchema } };
+
+export const onboardingSchema = {
+  body: onboardingPatchSchema,
+  response: { 200: meResponseSchema, ...errorResponses },
+};

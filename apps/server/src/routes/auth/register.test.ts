@@ -1,0 +1,121 @@
+import { MESSAGES, userSchema } from '@ownvoice/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, newAccount, type TestContext } from '../../test/test-app.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('POST /api/auth/register', () => {
+  it('creates an account, answers a token and the full user, and never the hash', async () => {
+    const account = newAccount();
+    const res = await ctx.client().post('/api/auth/register', account);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const user = userSchema.parse(body.user);
+    expect(user).toMatchObject({
+      username: account.username,
+      email: account.email,
+      role: 'user',
+      mfaEnabled: false,
+      plan: { name: 'none', billingCycle: null },
+      onboarding: { step: 'registered' },
+      credits: 0,
+      usageLimits: { modelStorageSlotsTotal: 0, modelStorageSlotsUsed: 0, modelsTrained: [], chunkEdits: [] },
+    });
+    expect(user.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(user._id).toBe(user.id);
+    expect(res.body).not.toMatch(/argon2|password/i);
+  });
+
+  it('lower-cases and trims the e-mail, trims the username and strips NUL characters', async () => {
+    const account = newAccount('trim');
+    const res = await ctx.client().post('/api/auth/register', {
+      username: `  ${account.username}\u0000 `,
+      email: `  ${account.email.toUpperCase()}\u0000  `,
+      password: `${account.password}\u0000`,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().user.username).toBe(account.username);
+    expect(res.json().user.email).toBe(account.email);
+    const login = await ctx.client().post('/api/auth/login', { email: account.email, password: account.password });
+    expect(login.statusCode).toBe(200);
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ['a too short username', { username: 'ab' }, MESSAGES.usernameLength],
+    ['a too long username', { username: 'a'.repeat(31) }, MESSAGES.usernameLength],
+    ['a username with spaces', { username: 'ann smith' }, MESSAGES.usernameChars],
+    ['a username with symbols', { username: 'ann!' }, MESSAGES.usernameChars],
+    ['an invalid e-mail', { email: 'not-an-email' }, MESSAGES.emailInvalid],
+    ['an e-mail over 100 characters', { email: `${'a'.repeat(95)}@x.com` }, MESSAGES.emailLength],
+    ['a short password', { password: 'Ab1' }, MESSAGES.passwordLength],
+    ['a password over 128 characters', { password: `Ab1${'x'.repeat(126)}` }, MESSAGES.passwordLength],
+    ['a password without a digit', { password: 'Password' }, MESSAGES.passwordStrength],
+    ['a password without upper case', { password: 'password1' }, MESSAGES.passwordStrength],
+    ['a password without lower case', { password: 'PASSWORD1' }, MESSAGES.passwordStrength],
+    ['a missing username', { username: undefined }, MESSAGES.usernameLength],
+  ];
+  it.each(invalid)('rejects %s with the spec message', async (_name, patch, message) => {
+    const res = await ctx.client().post('/api/auth/register', { ...newAccount(), ...patch });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ msg: message, code: 'VALIDATION_ERROR' });
+    expect(res.json().errors[0]).toMatchObject({ msg: message });
+  });
+
+  it('answers 409 for an e-mail that is taken, whatever its case', async () => {
+    const { account } = await ctx.client().register();
+    const res = await ctx.client().post('/api/auth/register', {
+      ...newAccount(),
+      email: account.email.toUpperCase(),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('EMAIL_TAKEN');
+    expect(res.json().msg).toMatch(/already exists/);
+  });
+
+  it('answers 409 for a username that is taken, whatever its case', async () => {
+    const { account } = await ctx.client().register();
+    const res = await ctx.client().post('/api/auth/register', {
+      ...newAccount(),
+      username: account.username.toUpperCase(),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('USERNAME_TAKEN');
+  });
+});
+
+describe('beta cap', () => {
+  it('reports the head count and closes registration at the cap with BETA_WAITLIST', async () => {
+    const capped = await createTestContext({ betaCap: 2 });
+    try {
+      const stats0 = await capped.client().get('/api/public/stats');
+      expect(stats0.json()).toEqual({ userCount: 0, cap: 2 });
+      await capped.client().register();
+      await capped.client().register();
+      const res = await capped.client().post('/api/auth/register', newAccount());
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('BETA_WAITLIST');
+      const stats = await capped.client().get('/api/public/stats');
+      expect(stats.json()).toEqual({ userCount: 2, cap: 2 });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('lets exactly one of several simultaneous sign-ups take the last seat', async () => {
+    const capped = await createTestContext({ betaCap: 1 });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => capped.client().post('/api/auth/register', newAccount('race'))),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 403, 403, 403]);
+      expect((await capped.client().get('/api/public/stats')).json().userCount).toBe(1);
+    } finally {
+      await capped.close();
+    }
+  });
+});

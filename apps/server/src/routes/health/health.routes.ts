@@ -1,0 +1,26 @@
+import { apiErrorBodySchema, healthResponseSchema } from '@ownvoice/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DatabaseHandle } from '../../db/client.js';
+import { AppError } from '../../errors.js';
+
+const startedAt = Date.now();
+
+export async function healthRoutes(app: FastifyInstance, database: DatabaseHandle, version: string): Promise<void> {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/health', { schema: { response: { 200: healthResponseSchema, 503: apiErrorBodySchema } } }, async () => {
+      try {
+        await database.db.execute(sql`select 1`);
+      } catch {
+        throw new AppError(503, 'INTERNAL_ERROR', 'The database is not answering.');
+      }
+      return {
+        status: 'ok' as const,
+        version,
+        database: database.kind,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      };
+    });
+}

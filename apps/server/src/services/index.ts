@@ -1,0 +1,30 @@
+// The composition root of the domain: repositories over one database, services over them.
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { SessionsRepository } from '../repositories/sessions.repository.js';
+import { UsageRepository } from '../repositories/usage.repository.js';
+import { UsersRepository } from '../repositories/users.repository.js';
+import { AuthService } from './auth.service.js';
+import { SessionsService } from './sessions.service.js';
+import { StatsService } from './stats.service.js';
+import { UsersService } from './users.service.js';
+
+export interface Services {
+  auth: AuthService;
+  sessions: SessionsService;
+  users: UsersService;
+  stats: StatsService;
+}
+
+export function createServices(db: Database, clock: Clock, config: Pick<Config, 'betaCap'>): Services {
+  const usersRepo = new UsersRepository(db);
+  const sessions = new SessionsService(new SessionsRepository(db), clock);
+  const users = new UsersService(usersRepo, new UsageRepository(db), clock);
+  return {
+    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap),
+    sessions,
+    users,
+    stats: new StatsService(usersRepo, config.betaCap),
+  };
+}

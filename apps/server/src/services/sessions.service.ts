@@ -1,0 +1,70 @@
+// Issues, checks and revokes sessions. A token is valid while its row exists and it has been
+// used within the inactivity limit of its user's role (24 h users, 1 h admins), measured from
+// last use; deleting the row revokes it at once.
+import { INACTIVITY_LIMIT_MS } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import type { SessionsRepository } from '../repositories/sessions.repository.js';
+import { hashToken, newSessionToken } from './tokens.js';
+
+/** Last-use writes are coalesced to one a minute: enough resolution for hour-long limits. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthContext {
+  user: UserRow;
+  session: SessionRow;
+}
+
+export interface SessionMeta {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: string, meta: SessionMeta): Promise<string> {
+    const token = newSessionToken();
+    const now = this.clock.now();
+    await this.sessions.insert({
+      id: newId(now),
+      userId,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      lastUsedAt: now,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+    });
+    return token;
+  }
+
+  /** Resolves a bearer token to its user, or throws 401. */
+  async authenticate(token: string): Promise<AuthContext> {
+    const found = await this.sessions.findWithUserByTokenHash(hashToken(token));
+    if (!found) throw errors.unauthenticated('Your session is no longer valid. Please log in again.');
+    const now = this.clock.now();
+    const idleMs = now.getTime() - found.session.lastUsedAt.getTime();
+    if (idleMs > INACTIVITY_LIMIT_MS[found.user.role]) {
+      await this.sessions.delete(found.session.id);
+      throw errors.sessionExpired();
+    }
+    if (idleMs >= TOUCH_INTERVAL_MS) {
+      await this.sessions.touch(found.session.id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS + 1));
+    }
+    return found;
+  }
+
+  revoke(sessionId: string): Promise<void> {
+    return this.sessions.delete(sessionId);
+  }
+
+  /** Used on account deletion and role changes: every device must sign in again. */
+  revokeAllForUser(userId: string): Promise<void> {
+    return this.sessions.deleteAllForUser(userId);
+  }
+}

@@ -1,0 +1,52 @@
+// Turns stored rows into the User the API answers with (spec section 3). Only this shape
+// leaves the server; the response schema strips anything else.
+import {
+  ONBOARDING_STEPS,
+  type OnboardingStep,
+  TRANCHE_TYPES,
+  type Tranche,
+  type TrancheType,
+  type User,
+} from '@ownvoice/shared';
+import type { UsageTrancheRow, UserRow } from '../db/schema.js';
+
+const asStep = (value: string): OnboardingStep =>
+  (ONBOARDING_STEPS as readonly string[]).includes(value) ? (value as OnboardingStep) : 'registered';
+
+/** Only tranches that have not expired and still hold something count (spec §3 UsageLimits). */
+export function liveTranches(rows: UsageTrancheRow[], type: TrancheType, now: Date): Tranche[] {
+  return rows
+    .filter((r) => r.type === type && r.amount > 0 && r.expiresAt.getTime() > now.getTime())
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+    .map((r) => ({ amount: r.amount, expiresAt: r.expiresAt.toISOString() }));
+}
+
+export function toUserView(user: UserRow, tranches: UsageTrancheRow[], storageSlotsUsed: number, now: Date): User {
+  const lists = Object.fromEntries(TRANCHE_TYPES.map((t) => [t, liveTranches(tranches, t, now)])) as Record<
+    TrancheType,
+    Tranche[]
+  >;
+  return {
+    id: user.id,
+    _id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    mfaEnabled: user.mfaEnabled,
+    plan: { name: user.planName, billingCycle: user.billingCycle ?? null },
+    subscription: {
+      status: user.subscriptionStatus ?? null,
+      cancelAtPeriodEnd: user.cancelAtPeriodEnd,
+      stripeSubscriptionId: user.stripeSubscriptionId ?? null,
+      pendingChange: null,
+    },
+    onboarding: { step: asStep(user.onboardingStep) },
+    usageLimits: {
+      modelStorageSlotsTotal: user.modelStorageSlotsTotal,
+      modelStorageSlotsUsed: storageSlotsUsed,
+      ...lists,
+    },
+    credits: user.credits,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,37 @@
+// What a user sees of their own account, and the onboarding ladder they climb.
+import { BILLING_OWNED_STEPS, canAdvance, type OnboardingStep, type User } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import type { UsageRepository } from '../repositories/usage.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import { toUserView } from './user-view.js';
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usage: UsageRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async view(user: UserRow): Promise<User> {
+    const tranches = await this.usage.listForUser(user.id);
+    // Storage slots in use are counted from Voices once they exist (the Voices issue).
+    return toUserView(user, tranches, 0, this.clock.now());
+  }
+
+  /**
+   * Moves the user's onboarding step forward. Asking for the current or an earlier step changes
+   * nothing (two tabs may race), and steps that record a payment are only set by billing.
+   */
+  async advanceOnboarding(user: UserRow, step: OnboardingStep): Promise<User> {
+    if (BILLING_OWNED_STEPS.includes(step)) {
+      throw errors.forbidden('This onboarding step is reached through checkout, not set directly.');
+    }
+    const current = user.onboardingStep as OnboardingStep;
+    if (!canAdvance(current, step)) return this.view(user);
+    const updated = await this.users.update(user.id, { onboardingStep: step });
+    if (!updated) throw errors.notFound('User');
+    return this.view(updated);
+  }
+}

@@ -1,0 +1,108 @@
+// Builds the real application over a real database for API tests, with a clock the test moves
+// and a small client that does what the browser does: fetch a CSRF token, keep the cookie,
+// send the bearer token.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.js';
+import type { Clock } from '../clock.js';
+import { type Config, loadConfig } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import { openTestDatabase } from './test-database.js';
+
+export class TestClock implements Clock {
+  private t = new Date('2026-01-15T12:00:00Z').getTime();
+  now = (): Date => new Date(this.t);
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  clock: TestClock;
+  client: (options?: { ip?: string }) => TestClient;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(
+  overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
+): Promise<TestContext> {
+  const base = loadConfig({ OWNVOICE_DATA_DIR: '/nonexistent-test-data' });
+  const config: Config = {
+    ...base,
+    ...overrides,
+    webDir: overrides.webDir,
+    authRateLimit: { ...base.authRateLimit, perIp: 10_000, perAccount: 10_000, ...overrides.authRateLimit },
+  };
+  const database = await openTestDatabase();
+  const clock = new TestClock();
+  const app = await buildApp({ config, database, clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    client: (options = {}) => new TestClient(app, options.ip ?? '127.0.0.1'),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique, valid registration body. */
+export function newAccount(prefix = 'user') {
+  counter += 1;
+  const id = `${prefix}${counter}${Math.random().toString(36).slice(2, 6)}`;
+  return { username: id, email: `${id}@example.com`, password: 'Passw0rdOk' };
+}
+
+export class TestClient {
+  private cookie: string | undefined;
+  private csrfToken: string | undefined;
+  token: string | undefined;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip: string,
+  ) {}
+
+  async csrf(): Promise<string> {
+    if (this.csrfToken) return this.csrfToken;
+    const res = await this.app.inject({ method: 'GET', url: '/api/csrf-token', remoteAddress: this.ip });
+    const setCookie = res.headers['set-cookie'];
+    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+    if (first) this.cookie = first.split(';')[0];
+    this.csrfToken = res.json<{ csrfToken: string }>().csrfToken;
+    return this.csrfToken;
+  }
+
+  async request(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = {};
+    if (method !== 'GET' && method !== 'HEAD') {
+      headers['x-csrf-token'] = await this.csrf();
+      if (this.cookie) headers.cookie = this.cookie;
+    }
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    return this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.ip,
+      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+    });
+  }
+
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, body?: unknown) => this.request('POST', url, body ?? {});
+  patch = (url: string, body?: unknown) => this.request('PATCH', url, body ?? {});
+
+  /** Registers and keeps the session token. */
+  async register(account = newAccount()) {
+    const res = await this.post('/api/auth/register', account);
+    if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+    this.token = res.json<{ token: string }>().token;
+    return { account, res };
+  }
+}

@@ -1,0 +1,38 @@
+// A real database per test file: PGlite in memory by default, or a fresh database on the
+// PostgreSQL server at TEST_DATABASE_URL when OWNVOICE_TEST_DB=postgres (the CI run).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type DatabaseHandle, openDatabase } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+
+export const testDatabaseKind = (): 'pglite' | 'postgres' =>
+  process.env.OWNVOICE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (testDatabaseKind() === 'pglite') {
+    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    await runMigrations(handle);
+    return handle;
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('OWNVOICE_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `ownvoice_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), maxConnections: 5 });
+  await runMigrations(handle);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

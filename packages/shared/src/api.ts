@@ -1,0 +1,77 @@
+// Shapes of what the API answers (spec section 3), shared so the web client parses what the
+// server serialises. The server's response schemas are these, so unknown fields (a password
+// hash, a secret) can never slip into a response.
+import { z } from 'zod';
+import { BILLING_CYCLES, PLAN_NAMES, ROLES } from './constants.js';
+import { ONBOARDING_STEPS } from './onboarding.js';
+
+export const trancheSchema = z.object({
+  amount: z.number(),
+  expiresAt: z.string(),
+});
+export type Tranche = z.infer<typeof trancheSchema>;
+
+export const usageLimitsSchema = z.object({
+  modelStorageSlotsTotal: z.number(),
+  modelStorageSlotsUsed: z.number(),
+  modelsTrained: z.array(trancheSchema),
+  chunkEdits: z.array(trancheSchema),
+  shortContent: z.array(trancheSchema),
+  activationHours: z.array(trancheSchema),
+});
+export type UsageLimits = z.infer<typeof usageLimitsSchema>;
+
+export const userSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  mfaEnabled: z.boolean(),
+  plan: z.object({
+    name: z.enum(PLAN_NAMES),
+    billingCycle: z.enum(BILLING_CYCLES).nullable(),
+  }),
+  subscription: z.object({
+    status: z.enum(['active', 'canceled']).nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    stripeSubscriptionId: z.string().nullable(),
+    pendingChange: z
+      .object({
+        plan: z.enum(PLAN_NAMES).nullable(),
+        billingCycle: z.enum(BILLING_CYCLES).nullable(),
+        effectiveAt: z.string().nullable(),
+        applyForSubscriptionId: z.string().nullable(),
+      })
+      .nullable(),
+  }),
+  onboarding: z.object({ step: z.enum(ONBOARDING_STEPS) }),
+  usageLimits: usageLimitsSchema,
+  credits: z.number(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const authResponseSchema = z.object({ token: z.string(), user: userSchema });
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const loginResponseSchema = z.union([authResponseSchema, z.object({ requiresMFA: z.literal(true) })]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const meResponseSchema = z.object({ user: userSchema });
+
+export const publicStatsSchema = z.object({ userCount: z.number(), cap: z.number() });
+export type PublicStats = z.infer<typeof publicStatsSchema>;
+
+export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
+
+export const onboardingPatchSchema = z.object({ step: z.enum(ONBOARDING_STEPS) });
+
+export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+export const healthResponseSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  database: z.enum(['pglite', 'postgres']),
+  uptimeSeconds: z.number(),
+});

@@ -1,0 +1,85 @@
+// Business constants of the spec (accounts-billing-admin.md §9, voices-convert-create.md §9).
+// Every number the product shows or enforces lives here once.
+
+export const ROLES = ['user', 'admin', 'super_admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const ADMIN_ROLES: readonly Role[] = ['admin', 'super_admin'];
+export const isAdminRole = (role: Role): boolean => ADMIN_ROLES.includes(role);
+
+export const ROLE_LABELS: Record<Role, string> = {
+  user: 'User',
+  admin: 'Admin',
+  super_admin: 'Super Admin',
+};
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 30;
+export const EMAIL_MAX = 100;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const LOGIN_CODE_MIN = 6;
+export const LOGIN_CODE_MAX = 8;
+
+/** Inactivity limits, measured from last use, on the server and in the browser. */
+export const INACTIVITY_LIMIT_MS: Record<Role, number> = {
+  user: 24 * 60 * 60 * 1000,
+  admin: 60 * 60 * 1000,
+  super_admin: 60 * 60 * 1000,
+};
+
+export const ACCOUNT_LOCK_MS = 2 * 60 * 60 * 1000;
+export const MAX_FAILED_LOGINS = 5;
+
+/** The browser keeps a CSRF token this long, refreshing it this much earlier. */
+export const CSRF_CACHE_MS = 3000 * 1000;
+export const CSRF_SAFETY_MARGIN_MS = 300 * 1000;
+/** The server accepts a token for this long; longer than the browser's cache. */
+export const CSRF_TOKEN_VALIDITY_MS = 3600 * 1000;
+export const CSRF_HEADER = 'x-csrf-token';
+
+export const TOAST_ERROR_MS = 4000;
+export const TOAST_SUCCESS_MS = 2000;
+export const TOAST_MAX = 20;
+
+export const ID_LENGTH = 24;
+export const ID_PATTERN = /^[0-9a-f]{24}$/;
+
+export const COPIED_FEEDBACK_MS = 800;
+
+export const PLAN_NAMES = ['trial', 'minimum', 'pro', 'virtuoso', 'none'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+export const BILLING_CYCLES = ['monthly', 'annual'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export const RESOURCE_KEYS = [
+  'modelsTrained',
+  'activationHours',
+  'chunkEdits',
+  'shortContent',
+  'storageSlots',
+] as const;
+export type ResourceKey = (typeof RESOURCE_KEYS)[number];
+
+/** Resources granted as expiring tranches (storage slots are a plain total). */
+export const TRANCHE_TYPES = ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] as const;
+export type TrancheType = (typeof TRANCHE_TYPES)[number];
+
+export const RESOURCE_LABELS: Record<ResourceKey, string> = {
+  modelsTrained: 'Trainable Voices',
+  activationHours: 'Voice waking hours',
+  chunkEdits: 'Proofreads',
+  shortContent: 'Short content',
+  storageSlots: 'Voice storage slots',
+};
+
+export const PRODUCT_NAME = 'OwnVoice';
+export const COMMUNITY_CHAT_URL = 'https://discord.gg/ownvoice';
+export const PRIVACY_EFFECTIVE_DATE = '1 August 2025';
+
+export const OFFLINE_APP = {
+  version: '0.1.0',
+  builds: ['macOS (Apple silicon)', 'macOS (Intel)', 'Windows x64', 'Linux .deb'],
+  ramGb: 8,
+  ramRecommendedGb: 16,
+  diskGb: 8,
+} as const;

@@ -1,0 +1,37 @@
+// The closed list of error codes and the one error body every /api route answers with.
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'MALFORMED_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'UNAUTHENTICATED',
+  'SESSION_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'INVALID_MFA_TOKEN',
+  'ACCOUNT_LOCKED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'EMAIL_TAKEN',
+  'USERNAME_TAKEN',
+  'BETA_WAITLIST',
+  'RATE_LIMITED',
+  'CSRF_MISSING_SECRET',
+  'CSRF_MISSING_TOKEN',
+  'CSRF_INVALID_TOKEN',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const apiErrorBodySchema = z.object({
+  msg: z.string(),
+  code: z.enum(ERROR_CODES).optional(),
+  errors: z.array(z.object({ msg: z.string(), path: z.string() })).optional(),
+  /** Extra machine-readable detail, e.g. `retryAfterSeconds` for a lock. */
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+export const isCsrfErrorCode = (code: unknown): boolean => typeof code === 'string' && code.startsWith('CSRF_');

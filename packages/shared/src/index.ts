@@ -1,0 +1,6 @@
+export * from './api.js';
+export * from './constants.js';
+export * from './errors.js';
+export * from './onboarding.js';
+export * from './validation/auth.js';
+export * from './validation/text.js';

@@ -1,0 +1,83 @@
+// The onboarding ladder (accounts-billing-admin.md §3, §4) and the route gating built on it.
+import type { PlanName } from './constants.js';
+
+export const ONBOARDING_STEPS = [
+  'registered',
+  'choice',
+  'pay_later_setup_started',
+  'trial_ready',
+  'pay_now_plans',
+  'plan_checkout_started',
+  'plan_active',
+  'training_started',
+  'rephrasing_tour_complete',
+  'activation_tour_complete',
+  'convert_quickstart_complete',
+  'create_quickstart_complete',
+  'tutorial_complete',
+] as const;
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+/** Steps that only the billing flow may set; a client asking for them is refused. */
+export const BILLING_OWNED_STEPS: readonly OnboardingStep[] = [
+  'pay_later_setup_started',
+  'trial_ready',
+  'plan_checkout_started',
+  'plan_active',
+];
+
+export const stepIndex = (step: OnboardingStep): number => ONBOARDING_STEPS.indexOf(step);
+
+/** True when `a` is at or after `b` on the ladder. */
+export const isAtLeast = (a: OnboardingStep, b: OnboardingStep): boolean => stepIndex(a) >= stepIndex(b);
+
+/** Steps only move forward: a patch to an earlier or equal step changes nothing. */
+export const canAdvance = (from: OnboardingStep, to: OnboardingStep): boolean => stepIndex(to) > stepIndex(from);
+
+export const isOnboardingActive = (step: OnboardingStep): boolean => !isAtLeast(step, 'tutorial_complete');
+
+/** A paid plan is a plan that exists and is not the trial. */
+export const isPaidPlan = (plan: PlanName | null | undefined): boolean =>
+  plan !== undefined && plan !== null && plan !== 'none' && plan !== 'trial';
+
+export type GatedArea = 'onboarding' | 'account' | 'create' | 'convert' | 'loras' | 'dashboard' | 'plans' | 'other';
+
+/** Which gated area a signed-in path belongs to (the spec's private route guard). */
+export function areaOfPath(pathname: string): GatedArea {
+  if (pathname.startsWith('/onboarding')) return 'onboarding';
+  if (pathname.startsWith('/dashboard/account')) return 'account';
+  if (pathname.startsWith('/dashboard/create')) return 'create';
+  if (pathname.startsWith('/dashboard/convert')) return 'convert';
+  if (pathname.startsWith('/dashboard/loras') || pathname.startsWith('/dashboard/public-loras')) return 'loras';
+  if (pathname.startsWith('/dashboard/plans')) return 'plans';
+  if (pathname === '/dashboard' || pathname === '/dashboard/') return 'dashboard';
+  return 'other';
+}
+
+/**
+ * Whether a user still onboarding may open a path; when false the guard sends them to
+ * /onboarding/choice. Users past onboarding or on a paid plan may open everything.
+ */
+export function mayOpenWhileOnboarding(pathname: string, step: OnboardingStep, plan: PlanName): boolean {
+  if (!isOnboardingActive(step) || isPaidPlan(plan)) return true;
+  switch (areaOfPath(pathname)) {
+    case 'onboarding':
+    case 'account':
+    case 'create':
+    case 'convert':
+    case 'loras':
+      return true;
+    case 'dashboard':
+      return isAtLeast(step, 'training_started');
+    case 'plans':
+      return isAtLeast(step, 'create_quickstart_complete');
+    default:
+      return false;
+  }
+}
+
+/** Navbar links to Convert and Create are greyed until this step; Plans until the next. */
+export const mayUseConvertAndCreate = (step: OnboardingStep, plan: PlanName): boolean =>
+  !isOnboardingActive(step) || isPaidPlan(plan) || isAtLeast(step, 'training_started');
+export const mayUsePlans = (step: OnboardingStep, plan: PlanName): boolean =>
+  !isOnboardingActive(step) || isPaidPlan(plan) || isAtLeast(step, 'create_quickstart_complete');

@@ -1,0 +1,38 @@
+// One test run for the whole repo. Database-facing server tests run once on PGlite and, when
+// TEST_DATABASE_URL points at a PostgreSQL server (CI starts one), once more on PostgreSQL.
+import { defineConfig } from 'vitest/config';
+
+const serverProject = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
+  test: {
+    name,
+    root: 'apps/server',
+    include: ['src/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...exclude],
+    environment: 'node' as const,
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'] } },
+      serverProject('server:pglite', { OWNVOICE_TEST_DB: 'pglite' }),
+      ...(postgresUrl
+        ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, ['src/**/*.pglite.test.ts'])]
+        : []),
+      {
+        test: {
+          name: 'web',
+          root: 'apps/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+    ],
+  },
+});
