@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `npm test`: every check and test of the project, as CI runs them.
+#   lint and format, type checks, unit and API tests (on PGlite, and on PostgreSQL when a server
+#   is given in TEST_DATABASE_URL or can be started from Debian's package), the production
+#   build, then the end-to-end tests in chromium against the built service.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-system-deps.sh
+
+results=.test-results
+rm -rf "$results" && mkdir -p "$results"
+
+if [ -z "${TEST_DATABASE_URL:-}" ] && compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  PG_TEST_DIR=$(mktemp -d /tmp/ownvoice-pg.XXXXXX)
+  export PG_TEST_DIR
+  trap 'bash scripts/postgres-test-server.sh stop' EXIT
+  TEST_DATABASE_URL=$(bash scripts/postgres-test-server.sh start)
+  export TEST_DATABASE_URL
+fi
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "Database tests run on PGlite and on PostgreSQL ($TEST_DATABASE_URL)"
+else
+  echo "Database tests run on PGlite only (no PostgreSQL server available)"
+fi
+
+echo "== lint and format"
+npx biome check --error-on-warnings .
+
+echo "== type checks"
+npm run typecheck --silent
+
+echo "== unit and API tests"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=1
+
+echo "== build"
+npm run build --silent
+
+echo "== end-to-end tests (chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
+  --reporter=list,json || status=1
+
+node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
+exit $status
