@@ -27,6 +27,18 @@ export default defineConfig({
         : []),
       {
         test: {
+          name: 'engine',
+          root: 'packages/engine',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          // Model tests load llama.cpp and PyTorch: one file at a time on two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'web',
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond npm, from Debian's packages: chromium (browser tests),
-# PostgreSQL (the database tests' second run) and oathtool (an independent TOTP generator).
+# PostgreSQL (the database tests' second run), oathtool (an independent TOTP generator) and
+# PyTorch with an optimised BLAS (the LoRA trainer; without libopenblas0-pthread torch falls
+# back to a BLAS about 30 times slower).
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 
@@ -8,6 +10,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 command -v oathtool >/dev/null 2>&1 || missing+=(oathtool)
+/usr/bin/python3 -c 'import torch, numpy' >/dev/null 2>&1 || missing+=(python3-torch python3-numpy)
+dpkg -s libopenblas0-pthread >/dev/null 2>&1 || missing+=(libopenblas0-pthread)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

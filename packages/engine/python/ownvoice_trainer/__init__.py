@@ -1,0 +1,1 @@
+"""OwnVoice's LoRA trainer: PyTorch, run as a child process by packages/engine."""

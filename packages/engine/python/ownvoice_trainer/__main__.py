@@ -1,0 +1,45 @@
+"""Command line of the trainer. The TypeScript engine runs it as a child process:
+
+    python -m ownvoice_trainer <command> <request.json>
+
+It reports on stdout as JSON lines ({"event": ...}); the last line is "done" or "error".
+Commands:
+    forward   logits of a model (optionally with a LoRA adapter) for token sequences
+"""
+import json
+import os
+import sys
+import traceback
+
+
+def emit(event, **fields):
+    sys.stdout.write(json.dumps({"event": event, **fields}) + "\n")
+    sys.stdout.flush()
+
+
+def main(argv):
+    if len(argv) != 2:
+        emit("error", message="usage: python -m ownvoice_trainer <command> <request.json>")
+        return 2
+    command, request_path = argv
+    with open(request_path) as f:
+        request = json.load(f)
+    import torch  # imported late so usage errors answer fast
+
+    torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
+    if command == "forward":
+        from .forward import run_forward
+
+        run_forward(request, emit)
+    else:
+        emit("error", message=f"unknown command {command}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Exception as e:  # report, then fail: the caller shows the message
+        emit("error", message=f"{type(e).__name__}: {e}", trace=traceback.format_exc())
+        sys.exit(1)

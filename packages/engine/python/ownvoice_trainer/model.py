@@ -1,0 +1,170 @@
+"""A llama / qwen2 decoder in PyTorch, in llama.cpp's conventions, so its logits match
+llama.cpp's for the same GGUF file and tokens.
+
+Shapes: B batch, T tokens, C embedding, H heads, K kv heads, D head dim (C = H*D for llama).
+Weights keep GGUF's layout: a Linear weight is (out, in) exactly as stored. In GGUF, llama's
+attn_q and attn_k rows are permuted so that RoPE rotates adjacent pairs (x0,x1),(x2,x3)...
+("normal" rope); qwen2 is stored unpermuted and rotates halves (x_i, x_{i+D/2}) ("neox").
+"""
+import math
+
+import torch
+import torch.nn as nn
+import torch.utils.checkpoint
+import torch.nn.functional as F
+
+ROPE_MODE = {"llama": "normal", "qwen2": "neox"}
+LORA_TARGETS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
+
+
+class Config:
+    def __init__(self, arch, n_layer, n_embd, n_ff, n_head, n_head_kv, head_dim, n_vocab, rms_eps, rope_base, tied):
+        self.arch, self.n_layer, self.n_embd, self.n_ff = arch, n_layer, n_embd, n_ff
+        self.n_head, self.n_head_kv, self.head_dim, self.n_vocab = n_head, n_head_kv, head_dim, n_vocab
+        self.rms_eps, self.rope_base, self.tied = rms_eps, rope_base, tied
+
+    @staticmethod
+    def from_gguf(g):
+        a = g.kv["general.architecture"]
+        n_embd = int(g.kv[f"{a}.embedding_length"])
+        n_head = int(g.kv[f"{a}.attention.head_count"])
+        return Config(
+            arch=a,
+            n_layer=int(g.kv[f"{a}.block_count"]),
+            n_embd=n_embd,
+            n_ff=int(g.kv[f"{a}.feed_forward_length"]),
+            n_head=n_head,
+            n_head_kv=int(g.kv.get(f"{a}.attention.head_count_kv", n_head)),
+            head_dim=int(g.kv.get(f"{a}.attention.key_length", n_embd // n_head)),
+            n_vocab=len(g.kv["tokenizer.ggml.tokens"]),
+            rms_eps=float(g.kv[f"{a}.attention.layer_norm_rms_epsilon"]),
+            rope_base=float(g.kv.get(f"{a}.rope.freq_base", 10000.0)),
+            tied="output.weight" not in g.tensors,
+        )
+
+
+class LoraLinear(nn.Module):
+    """y = x W^T (+ b) + (alpha / r) * (x A^T) B^T, with W frozen. A (r, in), B (out, r)."""
+
+    def __init__(self, weight, bias=None):
+        super().__init__()
+        self.weight = nn.Parameter(weight, requires_grad=False)
+        self.bias = None if bias is None else nn.Parameter(bias, requires_grad=False)
+        self.lora_a = None
+        self.lora_b = None
+        self.scale = 0.0
+
+    def add_lora(self, rank, alpha, generator=None):
+        out_f, in_f = self.weight.shape
+        a = torch.empty(rank, in_f)
+        # PEFT's default: A ~ kaiming-uniform(a=sqrt(5)), B = 0, so training starts at the base model.
+        bound = 1.0 / math.sqrt(in_f)
+        a.uniform_(-bound, bound, generator=generator)
+        self.lora_a = nn.Parameter(a)
+        self.lora_b = nn.Parameter(torch.zeros(out_f, rank))
+        self.scale = alpha / rank
+
+    def forward(self, x):
+        y = F.linear(x, self.weight, self.bias)
+        if self.lora_a is not None:
+            y = y + F.linear(F.linear(x, self.lora_a), self.lora_b) * self.scale
+        return y
+
+
+def rms_norm(x, w, eps):
+    x32 = x.float()
+    return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)) * w
+
+
+def rope(x, pos, base, mode):
+    """x (B, H, T, D); rotates pairs by angle pos * base^(-2i/D)."""
+    d = x.shape[-1]
+    inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)  # (D/2,)
+    ang = pos.float()[:, None] * inv[None, :]  # (T, D/2)
+    cos, sin = ang.cos(), ang.sin()
+    if mode == "normal":
+        x0, x1 = x[..., 0::2], x[..., 1::2]
+        r0, r1 = x0 * cos - x1 * sin, x0 * sin + x1 * cos
+        return torch.stack((r0, r1), dim=-1).flatten(-2)
+    x0, x1 = x[..., : d // 2], x[..., d // 2 :]
+    return torch.cat((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg, w, i):
+        super().__init__()
+        p = f"blk.{i}."
+        b = (lambda n: w.get(p + n + ".bias")) if cfg.arch == "qwen2" else (lambda n: None)
+        self.attn_norm = nn.Parameter(w[p + "attn_norm.weight"], requires_grad=False)
+        self.ffn_norm = nn.Parameter(w[p + "ffn_norm.weight"], requires_grad=False)
+        self.proj = nn.ModuleDict(
+            {t: LoraLinear(w[p + t + ".weight"], b(t) if t in ("attn_q", "attn_k", "attn_v") else None) for t in LORA_TARGETS}
+        )
+        self.cfg = cfg
+
+    def forward(self, x, pos):
+        c = self.cfg
+        B, T, _ = x.shape
+        h = rms_norm(x, self.attn_norm, c.rms_eps)
+        q = self.proj["attn_q"](h).view(B, T, c.n_head, c.head_dim).transpose(1, 2)  # (B, H, T, D)
+        k = self.proj["attn_k"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)  # (B, K, T, D)
+        v = self.proj["attn_v"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
+        mode = ROPE_MODE[c.arch]
+        q, k = rope(q, pos, c.rope_base, mode), rope(k, pos, c.rope_base, mode)
+        if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
+            k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
+            v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(c.head_dim)  # (B, H, T, T)
+        mask = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+        att = att.masked_fill(~mask, float("-inf")).softmax(-1)
+        y = (att @ v).transpose(1, 2).reshape(B, T, c.n_head * c.head_dim)
+        x = x + self.proj["attn_output"](y)
+        h = rms_norm(x, self.ffn_norm, c.rms_eps)
+        x = x + self.proj["ffn_down"](F.silu(self.proj["ffn_gate"](h)) * self.proj["ffn_up"](h))
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self, cfg, w):
+        super().__init__()
+        self.cfg = cfg
+        self.tok_embd = nn.Parameter(w["token_embd.weight"], requires_grad=False)  # (V, C)
+        self.blocks = nn.ModuleList([Block(cfg, w, i) for i in range(cfg.n_layer)])
+        self.out_norm = nn.Parameter(w["output_norm.weight"], requires_grad=False)
+        self.output = None if cfg.tied else nn.Parameter(w["output.weight"], requires_grad=False)  # (V, C)
+        self.checkpointing = False
+
+    def forward(self, idx):
+        """idx (B, T) token ids -> logits (B, T, V)."""
+        T = idx.shape[1]
+        pos = torch.arange(T, device=idx.device)
+        x = F.embedding(idx, self.tok_embd)
+        for blk in self.blocks:
+            if self.checkpointing and self.training:
+                x = torch.utils.checkpoint.checkpoint(blk, x, pos, use_reentrant=False)
+            else:
+                x = blk(x, pos)
+        x = rms_norm(x, self.out_norm, self.cfg.rms_eps)
+        return F.linear(x, self.tok_embd if self.output is None else self.output)
+
+    def lora_modules(self):
+        for i, blk in enumerate(self.blocks):
+            for t, m in blk.proj.items():
+                if m.lora_a is not None:
+                    yield f"blk.{i}.{t}.weight", m
+
+
+def gguf_weight_names(cfg):
+    names = ["token_embd.weight", "output_norm.weight"] + ([] if cfg.tied else ["output.weight"])
+    for i in range(cfg.n_layer):
+        names += [f"blk.{i}.attn_norm.weight", f"blk.{i}.ffn_norm.weight"]
+        names += [f"blk.{i}.{t}.weight" for t in LORA_TARGETS]
+        if cfg.arch == "qwen2":
+            names += [f"blk.{i}.{t}.bias" for t in ("attn_q", "attn_k", "attn_v")]
+    return names
+
+
+def load_gguf_model(g):
+    cfg = Config.from_gguf(g)
+    w = {n: torch.from_numpy(g.tensor(n)) for n in gguf_weight_names(cfg)}
+    return Model(cfg, w)

@@ -1,0 +1,77 @@
+// Writes a llama-architecture model as GGUF from float weights in PyTorch layout, and makes
+// random models of any shape (tests, benchmarks). Weight layout conventions:
+//   PyTorch Linear weight [out, in], row-major  ==  ggml ne [in, out]: the same bytes.
+//   attn_q / attn_k rows are in llama.cpp's order (interleaved RoPE pairs); see rope.md.
+
+import { expectedTensors, type ModelHparams } from '../gguf/model-spec.js';
+import { GgmlType, type GgufKv } from '../gguf/types.js';
+import { kv, type TensorToWrite, writeGguf } from '../gguf/writer.js';
+
+export function llamaKv(h: ModelHparams, name: string): GgufKv[] {
+  const a = h.arch;
+  return [
+    kv.str('general.architecture', a),
+    kv.str('general.name', name),
+    kv.u32('general.alignment', 32),
+    kv.u32(`${a}.block_count`, h.nLayer),
+    kv.u32(`${a}.context_length`, h.nCtx),
+    kv.u32(`${a}.embedding_length`, h.nEmbd),
+    kv.u32(`${a}.feed_forward_length`, h.nFf),
+    kv.u32(`${a}.attention.head_count`, h.nHead),
+    kv.u32(`${a}.attention.head_count_kv`, h.nHeadKv),
+    kv.u32(`${a}.rope.dimension_count`, h.headDim),
+    kv.f32(`${a}.rope.freq_base`, h.ropeBase),
+    kv.f32(`${a}.attention.layer_norm_rms_epsilon`, h.rmsEps),
+    kv.u32(`${a}.vocab_size`, h.nVocab),
+  ];
+}
+
+/** A deterministic pseudo-random generator (mulberry32), so test models are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random weights of the right shapes: norms near 1, matrices with spread `scale`. */
+export function randomWeights(h: ModelHparams, seed: number, scale = 0.05): Map<string, Float32Array> {
+  const rand = seededRandom(seed);
+  const gauss = () => {
+    // Irwin-Hall approximation: cheap and deterministic.
+    let s = 0;
+    for (let i = 0; i < 6; i++) s += rand();
+    return (s - 3) / Math.SQRT2;
+  };
+  const out = new Map<string, Float32Array>();
+  for (const [name, dims] of expectedTensors(h)) {
+    const n = dims.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(n);
+    const isNorm = name.endsWith('norm.weight');
+    for (let i = 0; i < n; i++) data[i] = isNorm ? 1 + 0.1 * gauss() : scale * gauss();
+    out.set(name, data);
+  }
+  return out;
+}
+
+export function writeLlamaGguf(
+  path: string,
+  h: ModelHparams,
+  weights: Map<string, Float32Array>,
+  extraKv: GgufKv[],
+  options: { name?: string; matrixType?: GgmlType } = {},
+): void {
+  const tensors: TensorToWrite[] = [];
+  for (const [name, dims] of expectedTensors(h)) {
+    const data = weights.get(name);
+    if (!data) throw new Error(`missing weight ${name}`);
+    // Norms and biases stay F32 (as llama.cpp's converters do); matrices take the chosen type.
+    const isVector = dims.length === 1;
+    tensors.push({ name, dims, type: isVector ? GgmlType.F32 : (options.matrixType ?? GgmlType.F32), data });
+  }
+  writeGguf(path, [...llamaKv(h, options.name ?? 'ownvoice'), ...extraKv], tensors);
+}

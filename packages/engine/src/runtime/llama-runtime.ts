@@ -1,0 +1,84 @@
+// The inference runtime: one base model resident in llama.cpp (through node-llama-cpp), with
+// LoRA adapters attached per context. Files are validated by our own GGUF reader first,
+// because llama.cpp aborts the whole process on some malformed files instead of failing.
+import { cpus } from 'node:os';
+import { getLlama, type Llama, type LlamaContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { adapterInfo, type ModelHparams, modelHparams } from '../gguf/model-spec.js';
+import { readGguf } from '../gguf/reader.js';
+
+export interface RuntimeOptions {
+  modelPath: string;
+  /** CPU threads for llama.cpp; node-llama-cpp's default (4) made generation ~1000x slower on 2 cores. */
+  threads?: number;
+  /** Use a GPU when llama.cpp finds one. Off by default: tests and the tiny model need none. */
+  gpu?: boolean;
+  contextSize?: number;
+}
+
+let llamaInstance: Promise<Llama> | undefined;
+function llama(gpu: boolean): Promise<Llama> {
+  llamaInstance ??= getLlama({ gpu: gpu ? 'auto' : false, build: 'never', logLevel: 'error' as never });
+  return llamaInstance;
+}
+
+export class LlamaRuntime {
+  private constructor(
+    readonly model: LlamaModel,
+    readonly hparams: ModelHparams,
+    readonly threads: number,
+    readonly contextSize: number,
+  ) {}
+
+  static async load(options: RuntimeOptions): Promise<LlamaRuntime> {
+    const hparams = modelHparams(readGguf(options.modelPath), options.modelPath);
+    const l = await llama(options.gpu ?? false);
+    const model = await l.loadModel({ modelPath: options.modelPath, gpuLayers: options.gpu ? 'auto' : 0 });
+    const threads = options.threads ?? Math.max(1, cpus().length);
+    return new LlamaRuntime(model, hparams, threads, Math.min(options.contextSize ?? 2048, hparams.nCtx));
+  }
+
+  tokenize(text: string): number[] {
+    return [...this.model.tokenize(text)];
+  }
+
+  detokenize(tokens: readonly number[]): string {
+    return this.model.detokenize(tokens as Token[]);
+  }
+
+  /** Checks that an adapter file fits this base model (throws GgufError otherwise). */
+  validateAdapter(adapterPath: string): void {
+    adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
+  }
+
+  async createContext(adapterPath?: string): Promise<LlamaContext> {
+    if (adapterPath) this.validateAdapter(adapterPath);
+    return this.model.createContext({
+      contextSize: this.contextSize,
+      threads: this.threads,
+      ...(adapterPath ? { lora: { adapters: [{ filePath: adapterPath, scale: 1 }] } } : {}),
+    });
+  }
+
+  /** Raw next-token logits after each position of `tokens`: one Float32Array (vocab) per position. */
+  async logits(tokens: readonly number[], adapterPath?: string): Promise<Float32Array[]> {
+    const context = await this.createContext(adapterPath);
+    try {
+      const sequence = context.getSequence();
+      const items = tokens.map((t) => [t as Token, { generateNext: { logits: true } }] as const);
+      const results = await sequence.controlledEvaluate(items.map((i) => [i[0], i[1]]));
+      return results.map((r, i) => {
+        const map = r?.next?.logits;
+        if (!map) throw new Error(`llama.cpp returned no logits at position ${i}`);
+        const out = new Float32Array(this.hparams.nVocab);
+        for (const [token, value] of map) out[token] = value;
+        return out;
+      });
+    } finally {
+      await context.dispose();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.model.dispose();
+  }
+}

@@ -1,0 +1,58 @@
+// Small models for tests: a BPE vocabulary trained on a shipped English paragraph, and random
+// llama or qwen2 weights of a given shape, written as GGUF into a temporary folder.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ModelHparams } from '../gguf/model-spec.js';
+import { GgmlType } from '../gguf/types.js';
+import { randomWeights, writeLlamaGguf } from '../model/llama-gguf.js';
+import { type BpeVocabulary, trainBpe } from '../tokenizer/bpe-trainer.js';
+import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
+
+export const SAMPLE_TEXT = `It was a bright cold day in April, and the clocks were striking thirteen. The hallway smelt of
+boiled cabbage and old rag mats. At one end of it a coloured poster, too large for indoor display,
+had been tacked to the wall. It depicted simply an enormous face, more than a metre wide: the face
+of a man of about forty-five, with a heavy black moustache and ruggedly handsome features. Outside,
+even through the shut window-pane, the world looked cold. Down in the street little eddies of wind
+were whirling dust and torn paper into spirals, and though the sun was shining and the sky a harsh
+blue, there seemed to be no colour in anything, except the posters that were plastered everywhere.`;
+
+let vocab: BpeVocabulary | undefined;
+export const testVocab = (): BpeVocabulary => {
+  vocab ??= trainBpe(SAMPLE_TEXT, 400, HOUSE_SPECIAL_TOKENS);
+  return vocab;
+};
+
+export const tempDir = (prefix = 'ownvoice-engine-') => mkdtempSync(path.join(tmpdir(), prefix));
+
+export function smallHparams(overrides: Partial<ModelHparams> = {}): ModelHparams {
+  return {
+    arch: 'llama',
+    nLayer: 2,
+    nEmbd: 64,
+    nFf: 160,
+    nHead: 4,
+    nHeadKv: 2,
+    headDim: 16,
+    nVocab: testVocab().tokens.length,
+    nCtx: 256,
+    rmsEps: 1e-5,
+    ropeBase: 10000,
+    tiedOutput: false,
+    ...overrides,
+  };
+}
+
+/** Writes a random model and returns its path. */
+export function writeRandomModel(
+  dir: string,
+  h: ModelHparams,
+  options: { seed?: number; matrixType?: GgmlType; name?: string; scale?: number } = {},
+): string {
+  const file = path.join(dir, `${options.name ?? `${h.arch}-${options.seed ?? 1}`}.gguf`);
+  // Weights large enough that attention is sharp: a wrong RoPE or mask then shows in the logits.
+  writeLlamaGguf(file, h, randomWeights(h, options.seed ?? 1, options.scale ?? 0.25), tokenizerKv(testVocab()), {
+    matrixType: options.matrixType ?? GgmlType.F32,
+  });
+  return file;
+}
