@@ -5,6 +5,8 @@
 It reports on stdout as JSON lines ({"event": ...}); the last line is "done" or "error".
 Commands:
     forward   logits of a model (optionally with a LoRA adapter) for token sequences
+    train     LoRA fine-tuning, or full training of a small model (see train.py)
+    peft-forward  logits of the base model in Hugging Face layout with a PEFT adapter applied
 """
 import json
 import os
@@ -31,6 +33,14 @@ def main(argv):
         from .forward import run_forward
 
         run_forward(request, emit)
+    elif command == "peft-forward":
+        from .hf_reference import run_peft_forward
+
+        run_peft_forward(request, emit)
+    elif command == "train":
+        from .train import run_train
+
+        run_train(request, emit)
     else:
         emit("error", message=f"unknown command {command}")
         return 2

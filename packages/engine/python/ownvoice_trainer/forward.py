@@ -2,12 +2,15 @@
 import numpy as np
 import torch
 
+from . import lora
 from .gguf_reader import GgufFile
 from .model import load_gguf_model
 
 
 def run_forward(request, emit):
     model = load_gguf_model(GgufFile(request["model"]))
+    if request.get("adapter"):
+        lora.load_into(model, request["adapter"])
     model.eval()
     out = []
     with torch.no_grad():

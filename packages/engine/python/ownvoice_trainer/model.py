@@ -22,6 +22,7 @@ class Config:
         self.arch, self.n_layer, self.n_embd, self.n_ff = arch, n_layer, n_embd, n_ff
         self.n_head, self.n_head_kv, self.head_dim, self.n_vocab = n_head, n_head_kv, head_dim, n_vocab
         self.rms_eps, self.rope_base, self.tied = rms_eps, rope_base, tied
+        self.rope_mode = ROPE_MODE[arch]
 
     @staticmethod
     def from_gguf(g):
@@ -109,8 +110,7 @@ class Block(nn.Module):
         q = self.proj["attn_q"](h).view(B, T, c.n_head, c.head_dim).transpose(1, 2)  # (B, H, T, D)
         k = self.proj["attn_k"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)  # (B, K, T, D)
         v = self.proj["attn_v"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
-        mode = ROPE_MODE[c.arch]
-        q, k = rope(q, pos, c.rope_base, mode), rope(k, pos, c.rope_base, mode)
+        q, k = rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode)
         if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
             k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
             v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)

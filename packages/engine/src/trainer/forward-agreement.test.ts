@@ -3,13 +3,12 @@
 // max |difference| <= 2e-3 * L for F32 weights (both compute in float32; llama.cpp's
 // vectorised exp and summation order differ), 2e-2 * L for F16 and 5e-2 * L for Q8_0, where
 // llama.cpp also rounds the activations it multiplies. A wrong RoPE layout differs by > 1 * L.
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GgmlType } from '../gguf/types.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
-import { runTrainer } from './python.js';
+import { compareLogits, trainerLogits } from '../test/logits.js';
 
 let dir: string;
 beforeAll(() => {
@@ -23,23 +22,8 @@ async function compare(modelPath: string) {
     const tokens = runtime.tokenize(SAMPLE_TEXT.slice(0, 300));
     expect(tokens.length).toBeGreaterThan(20);
     const fromLlama = await runtime.logits(tokens);
-    const out = path.join(dir, 'logits.f32');
-    await runTrainer('forward', { model: modelPath, tokens: [tokens], out });
-    const raw = readFileSync(out);
-    const fromTorch = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-    const V = runtime.hparams.nVocab;
-    expect(fromTorch.length).toBe(tokens.length * V);
-    let maxDiff = 0;
-    let maxAbs = 0;
-    for (let p = 0; p < tokens.length; p++) {
-      const a = fromLlama[p] as Float32Array;
-      for (let v = 0; v < V; v++) {
-        const b = fromTorch[p * V + v] as number;
-        maxDiff = Math.max(maxDiff, Math.abs((a[v] as number) - b));
-        maxAbs = Math.max(maxAbs, Math.abs(b));
-      }
-    }
-    return { maxDiff, maxAbs };
+    const fromTorch = await trainerLogits(dir, 'forward', { model: modelPath }, tokens, runtime.hparams.nVocab);
+    return compareLogits(fromTorch, fromLlama);
   } finally {
     await runtime.dispose();
   }

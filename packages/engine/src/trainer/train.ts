@@ -1,0 +1,149 @@
+// The TypeScript side of training: writes the examples as JSON lines, runs the trainer and
+// turns its progress lines into a percentage with an estimate of the time left.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runTrainer, type TrainerEvent } from './python.js';
+
+export interface TrainingExample {
+  /** Prompt tokens: seen, not learned. */
+  input: number[];
+  /** Tokens the model learns to produce. */
+  target: number[];
+}
+
+export interface TrainingPreset {
+  rank: number;
+  alpha: number;
+  targets: string[];
+  lr: number;
+  epochs: number;
+  seqLen: number;
+  batchSize: number;
+  warmupSteps: number;
+  gradCheckpointing: boolean;
+}
+
+export const TRAINING_PRESETS: Record<'tiny' | 'standard', TrainingPreset> = {
+  // For the tiny house model and tests: a few minutes on two cores.
+  tiny: {
+    rank: 8,
+    alpha: 16,
+    targets: ['attn_q', 'attn_k', 'attn_v', 'attn_output', 'ffn_gate', 'ffn_up', 'ffn_down'],
+    lr: 2e-3,
+    epochs: 2,
+    seqLen: 128,
+    batchSize: 8,
+    warmupSteps: 5,
+    gradCheckpointing: false,
+  },
+  // For real base models (135M to 0.5B parameters).
+  standard: {
+    rank: 16,
+    alpha: 32,
+    targets: ['attn_q', 'attn_k', 'attn_v', 'attn_output', 'ffn_gate', 'ffn_up', 'ffn_down'],
+    lr: 2e-4,
+    epochs: 2,
+    seqLen: 512,
+    batchSize: 4,
+    warmupSteps: 20,
+    gradCheckpointing: true,
+  },
+};
+
+export interface TrainProgress {
+  step: number;
+  total: number;
+  percent: number;
+  loss: number;
+  tokensPerSecond: number;
+  etaSeconds: number;
+}
+
+export interface TrainRequest {
+  mode: 'lora' | 'full';
+  modelPath: string;
+  workDir: string;
+  train: TrainingExample[];
+  eval?: TrainingExample[];
+  preset: TrainingPreset;
+  padId: number;
+  seed?: number;
+  maxSteps?: number;
+  checkpointEvery?: number;
+  threads?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: TrainProgress) => void;
+  onEvent?: (e: TrainerEvent) => void;
+}
+
+export interface TrainResult {
+  steps: number;
+  finalLoss: number;
+  evalLoss?: number;
+  adapterPath?: string;
+  weightsPath?: string;
+}
+
+const toJsonl = (examples: TrainingExample[]) => `${examples.map((e) => JSON.stringify(e)).join('\n')}\n`;
+
+/** Trains; a second call with the same workDir and settings resumes from the checkpoint. */
+export async function train(req: TrainRequest): Promise<TrainResult> {
+  mkdirSync(req.workDir, { recursive: true });
+  const trainPath = path.join(req.workDir, 'train.jsonl');
+  writeFileSync(trainPath, toJsonl(req.train));
+  let evalPath: string | undefined;
+  if (req.eval?.length) {
+    evalPath = path.join(req.workDir, 'eval.jsonl');
+    writeFileSync(evalPath, toJsonl(req.eval));
+  }
+  const p = req.preset;
+  const done = await runTrainer(
+    'train',
+    {
+      mode: req.mode,
+      model: req.modelPath,
+      train: trainPath,
+      eval: evalPath,
+      out_dir: req.workDir,
+      rank: p.rank,
+      alpha: p.alpha,
+      targets: p.targets,
+      lr: p.lr,
+      epochs: p.epochs,
+      seq_len: p.seqLen,
+      batch_size: p.batchSize,
+      warmup_steps: p.warmupSteps,
+      grad_checkpointing: p.gradCheckpointing,
+      pad_id: req.padId,
+      seed: req.seed ?? 0,
+      max_steps: req.maxSteps ?? null,
+      checkpoint_every: req.checkpointEvery ?? 25,
+    },
+    {
+      ...(req.threads ? { threads: req.threads } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+      onEvent: (e) => {
+        req.onEvent?.(e);
+        if (e.event === 'progress' && req.onProgress) {
+          const step = Number(e.step);
+          const total = Number(e.total);
+          req.onProgress({
+            step,
+            total,
+            percent: total ? (100 * step) / total : 0,
+            loss: Number(e.loss_avg),
+            tokensPerSecond: Number(e.tokens_per_second),
+            etaSeconds: Number(e.eta_seconds),
+          });
+        }
+      },
+    },
+  );
+  return {
+    steps: Number(done.steps),
+    finalLoss: Number(done.final_loss),
+    ...(done.eval_loss !== undefined ? { evalLoss: Number(done.eval_loss) } : {}),
+    ...(typeof done.adapter === 'string' ? { adapterPath: done.adapter } : {}),
+    ...(typeof done.weights === 'string' ? { weightsPath: done.weights } : {}),
+  };
+}
