@@ -1,0 +1,109 @@
+// Proof: corrupt, truncated and wrong-architecture models and adapters are rejected with clear
+// errors before llama.cpp sees them (llama.cpp aborts the whole process on some of them), and
+// the process survives to serve the next request.
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
+import { writeSafetensors } from '../adapters/safetensors.js';
+import { readGguf } from '../gguf/reader.js';
+import { writeGguf } from '../gguf/writer.js';
+import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { LlamaRuntime } from './llama-runtime.js';
+
+let dir: string;
+let basePath: string;
+let runtime: LlamaRuntime;
+
+/** Rewrites a model with some metadata entries dropped or changed. */
+function variant(name: string, edit: (kv: ReturnType<typeof readGguf>['kv']) => ReturnType<typeof readGguf>['kv']) {
+  const g = readGguf(basePath);
+  const raw = readFileSync(basePath);
+  const file = path.join(dir, `${name}.gguf`);
+  writeGguf(
+    file,
+    edit(g.kv),
+    g.tensors.map((t) => {
+      const start = g.dataOffset + t.offset;
+      const n = t.dims.reduce((a, b) => a * b, 1) * 4;
+      return { name: t.name, dims: t.dims, type: t.type, data: raw.subarray(start, start + n) };
+    }),
+  );
+  return file;
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  basePath = writeRandomModel(dir, smallHparams());
+  runtime = await LlamaRuntime.load({ modelPath: basePath, threads: 2 });
+});
+afterAll(async () => {
+  await runtime.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bad model files', () => {
+  it('are rejected with a message naming the problem', async () => {
+    const truncated = path.join(dir, 'truncated.gguf');
+    writeFileSync(truncated, readFileSync(basePath).subarray(0, 20_000));
+    const cases: [string, RegExp][] = [
+      [truncated, /truncated/],
+      [path.join(dir, 'nope.gguf'), /Cannot open/],
+      [
+        variant('no-heads', (kv) => kv.filter((e) => e.key !== 'llama.attention.head_count')),
+        /llama\.attention\.head_count/,
+      ],
+      [
+        variant('no-ffn', (kv) => kv.filter((e) => e.key !== 'llama.feed_forward_length')),
+        /llama\.feed_forward_length/,
+      ],
+      [
+        variant('gpt2', (kv) => kv.map((e) => (e.key === 'general.architecture' ? { ...e, value: 'gpt2' } : e))),
+        /gpt2 model; OwnVoice supports llama and qwen2/,
+      ],
+      [variant('no-vocab', (kv) => kv.filter((e) => e.key !== 'tokenizer.ggml.tokens')), /no tokenizer/],
+    ];
+    for (const [file, message] of cases) {
+      await expect(LlamaRuntime.load({ modelPath: file }), path.basename(file)).rejects.toThrow(message);
+    }
+  });
+});
+
+describe('bad adapters', () => {
+  it('are rejected, and the runtime keeps serving', async () => {
+    // An adapter trained for a model of another shape.
+    const otherBase = smallHparams({ nEmbd: 32, headDim: 8 });
+    const rank = 2;
+    const tensors = new Map([
+      [
+        'blk.0.attn_q.weight.lora_a',
+        { shape: [rank, otherBase.nEmbd], data: new Float32Array(rank * otherBase.nEmbd) },
+      ],
+      [
+        'blk.0.attn_q.weight.lora_b',
+        { shape: [otherBase.nEmbd, rank], data: new Float32Array(rank * otherBase.nEmbd) },
+      ],
+    ]);
+    const st = path.join(dir, 'other.safetensors');
+    writeSafetensors(st, tensors, { arch: 'llama', rank: String(rank), alpha: '4' });
+    const mismatched = path.join(dir, 'mismatched.gguf');
+    writeGgufAdapter(mismatched, readTrainedAdapter(st));
+
+    const truncated = path.join(dir, 'truncated-adapter.gguf');
+    writeFileSync(truncated, readFileSync(mismatched).subarray(0, 300));
+    const notAdapter = path.join(dir, 'base-as-adapter.gguf');
+    copyFileSync(basePath, notAdapter);
+
+    const cases: [string, RegExp][] = [
+      [mismatched, /does not fit/],
+      [truncated, /truncated/],
+      [notAdapter, /not a LoRA adapter/],
+      [path.join(dir, 'missing-adapter.gguf'), /Cannot open/],
+    ];
+    for (const [file, message] of cases) {
+      await expect(runtime.logits([1, 2, 3], file), path.basename(file)).rejects.toThrow(message);
+    }
+    const logits = await runtime.logits(runtime.tokenize(SAMPLE_TEXT.slice(0, 40)));
+    expect(logits.length).toBeGreaterThan(3);
+  });
+});
