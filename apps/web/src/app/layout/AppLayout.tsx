@@ -1,0 +1,21 @@
+// Every page shares the beta banner, the navbar and the footer around its own content.
+import { Box } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { BetaBanner } from './BetaBanner';
+import { ScrollToTop } from './ScrollToTop';
+import { SiteFooter } from './SiteFooter';
+import { SiteHeader } from './SiteHeader';
+
+export function AppLayout() {
+  return (
+    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <ScrollToTop />
+      <BetaBanner />
+      <SiteHeader />
+      <Box component="main" id="main" style={{ flex: 1 }}>
+        <Outlet />
+      </Box>
+      <SiteFooter />
+    </Box>
+  );
+}

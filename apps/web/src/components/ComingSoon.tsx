@@ -1,0 +1,36 @@
+// The placeholder for screens a later release fills: says plainly what will live here.
+import { Badge, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+export interface ComingSoonProps {
+  title: string;
+  children: ReactNode;
+  icon?: ReactNode;
+  actions?: ReactNode;
+  badge?: string;
+}
+
+export function ComingSoon({ title, children, icon, actions, badge = 'Coming soon' }: ComingSoonProps) {
+  return (
+    <Card py={48}>
+      <Stack align="center" gap="md" maw={560} mx="auto" ta="center">
+        <ThemeIcon size={64} radius="xl" variant="light">
+          {icon ?? <IconSparkles size={32} />}
+        </ThemeIcon>
+        <Badge variant="dot">{badge}</Badge>
+        <Title order={2} fz={{ base: 22, sm: 26 }}>
+          {title}
+        </Title>
+        <Text c="dimmed" fz="md">
+          {children}
+        </Text>
+        {actions && (
+          <Group justify="center" gap="sm" mt="xs">
+            {actions}
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,67 @@
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { EMAIL_MAX, filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
+import { type FormEvent, useState } from 'react';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { useRegister } from '../hooks/use-register';
+
+export function RegisterForm() {
+  const { register, pending, error, clearError } = useRegister();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    register({ username, email, password, confirmPassword });
+  };
+
+  // Rules are checked on submit (spec §5), so the browser's own validation stays out of the way.
+  return (
+    <form onSubmit={submit} noValidate aria-label="Create account">
+      <Stack gap="md">
+        <ErrorAlert message={error} onClose={clearError} />
+        <TextInput
+          label="Username"
+          name="username"
+          autoComplete="username"
+          placeholder="your_name"
+          description="Letters, numbers, underscores and hyphens"
+          value={username}
+          maxLength={USERNAME_MAX}
+          onChange={(event) => setUsername(filterUsernameInput(event.currentTarget.value))}
+        />
+        <TextInput
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          value={email}
+          maxLength={EMAIL_MAX}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          description="8 or more characters with an uppercase letter, a lowercase letter and a number"
+          value={password}
+          maxLength={PASSWORD_MAX}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Confirm password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={confirmPassword}
+          maxLength={PASSWORD_MAX}
+          onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+        />
+        <Button type="submit" size="md" fullWidth loading={pending} mt="xs">
+          Create account
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+// The one error type the API client throws, so callers branch on status and code, never on text.
+import { apiErrorBodySchema } from '@ownvoice/shared';
+
+export interface ApiErrorDetails {
+  status: number;
+  msg: string;
+  code?: string | undefined;
+  errors?: { msg: string; path: string }[] | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly msg: string;
+  readonly code: string | undefined;
+  readonly errors: { msg: string; path: string }[];
+  readonly details: Record<string, unknown>;
+
+  constructor({ status, msg, code, errors, details }: ApiErrorDetails) {
+    super(msg);
+    this.name = 'ApiError';
+    this.status = status;
+    this.msg = msg;
+    this.code = code;
+    this.errors = errors ?? [];
+    this.details = details ?? {};
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** Builds an ApiError from whatever an error response carried, tolerating non-JSON bodies. */
+export function apiErrorFromBody(status: number, body: unknown): ApiError {
+  const parsed = apiErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    return new ApiError({ status, ...parsed.data });
+  }
+  // A code outside the shared list (a proxy, a newer server) must not hide the message.
+  const loose = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const msg = typeof loose.msg === 'string' && loose.msg !== '' ? loose.msg : `Request failed (HTTP ${status})`;
+  const code = typeof loose.code === 'string' ? loose.code : undefined;
+  return new ApiError({ status, msg, code });
+}
+
+/** The message to show for an error: the server's first message, else the fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (isApiError(error)) return error.msg || error.errors[0]?.msg || fallback;
+  return fallback;
+}

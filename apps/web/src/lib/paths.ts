@@ -1,0 +1,54 @@
+// Route paths (spec §2) and the links built from them, so no page spells a URL by hand.
+
+export const PATHS = {
+  home: '/',
+  auth: '/auth',
+  login: '/login',
+  register: '/register',
+  about: '/about',
+  howTo: '/how-to',
+  privacy: '/privacy',
+  download: '/download',
+  waitlist: '/waitlist',
+  onboardingChoice: '/onboarding/choice',
+  onboardingPlans: '/onboarding/plans',
+  onboardingPayLater: '/onboarding/pay-later',
+  dashboard: '/dashboard',
+  createVoice: '/dashboard/create',
+  voices: '/dashboard/loras',
+  convert: '/dashboard/convert',
+  createContent: '/dashboard/create-content',
+  account: '/dashboard/account',
+  plans: '/dashboard/plans',
+  plansSuccess: '/dashboard/plans/success',
+  plansCancel: '/dashboard/plans/cancel',
+  publicVoices: '/dashboard/public-loras',
+  admin: '/admin',
+  adminDashboard: '/admin/dashboard',
+} as const;
+
+export type AuthTab = 'register' | 'login';
+
+/** /auth with a tab and, when given, the encoded page to return to afterwards. */
+export function authPath(tab: AuthTab, redirect?: string): string {
+  const params = new URLSearchParams({ tab });
+  if (redirect) params.set('redirect', redirect);
+  return `${PATHS.auth}?${params.toString()}`;
+}
+
+export const voicePath = (id: string): string => `${PATHS.voices}/${encodeURIComponent(id)}`;
+export const voiceTrainingPath = (id: string): string => `${voicePath(id)}/training`;
+export const userActivityPath = (id: string): string => `/admin/users/${encodeURIComponent(id)}/activity`;
+
+/** Admins skip onboarding from the choice screen straight into Voice creation. */
+export const ONBOARDING_BYPASS_PATH = `${PATHS.createVoice}?onboard=bypass`;
+
+/**
+ * A redirect target from the query string, accepted only when it is a path on this site, so a
+ * crafted link cannot send a fresh sign-in to another origin.
+ */
+export function safeRedirectTarget(value: string | null | undefined): string | null {
+  if (!value) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}

@@ -1,0 +1,11 @@
+// Toasts (spec §8): errors stay 4 s, successes 2 s; the <Notifications> host caps the stack.
+import { notifications } from '@mantine/notifications';
+import { TOAST_ERROR_MS, TOAST_SUCCESS_MS } from '@ownvoice/shared';
+
+export function notifyError(message: string, title = 'Something went wrong'): void {
+  notifications.show({ color: 'red', title, message, autoClose: TOAST_ERROR_MS, withBorder: true });
+}
+
+export function notifySuccess(message: string, title?: string): void {
+  notifications.show({ color: 'teal', title, message, autoClose: TOAST_SUCCESS_MS, withBorder: true });
+}

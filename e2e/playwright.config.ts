@@ -1,0 +1,62 @@
+// End-to-end tests in Debian's chromium against the built service (web app and API on one port),
+// started fresh on an empty data folder for every run.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+const e2eDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(e2eDir, '..');
+const artifactsDir = path.join(e2eDir, 'artifacts');
+
+const port = Number(process.env.E2E_PORT ?? 8080);
+const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+// The config is evaluated by the runner and again by each worker; the runner fixes the folder.
+process.env.E2E_DATA_DIR ??= path.join(artifactsDir, `data-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: e2eDir,
+  testMatch: '**/*.spec.ts',
+  outputDir: path.join(artifactsDir, 'test-results'),
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    command: 'node apps/server/dist/main.js',
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OWNVOICE_DATA_DIR: dataDir,
+      OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
