@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
-import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
 import { compareLogits, trainerLogits } from '../test/logits.js';
-import { TRAINING_PRESETS, train } from '../trainer/train.js';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from './export.js';
 import { mergeAdapter } from './merge.js';
 
@@ -29,21 +28,8 @@ beforeAll(async () => {
   runtime = await LlamaRuntime.load({ modelPath: basePath, threads: 2 });
   const all = runtime.tokenize(SAMPLE_TEXT);
   tokens = all.slice(0, 48);
-  const examples = [];
-  for (let i = 0; i + 40 <= all.length; i += 8)
-    examples.push({ input: all.slice(i, i + 8), target: all.slice(i + 8, i + 40) });
   // A short, hot run: enough to move B well away from zero so the adapter matters.
-  const result = await train({
-    mode: 'lora',
-    modelPath: basePath,
-    workDir: path.join(dir, 'train'),
-    train: examples,
-    preset: { ...TRAINING_PRESETS.tiny, rank: 4, alpha: 8, lr: 2e-2, batchSize: 4 },
-    padId: 0,
-    maxSteps: 12,
-    threads: 2,
-  });
-  adapterSafetensors = result.adapterPath as string;
+  adapterSafetensors = await trainQuickAdapter(dir, basePath, all);
   writeGgufAdapter(adapterGguf(), readTrainedAdapter(adapterSafetensors));
 });
 

@@ -38,9 +38,9 @@ describe('GGUF files', () => {
     for (const t of g.tensors) expect(t.offset % 32).toBe(0);
     expect([...readTensor(file, g, 'a')]).toEqual([...values]);
     const b = readTensor(file, g, 'b');
-    values.forEach((v, i) => expect(Math.abs((b[i] as number) - v)).toBeLessThan(2e-3));
+    for (const [i, v] of values.entries()) expect(Math.abs((b[i] as number) - v)).toBeLessThan(2e-3);
     const c = readTensor(file, g, 'c');
-    values.forEach((v, i) => expect(Math.abs((c[i] as number) - v)).toBeLessThan(3 / 127));
+    for (const [i, v] of values.entries()) expect(Math.abs((c[i] as number) - v)).toBeLessThan(3 / 127);
   });
 
   it('converts half floats like IEEE 754, rounding to nearest even', () => {

@@ -58,6 +58,32 @@ export function randomWeights(h: ModelHparams, seed: number, scale = 0.05): Map<
   return out;
 }
 
+/**
+ * Initial weights for training from scratch (GPT-2's scheme): norms 1, matrices N(0, 0.02),
+ * and the projections that write into the residual stream scaled by 1/sqrt(2 * layers).
+ */
+export function initialWeights(h: ModelHparams, seed: number): Map<string, Float32Array> {
+  const rand = seededRandom(seed);
+  const gauss = () => {
+    // Box-Muller
+    const u = Math.max(rand(), 1e-12);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+  };
+  const out = new Map<string, Float32Array>();
+  for (const [name, dims] of expectedTensors(h)) {
+    const n = dims.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(n);
+    if (name.endsWith('norm.weight')) data.fill(1);
+    else if (!name.endsWith('.bias')) {
+      const residual = name.endsWith('attn_output.weight') || name.endsWith('ffn_down.weight');
+      const std = residual ? 0.02 / Math.sqrt(2 * h.nLayer) : 0.02;
+      for (let i = 0; i < n; i++) data[i] = std * gauss();
+    }
+    out.set(name, data);
+  }
+  return out;
+}
+
 export function writeLlamaGguf(
   path: string,
   h: ModelHparams,

@@ -50,10 +50,11 @@ export class LlamaRuntime {
     adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
   }
 
-  async createContext(adapterPath?: string): Promise<LlamaContext> {
+  async createContext(adapterPath?: string, sequences = 1): Promise<LlamaContext> {
     if (adapterPath) this.validateAdapter(adapterPath);
     return this.model.createContext({
       contextSize: this.contextSize,
+      sequences,
       threads: this.threads,
       ...(adapterPath ? { lora: { adapters: [{ filePath: adapterPath, scale: 1 }] } } : {}),
     });

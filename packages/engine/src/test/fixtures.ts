@@ -56,3 +56,28 @@ export function writeRandomModel(
   });
   return file;
 }
+
+/**
+ * Trains a small LoRA adapter on the sample text with a hot learning rate, so it clearly
+ * changes the model, and returns the trainer's adapter.safetensors path.
+ */
+export async function trainQuickAdapter(dir: string, basePath: string, tokens: number[], seed = 0): Promise<string> {
+  const { TRAINING_PRESETS, train } = await import('../trainer/train.js');
+  const examples = [];
+  for (let i = 0; i + 40 <= tokens.length; i += 8) {
+    examples.push({ input: tokens.slice(i, i + 8), target: tokens.slice(i + 8, i + 40) });
+  }
+  const result = await train({
+    mode: 'lora',
+    modelPath: basePath,
+    workDir: path.join(dir, `train-${seed}`),
+    train: examples,
+    preset: { ...TRAINING_PRESETS.tiny, rank: 4, alpha: 8, lr: 2e-2, batchSize: 4 },
+    padId: 0,
+    seed,
+    maxSteps: 12,
+    threads: 2,
+  });
+  if (!result.adapterPath) throw new Error('no adapter trained');
+  return result.adapterPath;
+}

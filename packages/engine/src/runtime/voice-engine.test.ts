@@ -1,0 +1,117 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
+import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
+import { VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
+
+let dir: string;
+let engine: VoiceEngine;
+let voiceA: string;
+let voiceB: string;
+const PROMPT = 'It was a bright cold day in April, and';
+
+const loadedAdapters = () => [
+  ...((engine.runtime.model as unknown as { _loraAdapters: Map<string, unknown> })._loraAdapters?.keys() ?? []),
+];
+
+beforeAll(async () => {
+  dir = tempDir();
+  const basePath = writeRandomModel(dir, smallHparams());
+  engine = await VoiceEngine.start({ modelPath: basePath, threads: 2 });
+  const tokens = engine.runtime.tokenize(SAMPLE_TEXT);
+  voiceA = path.join(dir, 'voice-a-v1.gguf');
+  voiceB = path.join(dir, 'voice-b-v1.gguf');
+  writeGgufAdapter(voiceA, readTrainedAdapter(await trainQuickAdapter(dir, basePath, tokens, 1)));
+  writeGgufAdapter(voiceB, readTrainedAdapter(await trainQuickAdapter(dir, basePath, tokens.slice(40), 2)));
+});
+afterAll(async () => {
+  await engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('VoiceEngine', () => {
+  it('writes differently with a Voice awake than the base model, deterministically at temperature 0', async () => {
+    await engine.wake('a', voiceA);
+    expect(engine.isAwake('a')).toBe(true);
+    const base = await engine.complete(PROMPT, { maxTokens: 24 });
+    const voice = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' });
+    expect(base.length).toBeGreaterThan(0);
+    expect(voice).not.toBe(base);
+    expect(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' })).toBe(voice);
+  });
+
+  it('streams the text in chunks that add up to the result', async () => {
+    const chunks: string[] = [];
+    const text = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a', onChunk: (c) => chunks.push(c) });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('')).toBe(text);
+  });
+
+  it('stops generating as soon as the caller aborts', async () => {
+    const controller = new AbortController();
+    let chunks = 0;
+    const text = await engine.complete(PROMPT, {
+      maxTokens: 200,
+      signal: controller.signal,
+      onChunk: () => {
+        chunks++;
+        if (chunks === 3) controller.abort();
+      },
+    });
+    expect(chunks).toBeLessThanOrEqual(4);
+    expect(text.length).toBeLessThan((await engine.complete(PROMPT, { maxTokens: 200 })).length);
+  });
+
+  it('serves several requests at once, queuing those beyond its sequences', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        engine.complete(PROMPT, { maxTokens: 8 + i, voiceId: i % 2 ? 'a' : undefined }),
+      ),
+    );
+    expect(results.every((r) => r.length > 0)).toBe(true);
+  });
+
+  it('keeps two Voices awake at once, each with its own adapter', async () => {
+    await engine.wake('b', voiceB);
+    const a = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' });
+    const b = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'b' });
+    expect(a).not.toBe(b);
+    await engine.sleep('b');
+  });
+
+  it('frees the adapter on sleep and refuses to write in a sleeping Voice', async () => {
+    await engine.sleep('a');
+    expect(engine.isAwake('a')).toBe(false);
+    expect(loadedAdapters().some((p) => p.endsWith('voice-a-v1.gguf'))).toBe(false);
+    await expect(engine.complete(PROMPT, { voiceId: 'a' })).rejects.toBeInstanceOf(VoiceNotAwakeError);
+  });
+
+  it('serves the new weights when an adapter file is replaced under the same name', async () => {
+    const replaced = path.join(dir, 'voice-c.gguf');
+    copyFileSync(voiceA, replaced);
+    await engine.wake('c', replaced);
+    const first = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'c' });
+    copyFileSync(voiceB, replaced);
+    await engine.wake('c', replaced);
+    await engine.wake('b', voiceB);
+    const second = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'c' });
+    expect(second).not.toBe(first);
+    expect(second).toBe(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'b' }));
+  });
+
+  it('answers a missing adapter with a clear error', async () => {
+    await expect(engine.wake('x', path.join(dir, 'gone.gguf'))).rejects.toThrow(/adapter file is missing/);
+  });
+
+  it('chats with the model template', async () => {
+    const reply = await engine.chat(
+      [
+        { role: 'system', content: 'You rewrite text.' },
+        { role: 'user', content: 'Say something.' },
+      ],
+      { maxTokens: 12 },
+    );
+    expect(typeof reply).toBe('string');
+  });
+});
