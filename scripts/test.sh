@@ -38,7 +38,7 @@ echo "== build"
 npm run build --silent
 
 echo "== end-to-end tests (chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
+PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
   --reporter=list,json || status=1
 
 node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
