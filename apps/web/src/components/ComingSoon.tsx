@@ -1,17 +1,32 @@
 // The placeholder for screens a later release fills: says plainly what will live here.
-import { Badge, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconSparkles } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconLayoutDashboard, IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { PATHS } from '../lib/paths';
+
+const BACK_TO_DASHBOARD = (
+  <Button component={Link} to={PATHS.dashboard} variant="default" leftSection={<IconLayoutDashboard size={18} />}>
+    Go to Dashboard
+  </Button>
+);
 
 export interface ComingSoonProps {
   title: string;
   children: ReactNode;
   icon?: ReactNode;
+  /** Defaults to a Go to Dashboard button. */
   actions?: ReactNode;
   badge?: string;
 }
 
-export function ComingSoon({ title, children, icon, actions, badge = 'Coming soon' }: ComingSoonProps) {
+export function ComingSoon({
+  title,
+  children,
+  icon,
+  actions = BACK_TO_DASHBOARD,
+  badge = 'Coming soon',
+}: ComingSoonProps) {
   return (
     <Card py={48}>
       <Stack align="center" gap="md" maw={560} mx="auto" ta="center">
