@@ -7,6 +7,8 @@ Commands:
     forward   logits of a model (optionally with a LoRA adapter) for token sequences
     train     LoRA fine-tuning, or full training of a small model (see train.py)
     peft-forward  logits of the base model in Hugging Face layout with a PEFT adapter applied
+    eval      held-out loss and perplexity of a model, with or without an adapter
+    bench-train   training tokens/s of the trainer against a plain PyTorch loop (bench.py)
 """
 import json
 import os
@@ -37,6 +39,14 @@ def main(argv):
         from .hf_reference import run_peft_forward
 
         run_peft_forward(request, emit)
+    elif command == "eval":
+        from .train import run_eval
+
+        run_eval(request, emit)
+    elif command == "bench-train":
+        from .bench import run_bench_train
+
+        run_bench_train(request, emit)
     elif command == "train":
         from .train import run_train
 

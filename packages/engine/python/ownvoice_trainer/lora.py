@@ -11,20 +11,23 @@ from .model import LORA_TARGETS
 
 
 def attach(model, rank, alpha, targets, seed=0):
+    """Adds LoRA to the targets of every block (on the CPU generator, then moved to the model's device)."""
     unknown = [t for t in targets if t not in LORA_TARGETS]
     if unknown:
         raise ValueError(f"unknown LoRA targets {unknown}; choose from {list(LORA_TARGETS)}")
     g = torch.Generator().manual_seed(seed)
+    device = model.tok_embd.device
     for blk in model.blocks:
         for t in targets:
             blk.proj[t].add_lora(rank, alpha, generator=g)
+            blk.proj[t].to(device)
 
 
 def state(model):
     out = {}
     for name, m in model.lora_modules():
-        out[name + ".lora_a"] = m.lora_a
-        out[name + ".lora_b"] = m.lora_b
+        out[name + ".lora_a"] = m.lora_a.detach().cpu()
+        out[name + ".lora_b"] = m.lora_b.detach().cpu()
     return out
 
 
@@ -42,6 +45,7 @@ def load_into(model, path):
                 continue
             m = blk.proj[t]
             m.add_lora(rank, alpha)
+            m.to(model.tok_embd.device)
             with torch.no_grad():
                 m.lora_a.copy_(a)
                 m.lora_b.copy_(tensors[f"blk.{i}.{t}.weight.lora_b"])

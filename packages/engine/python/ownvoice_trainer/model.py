@@ -164,7 +164,14 @@ def gguf_weight_names(cfg):
     return names
 
 
-def load_gguf_model(g):
+def pick_device(requested=None):
+    """The device to train on: as requested, else CUDA when present, else the CPU."""
+    if requested:
+        return torch.device(requested)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def load_gguf_model(g, device=None):
     cfg = Config.from_gguf(g)
     w = {n: torch.from_numpy(g.tensor(n)) for n in gguf_weight_names(cfg)}
-    return Model(cfg, w)
+    return Model(cfg, w).to(device or torch.device("cpu"))

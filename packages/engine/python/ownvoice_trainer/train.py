@@ -18,7 +18,7 @@ import torch.nn.functional as F
 
 from . import lora, safetensors_io
 from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, gguf_weight_names, load_gguf_model
+from .model import LORA_TARGETS, gguf_weight_names, load_gguf_model, pick_device
 
 DEFAULTS = {
     "mode": "lora",
@@ -76,6 +76,8 @@ def batch_tensors(examples, pad_id):
 
 
 def loss_of(model, idx, labels):
+    device = model.tok_embd.device
+    idx, labels = idx.to(device), labels.to(device)
     logits = model(idx)  # (B, T, V)
     return F.cross_entropy(logits.view(-1, logits.shape[-1]), labels.view(-1), ignore_index=-100)
 
@@ -101,6 +103,18 @@ def evaluate(model, examples, batch_size, pad_id):
     return total / max(count, 1)
 
 
+def run_eval(request, emit):
+    """eval: mean loss per target token (and perplexity) of the model, with the adapter if given."""
+    from . import lora as lora_mod
+
+    model = load_gguf_model(GgufFile(request["model"]), pick_device(request.get("device")))
+    if request.get("adapter"):
+        lora_mod.load_into(model, request["adapter"])
+    examples = read_examples(request["examples"], int(request.get("seq_len", 256)))
+    loss = evaluate(model, examples, int(request.get("batch_size", 8)), int(request.get("pad_id", 0)))
+    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples))
+
+
 def run_train(request, emit):
     cfg = {**DEFAULTS, **request}
     out_dir = cfg["out_dir"]
@@ -108,7 +122,8 @@ def run_train(request, emit):
     torch.manual_seed(cfg["seed"])
     identity = hashlib.sha256(json.dumps({k: cfg.get(k) for k in _IDENTITY}, sort_keys=True).encode()).hexdigest()
 
-    model = load_gguf_model(GgufFile(cfg["model"]))
+    device = pick_device(cfg.get("device"))
+    model = load_gguf_model(GgufFile(cfg["model"]), device)
     if cfg["mode"] == "lora":
         lora.attach(model, cfg["rank"], cfg["alpha"], cfg["targets"], seed=cfg["seed"])
         params = [p for m in (m for _, m in model.lora_modules()) for p in (m.lora_a, m.lora_b)]
@@ -133,14 +148,14 @@ def run_train(request, emit):
     ckpt_path = os.path.join(out_dir, "checkpoint.pt")
     step = 0
     if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path)
+        ck = torch.load(ckpt_path, map_location=device)
         if ck.get("identity") == identity:
             with torch.no_grad():
                 for p, saved in zip(params, ck["params"]):
                     p.copy_(saved)
             opt.load_state_dict(ck["optimizer"])
             step = ck["step"]
-    emit("start", pid=os.getpid(), total_steps=total, resumed_from=step, examples=len(examples), trainable=sum(p.numel() for p in params))
+    emit("start", pid=os.getpid(), device=str(device), total_steps=total, resumed_from=step, examples=len(examples), trainable=sum(p.numel() for p in params))
 
     stop = {"requested": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))

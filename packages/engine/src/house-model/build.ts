@@ -9,7 +9,6 @@
 //   4. train every weight (mode "full"), then write the final GGUF
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readSafetensors } from '../adapters/safetensors.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
@@ -18,10 +17,9 @@ import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { trainBpe } from '../tokenizer/bpe-trainer.js';
 import { END_OF_TEXT, HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { type TrainingExample, type TrainProgress, train } from '../trainer/train.js';
+import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
 
-export const CORPUS_DIR = fileURLToPath(new URL('../../corpus', import.meta.url));
 export const CORPUS_FILES = ['kjv.txt', 'jargon.txt'];
-export const HOUSE_MODEL_PATH = fileURLToPath(new URL('../../models/ownvoice-tiny.gguf', import.meta.url));
 
 export const HOUSE_MODEL_SHAPE = {
   vocab: 2048,

@@ -41,6 +41,13 @@ export class LlamaRuntime {
     return [...this.model.tokenize(text)];
   }
 
+  /** The end-of-generation token a trained rewrite ends with. */
+  get eosToken(): number {
+    const eos = this.model.tokens.eos;
+    if (eos === null) throw new Error('the model has no end-of-sequence token');
+    return eos;
+  }
+
   detokenize(tokens: readonly number[]): string {
     return this.model.detokenize(tokens as Token[]);
   }

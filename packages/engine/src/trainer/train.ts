@@ -84,7 +84,7 @@ export interface TrainResult {
   weightsPath?: string;
 }
 
-const toJsonl = (examples: TrainingExample[]) => `${examples.map((e) => JSON.stringify(e)).join('\n')}\n`;
+export const toJsonl = (examples: TrainingExample[]) => `${examples.map((e) => JSON.stringify(e)).join('\n')}\n`;
 
 /** Trains; a second call with the same workDir and settings resumes from the checkpoint. */
 export async function train(req: TrainRequest): Promise<TrainResult> {
