@@ -1,2 +1,14 @@
-// The Voice engine arrives with its own issue; until then it exports only its version.
+// The Voice engine: model files, training, inference, text handling and evaluation.
+export * from './adapters/export.js';
+export * from './chunking/index.js';
+export * from './eval/index.js';
+export * from './gguf/index.js';
+export * from './house-model/paths.js';
+export * from './models/base-model.js';
+export * from './runtime/voice-engine.js';
+export * from './text/index.js';
+export * from './trainer/python.js';
+export * from './trainer/train.js';
+export * from './voice/train-voice.js';
+
 export const ENGINE_VERSION = '0.1.0';

@@ -1,0 +1,189 @@
+// ownvoice-engine: the Voice engine without the web app.
+//   build-tiny-model   rebuild the tiny house model from corpus/
+//   train              train a Voice on files of someone's writing
+//   rewrite            rewrite text in a Voice, chunk by chunk, keeping the layout
+//   generate           continue a prompt with the base model or a Voice
+//   eval               measure a Voice against writing it did not train on
+import { readFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chunkText, stitch } from '../chunking/chunk.js';
+import { buildHouseModel } from '../house-model/build.js';
+import { resolveBaseModel } from '../models/base-model.js';
+import { VoiceEngine } from '../runtime/voice-engine.js';
+import { rewritePrompt } from '../voice/prompts.js';
+import { trainVoice, VOICE_PRESETS } from '../voice/train-voice.js';
+import { formatSeconds, progressBar } from './progress-bar.js';
+
+const USAGE = `usage: ownvoice-engine <command> [options]
+
+  build-tiny-model [--out FILE] [--steps N]
+  train    --out DIR [--base MODEL] [--preset tiny|standard] [--text FILE] FILE...
+  rewrite  --voice ADAPTER.gguf [--base MODEL] [--input FILE]      (default input: stdin)
+  generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
+  eval     --voice-dir DIR                                          (prints a trained Voice's evaluation)
+
+MODEL is a .gguf path, an hf: URI, an https URL or "tiny" (default: $OWNVOICE_BASE_MODEL, else the
+default model, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
+
+const threadsOf = (v: string | undefined) => (v ? Number(v) : Math.max(1, cpus().length));
+
+async function openEngine(base: string | undefined, dataDir: string | undefined, threads: number) {
+  const resolved = await resolveBaseModel({
+    spec: base ?? process.env.OWNVOICE_BASE_MODEL,
+    dataDir: dataDir ?? process.env.OWNVOICE_DATA_DIR ?? './data',
+    log: (m) => console.error(m),
+  });
+  console.error(`base model: ${resolved.path} (${resolved.source})`);
+  return { engine: await VoiceEngine.start({ modelPath: resolved.path, threads }), resolved };
+}
+
+async function readInput(file: string | undefined): Promise<string> {
+  if (file) return readFileSync(file, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      steps: { type: 'string' },
+      base: { type: 'string' },
+      preset: { type: 'string' },
+      text: { type: 'string' },
+      voice: { type: 'string' },
+      'voice-dir': { type: 'string' },
+      input: { type: 'string' },
+      prompt: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      threads: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+  });
+  const threads = threadsOf(values.threads);
+
+  switch (command) {
+    case 'build-tiny-model': {
+      const bar = progressBar('pretraining');
+      const workDir = path.join(tmpdir(), 'ownvoice-house-model');
+      const result = await buildHouseModel({
+        workDir,
+        threads,
+        ...(values.out ? { outPath: path.resolve(values.out) } : {}),
+        ...(values.steps ? { steps: Number(values.steps) } : {}),
+        log: (l) => console.error(l),
+        onProgress: (p) => bar.update(p.percent, `loss ${p.loss.toFixed(3)}, ${formatSeconds(p.etaSeconds)} left`),
+      });
+      bar.done();
+      console.log(result.path);
+      return 0;
+    }
+    case 'train': {
+      if (!values.out || (positionals.length === 0 && !values.text))
+        throw new UsageError('train needs --out and files');
+      const presetName = (values.preset ?? 'standard') as keyof typeof VOICE_PRESETS;
+      const preset = VOICE_PRESETS[presetName];
+      if (!preset) throw new UsageError(`unknown preset ${values.preset}; use tiny or standard`);
+      const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
+      try {
+        const bar = progressBar('training');
+        const outDir = path.resolve(values.out);
+        const voice = await trainVoice({
+          engine,
+          baseModelPath: resolved.path,
+          baseModelName: path.basename(resolved.path, '.gguf'),
+          files: positionals.map((f) => ({ name: path.basename(f), data: readFileSync(f) })),
+          ...(values.text ? { pastedText: readFileSync(values.text, 'utf8') } : {}),
+          preset,
+          workDir: path.join(outDir, 'work'),
+          outDir,
+          version: `v${Date.now().toString(36)}`,
+          threads,
+          onProgress: (p) =>
+            bar.update(
+              p.percent,
+              `${p.stage}: ${p.message}${p.etaSeconds ? `, ${formatSeconds(p.etaSeconds)} left` : ''}`,
+            ),
+        });
+        bar.done();
+        console.log(
+          JSON.stringify(
+            {
+              adapter: voice.adapterPath,
+              peft: voice.peftDir,
+              evaluation: voice.evaluation.heldOut,
+              style: voice.evaluation.style,
+            },
+            null,
+            2,
+          ),
+        );
+      } finally {
+        await engine.dispose();
+      }
+      return 0;
+    }
+    case 'rewrite':
+    case 'generate': {
+      const voicePath = values.voice ? path.resolve(values.voice) : undefined;
+      if (command === 'rewrite' && !voicePath) throw new UsageError('rewrite needs --voice');
+      if (command === 'generate' && values.prompt === undefined) throw new UsageError('generate needs --prompt');
+      const { engine } = await openEngine(values.base, values['data-dir'], threads);
+      try {
+        if (voicePath) await engine.wake('cli', voicePath);
+        const voiceId = voicePath ? 'cli' : undefined;
+        const write = (t: string) => process.stdout.write(t);
+        if (command === 'generate') {
+          await engine.complete(values.prompt ?? '', {
+            ...(voiceId ? { voiceId } : {}),
+            maxTokens: Number(values['max-tokens'] ?? 200),
+            onChunk: write,
+          });
+          write('\n');
+        } else {
+          const text = await readInput(values.input);
+          const { chunks, separators } = chunkText(text, { maxChars: 600 });
+          const rewritten: string[] = [];
+          for (const [i, chunk] of chunks.entries()) {
+            write(separators[i] ?? '');
+            const budget = Math.ceil(engine.runtime.tokenize(chunk.text).length * 1.5) + 16;
+            rewritten.push(
+              (
+                await engine.complete(rewritePrompt(chunk.text), { voiceId: 'cli', maxTokens: budget, onChunk: write })
+              ).trim(),
+            );
+          }
+          write(separators.at(-1) ?? '');
+          if (stitch(rewritten, separators).length === 0) console.error('(nothing to rewrite)');
+        }
+      } finally {
+        await engine.dispose();
+      }
+      return 0;
+    }
+    case 'eval': {
+      if (!values['voice-dir']) throw new UsageError('eval needs --voice-dir (the --out of train)');
+      console.log(readFileSync(path.join(values['voice-dir'], 'evaluation.json'), 'utf8'));
+      return 0;
+    }
+    default:
+      console.error(USAGE);
+      return command ? 2 : 0;
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `error: ${(error as Error).message}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,2 @@
+export * from './function-words.js';
+export * from './stylometry.js';
