@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
-import { cleanText } from '../text/clean.js';
+import { cleanExtracted, cleanText } from '../text/clean.js';
 import { extractText, type UploadedFile } from '../text/extract.js';
 import { holdOut, splitPassages } from '../text/passages.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
@@ -87,7 +87,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // 1. extract
   report('extract', 0, 'Reading your writing');
   const texts = [];
-  for (const file of req.files) texts.push(cleanText((await extractText(file)).text));
+  for (const file of req.files) texts.push(cleanExtracted(await extractText(file)));
   if (req.pastedText?.trim()) texts.push(cleanText(req.pastedText));
   const passages = texts.flatMap((t) =>
     splitPassages(t, { maxChars: req.preset.passageMaxChars, minChars: Math.floor(req.preset.passageMaxChars / 3) }),
