@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './onboarding.js';
 export * from './validation/auth.js';
 export * from './validation/text.js';
+export * from './validation/voice.js';

@@ -1,7 +1,8 @@
-// The file types a Voice can be trained from, by extension. The upload form, the server's check
-// and the extractor all read this one list.
+// The file types a Voice can be trained from, by extension. The list itself lives in
+// @ownvoice/shared, so the upload form, the server's check and the extractor read the same one.
+import { VOICE_FILE_EXTENSIONS } from '@ownvoice/shared';
 
-export const ACCEPTED_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.epub', '.html', '.jsonl'] as const;
+export const ACCEPTED_EXTENSIONS = VOICE_FILE_EXTENSIONS;
 export type AcceptedExtension = (typeof ACCEPTED_EXTENSIONS)[number];
 
 export type TextFormat = 'txt' | 'md' | 'pdf' | 'docx' | 'epub' | 'html' | 'jsonl';

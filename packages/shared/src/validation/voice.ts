@@ -1,0 +1,75 @@
+// Create Voice rules and messages of voices-convert-create.md §5, and the Voice shape of §3.
+// The server enforces them on upload; the browser checks the same definitions as you type.
+import { z } from 'zod';
+import { ID_PATTERN } from '../constants.js';
+import { stripNul } from './text.js';
+
+export const VOICE_NAME_MAX = 100;
+export const MIN_TRAINING_CHARS = 20_000;
+export const RECOMMENDED_TRAINING_CHARS = 40_000;
+export const MAX_PASTED_CHARS = 2_000_000;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_TOTAL_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const VOICE_FILE_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.epub', '.html', '.jsonl'] as const;
+
+export const VOICE_MESSAGES = {
+  nameRequired: 'Please enter a name for your Voice',
+  nameLength: 'Voice name must be 1-100 characters long',
+  pastedTooLong: 'Pasted text can be at most 2,000,000 characters',
+  tooFewChars: (n: number) =>
+    `Training requires at least 20,000 characters. You currently have ${n.toLocaleString('en-US')} characters.`,
+  invalidTypes: (files: string[]) =>
+    `Invalid file types: ${files.join(', ')}. Please use: ${VOICE_FILE_EXTENSIONS.join(', ')}`,
+  tooLarge: (files: string[]) => `Files too large: ${files.join(', ')}. Maximum size per file: 10 MB`,
+  badEncoding: (files: string[]) => `Invalid file encoding detected: ${files.join(', ')}`,
+  readError: 'Error reading some files',
+} as const;
+
+/** What the name box keeps as the user types: letters, digits, spaces, _ and -, at most 100. */
+export const filterVoiceNameInput = (value: string): string =>
+  value.replace(/[^A-Za-z0-9 _-]/g, '').slice(0, VOICE_NAME_MAX);
+
+export const voiceNameSchema = z
+  .string({ error: VOICE_MESSAGES.nameRequired })
+  .transform((v) => filterVoiceNameInput(stripNul(v)).trim())
+  .pipe(z.string().min(1, VOICE_MESSAGES.nameRequired).max(VOICE_NAME_MAX, VOICE_MESSAGES.nameLength));
+
+/** .htm is taken as .html. */
+export const hasAcceptedExtension = (fileName: string): boolean => {
+  const lower = fileName.toLowerCase();
+  return VOICE_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext)) || lower.endsWith('.htm');
+};
+
+export const VOICE_STATUSES = [
+  'pending',
+  'training',
+  'ready',
+  'active',
+  'activating',
+  'deactivating',
+  'failed',
+] as const;
+export type VoiceStatus = (typeof VOICE_STATUSES)[number];
+
+/** The label a card shows for each status (§4 "Voice status"). */
+export const VOICE_STATUS_LABELS: Record<VoiceStatus, string> = {
+  ready: 'asleep',
+  active: 'awake',
+  training: 'creating',
+  activating: 'waking up',
+  deactivating: 'going to sleep',
+  pending: 'pending',
+  failed: 'failed',
+};
+
+export const voiceSchema = z.object({
+  _id: z.string().regex(ID_PATTERN),
+  name: z.string(),
+  status: z.enum(VOICE_STATUSES),
+  progress: z.number(),
+  statusMessage: z.string().nullable().optional(),
+  isPublic: z.boolean(),
+  createdAt: z.string(),
+  pipeline_id: z.string().nullable(),
+});
+export type Voice = z.infer<typeof voiceSchema>;
