@@ -20,6 +20,7 @@ const USAGE = `usage: ownvoice-engine <command> [options]
 
   build-tiny-model [--out FILE] [--steps N]
   train    --out DIR [--base MODEL] [--preset tiny|standard] [--text FILE] FILE...
+           (preset default: $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard)
   rewrite  --voice ADAPTER.gguf [--base MODEL] [--input FILE]      (default input: stdin)
   generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
   eval     --voice-dir DIR                                          (prints a trained Voice's evaluation)
@@ -87,10 +88,15 @@ export async function main(argv: string[]): Promise<number> {
     case 'train': {
       if (!values.out || (positionals.length === 0 && !values.text))
         throw new UsageError('train needs --out and files');
-      const presetName = (values.preset ?? 'standard') as keyof typeof VOICE_PRESETS;
-      const preset = VOICE_PRESETS[presetName];
-      if (!preset) throw new UsageError(`unknown preset ${values.preset}; use tiny or standard`);
       const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
+      // The tiny house model trains with the tiny preset unless told otherwise.
+      const presetName =
+        values.preset ?? process.env.OWNVOICE_TRAIN_PRESET ?? (resolved.source === 'house' ? 'tiny' : 'standard');
+      const preset = VOICE_PRESETS[presetName as keyof typeof VOICE_PRESETS];
+      if (!preset) {
+        await engine.dispose();
+        throw new UsageError(`unknown preset ${presetName}; use tiny or standard`);
+      }
       try {
         const bar = progressBar('training');
         const outDir = path.resolve(values.out);
