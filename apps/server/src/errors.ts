@@ -25,7 +25,6 @@ export class AppError extends Error {
 }
 
 export const errors = {
-  validation: (msg: string, path = '') => new AppError(400, 'VALIDATION_ERROR', msg, undefined, [{ msg, path }]),
   unauthenticated: (msg = 'Please log in to continue.') => new AppError(401, 'UNAUTHENTICATED', msg),
   sessionExpired: () =>
     new AppError(401, 'SESSION_EXPIRED', 'Your session has expired after a period of inactivity. Please log in again.'),

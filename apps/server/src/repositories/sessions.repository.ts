@@ -37,9 +37,4 @@ export class SessionsRepository {
   async deleteAllForUser(userId: string): Promise<void> {
     await this.db.delete(sessions).where(eq(sessions.userId, userId));
   }
-
-  async countForUser(userId: string): Promise<number> {
-    const rows = await this.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
-    return rows.length;
-  }
 }
