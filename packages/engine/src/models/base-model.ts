@@ -3,7 +3,7 @@
 // instruct model, downloaded once into the data folder with node-llama-cpp's downloader
 // (progress, resumable); where it cannot be fetched, the engine falls back to the house model
 // and says why, so OwnVoice still runs offline.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createModelDownloader } from 'node-llama-cpp';
 import { GgufError } from '../gguf/errors.js';
@@ -36,17 +36,50 @@ export class BaseModelError extends Error {
 
 const isRemote = (spec: string) => /^(hf:|https?:\/\/)/i.test(spec);
 
+// Finished downloads by URI, so a model fetched once is found again without asking the network
+// (an hf: URI needs the network just to name its file).
+const MANIFEST = 'downloads.json';
+const readManifest = (dir: string): Record<string, string> => {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, MANIFEST), 'utf8'));
+  } catch {
+    return {};
+  }
+};
+
+const PROBE_TIMEOUT_MS = 8000;
+
+/**
+ * Answers quickly whether the model's host can be reached at all. The downloader retries a
+ * dead host for minutes; offline, OwnVoice should say so (or fall back) at once.
+ */
+async function assertReachable(uri: string): Promise<void> {
+  const url = uri.startsWith('hf:') ? 'https://huggingface.co/' : uri;
+  try {
+    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new Error(`cannot reach ${new URL(url).host} (${why})`);
+  }
+}
+
 /** Downloads a model into `dir` (resuming a partial download), or returns the file already there. */
 export async function downloadModel(
   uri: string,
   dir: string,
   options: { onProgress?: (p: DownloadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<string> {
+  const known = readManifest(dir)[uri];
+  if (known && existsSync(path.join(dir, known))) return path.join(dir, known);
   try {
+    await assertReachable(uri);
     const downloader = await createModelDownloader({
       modelUri: uri,
       dirPath: dir,
-      skipExisting: true,
+      // ipull saves resumable progress only when it does not skip existing files; finished
+      // files are found through the manifest above instead.
+      skipExisting: false,
       // Keep the partial file on cancel or failure, so the next attempt resumes it.
       deleteTempFileOnCancel: false,
       showCliProgress: false,
@@ -61,7 +94,11 @@ export async function downloadModel(
           }
         : {}),
     });
-    return await downloader.download(options.signal ? { signal: options.signal } : {});
+    const file = await downloader.download(options.signal ? { signal: options.signal } : {});
+    // node-llama-cpp resolves even when the signal cancelled the transfer half way.
+    options.signal?.throwIfAborted();
+    writeFileSync(path.join(dir, MANIFEST), JSON.stringify({ ...readManifest(dir), [uri]: path.basename(file) }));
+    return file;
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const reason = (error as Error).message || String(error);

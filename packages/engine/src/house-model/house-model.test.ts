@@ -1,0 +1,38 @@
+// The shipped house model: a valid llama GGUF of a few MB that writes English-looking text
+// (mostly real words from its corpus), so tests of style on it mean something.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kvValue, readGguf } from '../gguf/reader.js';
+import { modelHparams } from '../gguf/model-spec.js';
+import { VoiceEngine } from '../runtime/voice-engine.js';
+import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
+
+let engine: VoiceEngine;
+beforeAll(async () => {
+  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads: 2 });
+});
+afterAll(() => engine?.dispose());
+
+const words = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+
+describe('the tiny house model', () => {
+  it('is a llama GGUF with a byte-level BPE tokenizer, small enough to ship', () => {
+    const file = readGguf(HOUSE_MODEL_PATH);
+    const h = modelHparams(file, HOUSE_MODEL_PATH);
+    expect(h.arch).toBe('llama');
+    expect(kvValue(file, 'tokenizer.ggml.model')).toBe('gpt2');
+    expect(statSync(HOUSE_MODEL_PATH).size).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('writes English-looking text: most words it produces are real words', async () => {
+    const known = new Set(['kjv.txt', 'jargon.txt'].flatMap((f) => words(readFileSync(path.join(CORPUS_DIR, f), 'utf8'))));
+    for (const prompt of ['And it came to pass, when the king', 'A hacker is a person who']) {
+      const text = await engine.complete(prompt, { maxTokens: 80, temperature: 0.7, seed: 1 });
+      const produced = words(text);
+      expect(produced.length).toBeGreaterThan(20);
+      const real = produced.filter((w) => known.has(w)).length / produced.length;
+      expect(real, text).toBeGreaterThan(0.8);
+    }
+  });
+});
