@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { ComingSoon } from '../../../components/ComingSoon';
 import { Page } from '../../../components/Page';
 import { PATHS } from '../../../lib/paths';
+import { RotaGame } from '../rota';
 
 /** A Voice whose creation request is still in flight has a temporary id (companion spec §2). */
 const TEMPORARY_ID_PREFIX = 'temp-';
@@ -31,9 +32,12 @@ export function TrainingProgressPage() {
         }
       >
         <Text span>
-          Progress for Voice <Code>{id}</Code> will show here, together with a game of Rota to pass the time.
+          Progress for Voice <Code>{id}</Code> will show here. Meanwhile, a game of Rota passes the time.
         </Text>
       </ComingSoon>
+      <Stack mt="xl" maw={420} mx="auto">
+        <RotaGame />
+      </Stack>
     </Page>
   );
 }

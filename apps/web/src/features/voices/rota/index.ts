@@ -1,0 +1,1 @@
+export { RotaGame } from './RotaGame';
