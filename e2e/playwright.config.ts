@@ -56,6 +56,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       OWNVOICE_DATA_DIR: dataDir,
       OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
+      // Hermetic: never download a model in tests.
+      OWNVOICE_BASE_MODEL: 'tiny',
       LOG_LEVEL: 'warn',
     },
   },

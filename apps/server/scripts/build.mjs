@@ -1,13 +1,18 @@
-// Bundles the server into dist/main.js (workspace packages inlined, npm dependencies left
-// external) and copies the SQL migrations beside it, where migrate.ts looks for them.
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+// Bundles the server into dist/main.js and copies the SQL migrations beside it, where
+// migrate.ts looks for them. Workspace packages (@ownvoice/*) are TypeScript source and are
+// bundled; every npm package stays external and loads from node_modules at run time (some,
+// like node-llama-cpp, carry native binaries that cannot be bundled).
+import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-// Workspace packages are TypeScript source, so they are bundled; npm packages stay external.
-const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync('package.json', 'utf8'));
-const external = Object.keys({ ...dependencies, ...devDependencies })
-  .filter((name) => !name.startsWith('@ownvoice/'))
-  .flatMap((name) => [name, `${name}/*`]);
+const externalNpmPackages = {
+  name: 'external-npm-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@ownvoice/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -18,7 +23,7 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
-  external,
+  plugins: [externalNpmPackages],
   logLevel: 'warning',
 });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });

@@ -10,6 +10,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { BaseModelService } from './engine/base-model.service.js';
 import { registerAuthRateLimit } from './plugins/auth-rate-limit.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
@@ -17,6 +18,7 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
+import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
 import { createServices } from './services/index.js';
 import { VERSION } from './version.js';
@@ -32,9 +34,17 @@ export interface AppDeps {
   database: DatabaseHandle;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** The base model; main.ts starts it after listening, tests may leave it starting. */
+  baseModel?: BaseModelService;
 }
 
-export async function buildApp({ config, database, clock = systemClock, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  clock = systemClock,
+  logger,
+  baseModel = new BaseModelService(),
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -63,6 +73,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
       await healthRoutes(api, database, VERSION);
       await csrfRoutes(api);
       await publicRoutes(api, services);
+      await engineRoutes(api, baseModel);
       await authRoutes(api, services);
     },
     { prefix: '/api' },

@@ -34,6 +34,7 @@ const envSchema = z.object({
   OWNVOICE_TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
+  OWNVOICE_BASE_MODEL: z.string().trim().min(1).optional(),
 });
 
 export type Config = {
@@ -47,6 +48,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Folder of the built web app; undefined serves the API alone. */
   webDir: string | undefined;
+  /** OWNVOICE_BASE_MODEL: a .gguf path, hf: URI, http(s) URL or "tiny"; undefined is the default. */
+  baseModel: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -84,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     trustProxy: e.OWNVOICE_TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
+    baseModel: e.OWNVOICE_BASE_MODEL,
   };
 }

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
+import { BaseModelService } from './engine/base-model.service.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const app = await buildApp({ config, database });
+  const baseModel = new BaseModelService();
+  const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
 
   let closing = false;
@@ -65,6 +67,12 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(1);
   }
+  // Found (or downloaded) after listening, so the site answers while a first download runs.
+  void baseModel.start({
+    spec: config.baseModel,
+    dataDir: config.dataDir,
+    log: (message) => app.log.info(message),
+  });
   app.log.info(
     `OwnVoice is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (database: ${database.kind})`,
   );

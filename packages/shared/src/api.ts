@@ -75,3 +75,14 @@ export const healthResponseSchema = z.object({
   database: z.enum(['pglite', 'postgres']),
   uptimeSeconds: z.number(),
 });
+
+/** Which base model the service runs, and whether the house model stands in for the default. */
+export const engineStatusSchema = z.object({
+  state: z.enum(['starting', 'ready', 'unavailable']),
+  model: z.string().nullable(),
+  source: z.enum(['house', 'local', 'download']).nullable(),
+  fallbackReason: z.string().nullable(),
+  message: z.string().nullable(),
+  downloadPercent: z.number().nullable(),
+});
+export type EngineStatus = z.infer<typeof engineStatusSchema>;

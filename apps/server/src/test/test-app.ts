@@ -2,7 +2,7 @@
 // and a small client that does what the browser does: fetch a CSRF token, keep the cookie,
 // send the bearer token.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.js';
+import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -26,6 +26,7 @@ export interface TestContext {
 
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
+  deps: Pick<AppDeps, 'baseModel'> = {},
 ): Promise<TestContext> {
   const base = loadConfig({ OWNVOICE_DATA_DIR: '/nonexistent-test-data' });
   const config: Config = {
@@ -36,7 +37,7 @@ export async function createTestContext(
   };
   const database = await openTestDatabase();
   const clock = new TestClock();
-  const app = await buildApp({ config, database, clock, logger: false });
+  const app = await buildApp({ config, database, clock, logger: false, ...deps });
   await app.ready();
   return {
     app,

@@ -5,9 +5,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ENGINE_DIR } from '../package-dir.js';
 
-export const TRAINER_DIR = fileURLToPath(new URL('../../python', import.meta.url));
+export const TRAINER_DIR = path.join(ENGINE_DIR, 'python');
 
 export class TrainerUnavailableError extends Error {
   constructor(message: string) {

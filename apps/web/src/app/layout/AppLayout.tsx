@@ -2,6 +2,7 @@
 import { Box } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { BetaBanner } from './BetaBanner';
+import { ModelNotice } from './ModelNotice';
 import { ScrollToTop } from './ScrollToTop';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
@@ -11,6 +12,7 @@ export function AppLayout() {
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <ScrollToTop />
       <BetaBanner />
+      <ModelNotice />
       <SiteHeader />
       <Box component="main" id="main" style={{ flex: 1 }}>
         <Outlet />
