@@ -3,8 +3,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kvValue, readGguf } from '../gguf/reader.js';
 import { modelHparams } from '../gguf/model-spec.js';
+import { kvValue, readGguf } from '../gguf/reader.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
 
@@ -26,7 +26,9 @@ describe('the tiny house model', () => {
   });
 
   it('writes English-looking text: most words it produces are real words', async () => {
-    const known = new Set(['kjv.txt', 'jargon.txt'].flatMap((f) => words(readFileSync(path.join(CORPUS_DIR, f), 'utf8'))));
+    const known = new Set(
+      ['kjv.txt', 'jargon.txt'].flatMap((f) => words(readFileSync(path.join(CORPUS_DIR, f), 'utf8'))),
+    );
     for (const prompt of ['And it came to pass, when the king', 'A hacker is a person who']) {
       const text = await engine.complete(prompt, { maxTokens: 80, temperature: 0.7, seed: 1 });
       const produced = words(text);

@@ -20,6 +20,8 @@ export interface GenerateOptions {
   topP?: number;
   seed?: number;
   stop?: string[];
+  /** Penalise tokens seen in the last tokens (1 = off); keeps greedy output out of loops. */
+  repeatPenalty?: number;
   signal?: AbortSignal;
   onChunk?: (text: string) => void;
 }
@@ -202,6 +204,9 @@ function generationOptions(o: GenerateOptions) {
     ...(o.topP !== undefined ? { topP: o.topP } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.stop?.length ? { customStopTriggers: o.stop } : {}),
+    ...(o.repeatPenalty && o.repeatPenalty !== 1
+      ? { repeatPenalty: { penalty: o.repeatPenalty, lastTokens: 64 } }
+      : {}),
     ...(o.signal ? { signal: o.signal, stopOnAbortSignal: true } : {}),
     ...(o.onChunk ? { onTextChunk: o.onChunk } : {}),
   };

@@ -18,6 +18,9 @@ export interface VoiceEvaluation {
   samples: { generic: string; voice: string; original: string }[];
 }
 
+/** Greedy decoding loops on small models; a mild penalty keeps rewrites readable. */
+export const REWRITE_REPEAT_PENALTY = 1.3;
+
 /** The Voice's rewrite of each generic text, at temperature 0. */
 export async function rewriteAll(
   engine: VoiceEngine,
