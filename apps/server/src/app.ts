@@ -18,9 +18,11 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
+import { lorasRoutes } from './routes/loras/loras.routes.js';
 import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
 import { createServices } from './services/index.js';
+import { type ArtifactStorage, LocalArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -36,6 +38,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The base model; main.ts starts it after listening, tests may leave it starting. */
   baseModel?: BaseModelService;
+  /** Where Voice files live; a folder in the data directory by default. */
+  artifactStorage?: ArtifactStorage;
 }
 
 export async function buildApp({
@@ -44,6 +48,7 @@ export async function buildApp({
   clock = systemClock,
   logger,
   baseModel = new BaseModelService(),
+  artifactStorage,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -63,7 +68,8 @@ export async function buildApp({
   registerErrorHandling(app);
   await app.register(cookie);
 
-  const services = createServices(database.db, clock, config);
+  const storage = artifactStorage ?? new LocalArtifactStorage(config.dataDir);
+  const services = createServices(database.db, clock, config, storage);
 
   await app.register(
     async (api) => {
@@ -75,6 +81,7 @@ export async function buildApp({
       await publicRoutes(api, services);
       await engineRoutes(api, baseModel);
       await authRoutes(api, services);
+      await lorasRoutes(api, services);
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,6 @@
 // The one error type handlers and services throw. Its code comes from the closed list in
 // @ownvoice/shared; the error handler turns it into the JSON body `{ msg, code, errors? }`.
-import type { ApiErrorBody, ErrorCode } from '@ownvoice/shared';
+import { type ApiErrorBody, type ErrorCode, RESOURCE_LABELS, type ResourceKey } from '@ownvoice/shared';
 
 export class AppError extends Error {
   constructor(
@@ -9,6 +9,7 @@ export class AppError extends Error {
     message: string,
     readonly details?: Record<string, unknown>,
     readonly errors?: ApiErrorBody['errors'],
+    readonly extra?: Pick<ApiErrorBody, 'reason' | 'limitType'>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -20,6 +21,7 @@ export class AppError extends Error {
       code: this.code,
       ...(this.errors ? { errors: this.errors } : {}),
       ...(this.details ? { details: this.details } : {}),
+      ...this.extra,
     };
   }
 }
@@ -36,6 +38,16 @@ export const errors = {
       `Account is temporarily locked after multiple failed login attempts. Try again in ${formatDuration(retryAfterSeconds)}.`,
       { retryAfterSeconds },
     ),
+  insufficientLimit: (limitType: ResourceKey) =>
+    new AppError(
+      400,
+      'INSUFFICIENT_LIMIT',
+      `You have no ${RESOURCE_LABELS[limitType].toLowerCase()} left in your usage limits. Buy more usage to continue.`,
+      undefined,
+      undefined,
+      { reason: 'insufficient_limit', limitType },
+    ),
+  voiceNotReady: (msg: string) => new AppError(400, 'VOICE_NOT_READY', msg),
   forbidden: (msg = 'You do not have permission to do that.') => new AppError(403, 'FORBIDDEN', msg),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`),
   emailTaken: () => new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists. Try logging in.'),

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'USERNAME_TAKEN',
   'BETA_WAITLIST',
   'RATE_LIMITED',
+  'INSUFFICIENT_LIMIT',
+  'VOICE_NOT_READY',
   'CSRF_MISSING_SECRET',
   'CSRF_MISSING_TOKEN',
   'CSRF_INVALID_TOKEN',
@@ -29,6 +31,10 @@ export const apiErrorBodySchema = z.object({
   msg: z.string(),
   code: z.enum(ERROR_CODES).optional(),
   errors: z.array(z.object({ msg: z.string(), path: z.string() })).optional(),
+  /** "insufficient_limit" when a resource ran out; the client then offers the purchase modal. */
+  reason: z.literal('insufficient_limit').optional(),
+  /** The resource that ran out (a RESOURCE_KEYS value). */
+  limitType: z.string().optional(),
   /** Extra machine-readable detail, e.g. `retryAfterSeconds` for a lock. */
   details: z.record(z.string(), z.unknown()).optional(),
 });

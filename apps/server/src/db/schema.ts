@@ -1,7 +1,7 @@
 // The database schema. Migrations in ./migrations are generated from this file by
 // `npm run db:generate -w apps/server` and applied at start, on PGlite and PostgreSQL alike.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -74,6 +74,35 @@ export const usageTranches = pgTable(
   (t) => [index('usage_tranches_user_type_idx').on(t.userId, t.type)],
 );
 
+export const voices = pgTable(
+  'voices',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    status: text('status', {
+      enum: ['pending', 'training', 'ready', 'active', 'activating', 'deactivating', 'failed'],
+    })
+      .notNull()
+      .default('pending'),
+    progress: integer('progress').notNull().default(0),
+    statusMessage: text('status_message'),
+    isPublic: boolean('is_public').notNull().default(false),
+    /** The training run that made (or is making) this Voice; shown for support. */
+    pipelineId: text('pipeline_id'),
+    /** Storage key of the adapter, versioned per run (llama.cpp caches adapters by path). */
+    adapterKey: text('adapter_key'),
+    forkedFromId: text('forked_from_id'),
+    characters: integer('characters'),
+    evaluation: jsonb('evaluation'),
+    ...timestamps,
+  },
+  (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;

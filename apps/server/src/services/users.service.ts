@@ -5,19 +5,23 @@ import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
 import { toUserView } from './user-view.js';
 
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly usage: UsageRepository,
+    private readonly voices: VoicesRepository,
     private readonly clock: Clock,
   ) {}
 
   async view(user: UserRow): Promise<User> {
-    const tranches = await this.usage.listForUser(user.id);
-    // Storage slots in use are counted from Voices once they exist (the Voices issue).
-    return toUserView(user, tranches, 0, this.clock.now());
+    const [tranches, storageUsed] = await Promise.all([
+      this.usage.listForUser(user.id),
+      this.voices.countByOwner(user.id),
+    ]);
+    return toUserView(user, tranches, storageUsed, this.clock.now());
   }
 
   /**

@@ -1,6 +1,9 @@
 // Builds the real application over a real database for API tests, with a clock the test moves
 // and a small client that does what the browser does: fetch a CSRF token, keep the cookie,
 // send the bearer token.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
@@ -18,6 +21,7 @@ export class TestClock implements Clock {
 
 export interface TestContext {
   app: FastifyInstance;
+  config: Config;
   database: DatabaseHandle;
   clock: TestClock;
   client: (options?: { ip?: string }) => TestClient;
@@ -28,7 +32,8 @@ export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
   deps: Pick<AppDeps, 'baseModel'> = {},
 ): Promise<TestContext> {
-  const base = loadConfig({ OWNVOICE_DATA_DIR: '/nonexistent-test-data' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
+  const base = loadConfig({ OWNVOICE_DATA_DIR: dataDir });
   const config: Config = {
     ...base,
     ...overrides,
@@ -41,12 +46,14 @@ export async function createTestContext(
   await app.ready();
   return {
     app,
+    config,
     database,
     clock,
     client: (options = {}) => new TestClient(app, options.ip ?? '127.0.0.1'),
     close: async () => {
       await app.close();
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

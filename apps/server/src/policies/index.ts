@@ -1,0 +1,15 @@
+// Who may do what, in one place. Services ask here; they never compare owners or roles inline.
+import type { UserRow, VoiceRow } from '../db/schema.js';
+
+export const voicePolicy = {
+  /** Your own Voices, and anyone's public ones. Anything else is, to you, not there (404). */
+  canView: (user: UserRow, voice: VoiceRow): boolean => voice.userId === user.id || voice.isPublic,
+  /** Rename, delete, publish, wake and sleep: the owner alone. */
+  canManage: (user: UserRow, voice: VoiceRow): boolean => voice.userId === user.id,
+  /** Anyone who can see a Voice can fork it, once it is trained. */
+  canFork: (user: UserRow, voice: VoiceRow): boolean =>
+    voicePolicy.canView(user, voice) && (voice.status === 'ready' || voice.status === 'active'),
+  /** Publishing is allowed only for a finished Voice (ready or active); unpublishing always. */
+  canChangeVisibility: (voice: VoiceRow, makePublic: boolean): boolean =>
+    !makePublic || voice.status === 'ready' || voice.status === 'active',
+} as const;

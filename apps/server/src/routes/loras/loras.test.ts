@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { voiceSchema } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users, type VoiceRow, voices } from '../../db/schema.js';
+import { newId } from '../../ids.js';
+import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+
+let ctx: TestContext;
+let owner: TestClient;
+let other: TestClient;
+let ownerId: string;
+let otherId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = ctx.client();
+  other = ctx.client();
+  ownerId = (await owner.register()).res.json().user.id;
+  otherId = (await other.register()).res.json().user.id;
+});
+afterAll(() => ctx.close());
+
+/** A Voice stored directly, with an adapter file in its folder. */
+async function addVoice(userId: string, patch: Partial<VoiceRow> = {}): Promise<VoiceRow> {
+  const id = newId();
+  const folder = path.join(ctx.config.dataDir, 'voices', id);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'voice-v1.gguf'), 'adapter bytes');
+  const [row] = await ctx.database.db
+    .insert(voices)
+    .values({
+      id,
+      userId,
+      name: 'Essays',
+      status: 'ready',
+      progress: 100,
+      adapterKey: `voices/${id}/voice-v1.gguf`,
+      ...patch,
+    })
+    .returning();
+  return row as VoiceRow;
+}
+
+const rowOf = async (id: string) => (await ctx.database.db.select().from(voices).where(eq(voices.id, id)))[0];
+
+describe('/api/loras', () => {
+  it('lists only your own Voices, and asks anonymous callers to log in', async () => {
+    const mine = await addVoice(ownerId, { name: 'Mine' });
+    await addVoice(otherId, { name: 'Theirs' });
+    const res = await owner.get('/api/loras');
+    expect(res.statusCode).toBe(200);
+    const list = res.json().map((v: unknown) => voiceSchema.parse(v));
+    expect(list.map((v: { _id: string }) => v._id)).toContain(mine.id);
+    expect(list.every((v: { name: string }) => v.name !== 'Theirs')).toBe(true);
+    expect((await ctx.client().get('/api/loras')).statusCode).toBe(401);
+  });
+
+  it("hides another user's private Voice (404) but shows a public one", async () => {
+    const secret = await addVoice(ownerId, { isPublic: false });
+    const shared = await addVoice(ownerId, { isPublic: true, name: 'Shared' });
+    expect((await other.get(`/api/loras/${secret.id}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/loras/${shared.id}`)).json()).toMatchObject({ _id: shared.id, isPublic: true });
+    const publicList = (await other.get('/api/loras/public')).json() as { _id: string }[];
+    expect(publicList.map((v) => v._id)).toContain(shared.id);
+    expect(publicList.map((v) => v._id)).not.toContain(secret.id);
+  });
+
+  it('lets only the owner rename, with the name rules of the spec', async () => {
+    const voice = await addVoice(ownerId, { isPublic: true });
+    const renamed = await owner.patch(`/api/loras/${voice.id}`, { name: 'New name! #1' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().name).toBe('New name 1');
+    expect((await owner.patch(`/api/loras/${voice.id}`, { name: '   ' })).json().msg).toBe(
+      'Please enter a name for your Voice',
+    );
+    expect((await other.patch(`/api/loras/${voice.id}`, { name: 'Stolen' })).statusCode).toBe(403);
+    expect((await rowOf(voice.id))?.name).toBe('New name 1');
+  });
+
+  it('publishes only trained Voices, and unpublishes any', async () => {
+    const training = await addVoice(ownerId, { status: 'training', progress: 40 });
+    const res = await owner.patch(`/api/loras/${training.id}`, { isPublic: true });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VOICE_NOT_READY');
+    const ready = await addVoice(ownerId);
+    expect((await owner.patch(`/api/loras/${ready.id}`, { isPublic: true })).json().isPublic).toBe(true);
+    expect((await owner.patch(`/api/loras/${ready.id}`, { isPublic: false })).json().isPublic).toBe(false);
+  });
+
+  it('deletes a Voice with its files, for the owner only', async () => {
+    const voice = await addVoice(ownerId);
+    const folder = path.join(ctx.config.dataDir, 'voices', voice.id);
+    expect((await other.request('DELETE', `/api/loras/${voice.id}`)).statusCode).toBe(404);
+    expect(existsSync(folder)).toBe(true);
+    expect((await owner.request('DELETE', `/api/loras/${voice.id}`)).json()).toEqual({ ok: true });
+    expect(await rowOf(voice.id)).toBeUndefined();
+    expect(existsSync(folder)).toBe(false);
+    expect((await owner.get(`/api/loras/${voice.id}`)).statusCode).toBe(404);
+  });
+
+  it('forks a public trained Voice into a private copy with its files, when a storage slot is free', async () => {
+    const source = await addVoice(ownerId, { isPublic: true, name: 'Public essays' });
+    const refused = await other.post(`/api/loras/${source.id}/fork`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'storageSlots' });
+
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 5 }).where(eq(users.id, otherId));
+    const slotsUsed = async () => (await other.get('/api/auth/me')).json().user.usageLimits.modelStorageSlotsUsed;
+    const usedBefore = await slotsUsed();
+    const res = await other.post(`/api/loras/${source.id}/fork`);
+    expect(res.statusCode).toBe(201);
+    const fork = res.json();
+    expect(fork).toMatchObject({ name: 'Public essays', isPublic: false, status: 'ready' });
+    expect((await rowOf(fork._id))?.userId).toBe(otherId);
+    expect(existsSync(path.join(ctx.config.dataDir, 'voices', fork._id, 'voice-v1.gguf'))).toBe(true);
+    expect(await slotsUsed()).toBe(usedBefore + 1);
+  });
+
+  it('refuses to fork a private Voice of someone else (404) or an untrained one', async () => {
+    const secret = await addVoice(ownerId);
+    expect((await other.post(`/api/loras/${secret.id}/fork`)).statusCode).toBe(404);
+    const training = await addVoice(otherId, { status: 'training' });
+    expect((await other.post(`/api/loras/${training.id}/fork`)).json().code).toBe('VOICE_NOT_READY');
+  });
+
+  it('answers malformed ids and bodies with 400', async () => {
+    expect((await owner.get('/api/loras/not-an-id')).statusCode).toBe(400);
+    const voice = await addVoice(ownerId);
+    expect((await owner.patch(`/api/loras/${voice.id}`, {})).statusCode).toBe(400);
+    expect((await owner.patch(`/api/loras/${voice.id}`, { isPublic: 'yes' })).statusCode).toBe(400);
+    expect((await owner.patch(`/api/loras/${voice.id}`, { name: 'x', status: 'active' })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,113 @@
+// Voices a user owns or can see: listing, renaming, publishing, deleting and forking.
+// Training, waking and sleeping arrive with the training job (issue 4, in progress).
+import type { Voice } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { UserRow, VoiceRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import { voicePolicy } from '../policies/index.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+
+export const toVoiceView = (v: VoiceRow): Voice => ({
+  _id: v.id,
+  name: v.name,
+  status: v.status,
+  progress: v.progress,
+  statusMessage: v.statusMessage ?? null,
+  isPublic: v.isPublic,
+  createdAt: v.createdAt.toISOString(),
+  pipeline_id: v.pipelineId ?? null,
+});
+
+/** A Voice's files live in a folder named by its id. */
+export const voiceFolder = (voiceId: string): string => `voices/${voiceId}`;
+
+export class VoicesService {
+  constructor(
+    private readonly voices: VoicesRepository,
+    private readonly storage: ArtifactStorage,
+    private readonly clock: Clock,
+  ) {}
+
+  async listOwn(user: UserRow): Promise<Voice[]> {
+    return (await this.voices.listByOwner(user.id)).map(toVoiceView);
+  }
+
+  async listPublic(): Promise<Voice[]> {
+    return (await this.voices.listPublic()).map(toVoiceView);
+  }
+
+  /** A Voice the user may see; 404 otherwise, so others' private Voices stay invisible. */
+  async visible(user: UserRow, id: string): Promise<VoiceRow> {
+    const voice = await this.voices.findById(id);
+    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
+    return voice;
+  }
+
+  async get(user: UserRow, id: string): Promise<Voice> {
+    return toVoiceView(await this.visible(user, id));
+  }
+
+  private async managed(user: UserRow, id: string): Promise<VoiceRow> {
+    const voice = await this.visible(user, id);
+    if (!voicePolicy.canManage(user, voice)) throw errors.forbidden('Only the owner of this Voice can change it.');
+    return voice;
+  }
+
+  async update(
+    user: UserRow,
+    id: string,
+    patch: { name?: string | undefined; isPublic?: boolean | undefined },
+  ): Promise<Voice> {
+    const voice = await this.managed(user, id);
+    if (patch.isPublic !== undefined && !voicePolicy.canChangeVisibility(voice, patch.isPublic)) {
+      throw errors.voiceNotReady('A Voice can be made public once it is trained (asleep or awake).');
+    }
+    const updated = await this.voices.update(voice.id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.isPublic !== undefined ? { isPublic: patch.isPublic } : {}),
+    });
+    if (!updated) throw errors.notFound('Voice');
+    return toVoiceView(updated);
+  }
+
+  async delete(user: UserRow, id: string): Promise<void> {
+    const voice = await this.managed(user, id);
+    if (!(await this.voices.deleteOwned(voice.id, user.id))) throw errors.notFound('Voice');
+    // The row goes first: a failure to remove files leaves an orphan folder, never a Voice without files.
+    await this.storage.remove(voiceFolder(voice.id));
+  }
+
+  /** Copies a trained Voice the user can see into a new private Voice of theirs. */
+  async fork(user: UserRow, id: string): Promise<Voice> {
+    const source = await this.visible(user, id);
+    if (!voicePolicy.canFork(user, source)) throw errors.voiceNotReady('Only a trained Voice can be forked.');
+    if ((await this.voices.countByOwner(user.id)) >= user.modelStorageSlotsTotal) {
+      throw errors.insufficientLimit('storageSlots');
+    }
+    const forkId = newId(this.clock.now());
+    if (await this.storage.exists(voiceFolder(source.id))) {
+      await this.storage.copy(voiceFolder(source.id), voiceFolder(forkId));
+    }
+    try {
+      const created = await this.voices.insert({
+        id: forkId,
+        userId: user.id,
+        name: source.name,
+        status: 'ready',
+        progress: 100,
+        isPublic: false,
+        pipelineId: source.pipelineId,
+        adapterKey: source.adapterKey?.replace(voiceFolder(source.id), voiceFolder(forkId)) ?? null,
+        forkedFromId: source.id,
+        characters: source.characters,
+        evaluation: source.evaluation,
+      });
+      return toVoiceView(created);
+    } catch (error) {
+      await this.storage.remove(voiceFolder(forkId));
+      throw error;
+    }
+  }
+}
