@@ -35,6 +35,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_BASE_MODEL: z.string().trim().min(1).optional(),
+  OWNVOICE_STARTER_TRAININGS: intIn(0, 10_000).default(3),
+  OWNVOICE_STARTER_ACTIVATION_HOURS: intIn(0, 100_000).default(10),
+  OWNVOICE_STARTER_PROOFREADS: intIn(0, 1_000_000).default(200),
+  OWNVOICE_STARTER_SHORT_CONTENT: intIn(0, 1_000_000).default(100),
+  OWNVOICE_STARTER_STORAGE_SLOTS: intIn(0, 100_000).default(3),
+  OWNVOICE_STARTER_DAYS: intIn(1, 3650).default(90),
 });
 
 export type Config = {
@@ -50,7 +56,18 @@ export type Config = {
   webDir: string | undefined;
   /** OWNVOICE_BASE_MODEL: a .gguf path, hf: URI, http(s) URL or "tiny"; undefined is the default. */
   baseModel: string | undefined;
+  /** What a new account gets until billing sells plans: amounts, and how long they last. */
+  starterAllowance: StarterAllowance;
 };
+
+export interface StarterAllowance {
+  modelsTrained: number;
+  activationHours: number;
+  chunkEdits: number;
+  shortContent: number;
+  storageSlots: number;
+  days: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -88,5 +105,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
     baseModel: e.OWNVOICE_BASE_MODEL,
+    starterAllowance: {
+      modelsTrained: e.OWNVOICE_STARTER_TRAININGS,
+      activationHours: e.OWNVOICE_STARTER_ACTIVATION_HOURS,
+      chunkEdits: e.OWNVOICE_STARTER_PROOFREADS,
+      shortContent: e.OWNVOICE_STARTER_SHORT_CONTENT,
+      storageSlots: e.OWNVOICE_STARTER_STORAGE_SLOTS,
+      days: e.OWNVOICE_STARTER_DAYS,
+    },
   };
 }

@@ -1,5 +1,7 @@
 // Usage tranches: amounts of a resource granted to a user, each with its own expiry.
-import { eq } from 'drizzle-orm';
+
+import type { TrancheType } from '@ownvoice/shared';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UsageTrancheRow, usageTranches } from '../db/schema.js';
 
@@ -8,5 +10,33 @@ export class UsageRepository {
 
   async listForUser(userId: string): Promise<UsageTrancheRow[]> {
     return this.db.select().from(usageTranches).where(eq(usageTranches.userId, userId));
+  }
+
+  async insert(rows: (typeof usageTranches.$inferInsert)[], db: Database = this.db): Promise<void> {
+    if (rows.length) await db.insert(usageTranches).values(rows);
+  }
+
+  /** Live tranches of one type, soonest to expire first, locked for the caller's transaction. */
+  lockLive(tx: Database, userId: string, type: TrancheType, now: Date): Promise<UsageTrancheRow[]> {
+    return tx
+      .select()
+      .from(usageTranches)
+      .where(
+        and(
+          eq(usageTranches.userId, userId),
+          eq(usageTranches.type, type),
+          gt(usageTranches.amount, 0),
+          gt(usageTranches.expiresAt, now),
+        ),
+      )
+      .orderBy(asc(usageTranches.expiresAt), asc(usageTranches.createdAt))
+      .for('update');
+  }
+
+  async take(tx: Database, id: string, amount: number): Promise<void> {
+    await tx
+      .update(usageTranches)
+      .set({ amount: sql`${usageTranches.amount} - ${amount}` })
+      .where(eq(usageTranches.id, id));
   }
 }

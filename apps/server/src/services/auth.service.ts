@@ -3,6 +3,7 @@
 import { ACCOUNT_LOCK_MS, MAX_FAILED_LOGINS, type User } from '@ownvoice/shared';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
+import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError, errors } from '../errors.js';
@@ -10,6 +11,7 @@ import { newId } from '../ids.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import type { SessionMeta, SessionsService } from './sessions.service.js';
+import type { UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
 
 const REGISTRATION_LOCK_KEY = 7_301_943_211;
@@ -36,6 +38,8 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly clock: Clock,
     private readonly betaCap: number,
+    private readonly usage: UsageService,
+    private readonly starter: StarterAllowance,
   ) {}
 
   async register(input: RegisterInput, meta: SessionMeta): Promise<{ token: string; user: User }> {
@@ -46,10 +50,13 @@ export class AuthService {
       // Serialise sign-ups so two at once cannot both take the last beta seat.
       await tx.execute(sql`select pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY})`);
       await this.assertRegistrable(input, tx);
-      return this.users.insert(
-        { id: newId(this.clock.now()), username: input.username, email: input.email, passwordHash },
+      const now = this.clock.now();
+      const user = await this.users.insert(
+        { id: newId(now), username: input.username, email: input.email, passwordHash, createdAt: now, updatedAt: now },
         tx,
       );
+      await this.usage.grantStarter(user.id, this.starter, tx);
+      return (await this.users.findById(user.id, tx)) ?? user;
     });
     const token = await this.sessions.create(created.id, meta);
     return { token, user: await this.usersService.view(created) };

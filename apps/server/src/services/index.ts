@@ -10,6 +10,7 @@ import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { AuthService } from './auth.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
+import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
 import { VoicesService } from './voices.service.js';
 
@@ -19,23 +20,27 @@ export interface Services {
   users: UsersService;
   stats: StatsService;
   voices: VoicesService;
+  usage: UsageService;
 }
 
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance'>,
   storage: ArtifactStorage,
 ): Services {
   const usersRepo = new UsersRepository(db);
   const voicesRepo = new VoicesRepository(db);
   const sessions = new SessionsService(new SessionsRepository(db), clock);
-  const users = new UsersService(usersRepo, new UsageRepository(db), voicesRepo, clock);
+  const usageRepo = new UsageRepository(db);
+  const users = new UsersService(usersRepo, usageRepo, voicesRepo, clock);
+  const usage = new UsageService(db, usageRepo, clock);
   return {
-    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap),
+    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance),
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),
     voices: new VoicesService(voicesRepo, storage, clock),
+    usage,
   };
 }

@@ -24,8 +24,16 @@ describe('POST /api/auth/register', () => {
       plan: { name: 'none', billingCycle: null },
       onboarding: { step: 'registered' },
       credits: 0,
-      usageLimits: { modelStorageSlotsTotal: 0, modelStorageSlotsUsed: 0, modelsTrained: [], chunkEdits: [] },
+      // The starter allowance of the configuration (defaults), lasting 90 days.
+      usageLimits: { modelStorageSlotsTotal: 3, modelStorageSlotsUsed: 0 },
     });
+    expect(user.usageLimits.modelsTrained).toEqual([{ amount: 3, expiresAt: expect.any(String) }]);
+    expect(user.usageLimits.activationHours[0]?.amount).toBe(10);
+    expect(user.usageLimits.chunkEdits[0]?.amount).toBe(200);
+    expect(user.usageLimits.shortContent[0]?.amount).toBe(100);
+    const days =
+      (Date.parse(user.usageLimits.modelsTrained[0]?.expiresAt ?? '') - Date.parse(user.createdAt)) / 86_400_000;
+    expect(Math.round(days)).toBe(90);
     expect(user.id).toMatch(/^[0-9a-f]{24}$/);
     expect(user._id).toBe(user.id);
     expect(res.body).not.toMatch(/argon2|password/i);

@@ -102,6 +102,8 @@ describe('/api/loras', () => {
 
   it('forks a public trained Voice into a private copy with its files, when a storage slot is free', async () => {
     const source = await addVoice(ownerId, { isPublic: true, name: 'Public essays' });
+    // Every slot taken: the fork is refused with the purchase-modal error.
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 1 }).where(eq(users.id, otherId));
     const refused = await other.post(`/api/loras/${source.id}/fork`);
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'storageSlots' });

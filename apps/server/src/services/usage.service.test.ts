@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageTranches } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { UsageRepository } from '../repositories/usage.repository.js';
+import { createTestContext, type TestContext } from '../test/test-app.js';
+import { UsageService } from './usage.service.js';
+
+let ctx: TestContext;
+let usage: UsageService;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  usage = new UsageService(ctx.database.db, new UsageRepository(ctx.database.db), ctx.clock);
+});
+afterAll(() => ctx.close());
+
+async function freshUser(): Promise<string> {
+  const client = ctx.client();
+  const id = (await client.register()).res.json().user.id as string;
+  // Start from nothing: tests grant exactly what they need.
+  await ctx.database.db.delete(usageTranches).where(eq(usageTranches.userId, id));
+  return id;
+}
+
+async function grant(userId: string, amount: number, days: number) {
+  await ctx.database.db.insert(usageTranches).values({
+    id: newId(),
+    userId,
+    type: 'modelsTrained',
+    amount,
+    expiresAt: new Date(ctx.clock.now().getTime() + days * DAY),
+    source: 'test',
+  });
+}
+
+const amounts = async (userId: string) =>
+  (await ctx.database.db.select().from(usageTranches).where(eq(usageTranches.userId, userId)))
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+    .map((t) => t.amount);
+
+describe('UsageService', () => {
+  it('spends from the tranche that expires soonest, across tranches', async () => {
+    const id = await freshUser();
+    await grant(id, 2, 30);
+    await grant(id, 5, 10);
+    await usage.consume(id, 'modelsTrained', 6);
+    expect(await amounts(id)).toEqual([0, 1]);
+  });
+
+  it('ignores expired tranches and refuses with the insufficient-resource error', async () => {
+    const id = await freshUser();
+    await grant(id, 5, -1);
+    await grant(id, 1, 10);
+    const error = await usage.consume(id, 'modelsTrained', 2).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).toBody()).toMatchObject({ reason: 'insufficient_limit', limitType: 'modelsTrained' });
+    expect(await amounts(id)).toEqual([5, 1]);
+  });
+
+  it('lets exactly one of several simultaneous requests spend the last unit', async () => {
+    const id = await freshUser();
+    await grant(id, 1, 10);
+    const results = await Promise.allSettled(Array.from({ length: 4 }, () => usage.consume(id, 'modelsTrained', 1)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await amounts(id)).toEqual([0]);
+  });
+
+  it('gives back what failed work spent', async () => {
+    const id = await freshUser();
+    await usage.refund(id, 'modelsTrained', 1);
+    await usage.consume(id, 'modelsTrained', 1);
+    expect(await amounts(id)).toEqual([0]);
+  });
+});

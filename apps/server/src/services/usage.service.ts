@@ -1,0 +1,66 @@
+// Usage limits: resources come in tranches that expire; using one takes from the tranche that
+// expires soonest, inside a transaction with the tranches locked, so two requests can never
+// spend the same unit. Running out is the spec's insufficient-resource error.
+import type { TrancheType } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
+import type { StarterAllowance } from '../config.js';
+import type { Database } from '../db/client.js';
+import { users } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import type { UsageRepository } from '../repositories/usage.repository.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class UsageService {
+  constructor(
+    private readonly db: Database,
+    private readonly usage: UsageRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** What a new account gets until billing sells plans (configuration). */
+  async grantStarter(userId: string, allowance: StarterAllowance, db: Database = this.db): Promise<void> {
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + allowance.days * DAY_MS);
+    const amounts: [TrancheType, number][] = [
+      ['modelsTrained', allowance.modelsTrained],
+      ['activationHours', allowance.activationHours],
+      ['chunkEdits', allowance.chunkEdits],
+      ['shortContent', allowance.shortContent],
+    ];
+    await this.usage.insert(
+      amounts
+        .filter(([, amount]) => amount > 0)
+        .map(([type, amount]) => ({ id: newId(now), userId, type, amount, expiresAt, source: 'starter' })),
+      db,
+    );
+    await db.update(users).set({ modelStorageSlotsTotal: allowance.storageSlots }).where(eq(users.id, userId));
+  }
+
+  /** Spends `amount` of a resource; throws the insufficient-resource error when there is not enough. */
+  async consume(userId: string, type: TrancheType, amount: number, tx?: Database): Promise<void> {
+    const run = async (db: Database) => {
+      const live = await this.usage.lockLive(db, userId, type, this.clock.now());
+      if (live.reduce((sum, t) => sum + t.amount, 0) < amount) throw errors.insufficientLimit(type);
+      let left = amount;
+      for (const tranche of live) {
+        if (left === 0) break;
+        const take = Math.min(left, tranche.amount);
+        await this.usage.take(db, tranche.id, take);
+        left -= take;
+      }
+    };
+    if (tx) await run(tx);
+    else await this.db.transaction(run);
+  }
+
+  /** Gives back what was spent on work that failed through no fault of the user. */
+  async refund(userId: string, type: TrancheType, amount: number, days = 90): Promise<void> {
+    const now = this.clock.now();
+    await this.usage.insert([
+      { id: newId(now), userId, type, amount, expiresAt: new Date(now.getTime() + days * DAY_MS), source: 'refund' },
+    ]);
+  }
+}
