@@ -43,7 +43,7 @@ describe('every API route', () => {
   it('answers bad bodies with a 4xx JSON error, never a 5xx, for signed-in and anonymous callers', async () => {
     const signedIn = ctx.client();
     await signedIn.register();
-    const csrf = await signedIn.csrf();
+    const csrfHeaders = await signedIn.csrfHeaders();
     const routes = ctx.app.routeList.filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThanOrEqual(7);
     for (const route of routes) {
@@ -55,8 +55,7 @@ describe('every API route', () => {
             payload: bad.payload,
             headers: {
               'content-type': bad.contentType,
-              'x-csrf-token': csrf,
-              cookie: (signedIn as unknown as { cookie: string }).cookie,
+              ...csrfHeaders,
               ...(token ? { authorization: `Bearer ${token}` } : {}),
             },
           });

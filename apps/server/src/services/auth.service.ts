@@ -52,11 +52,19 @@ export class AuthService {
       await this.assertRegistrable(input, tx);
       const now = this.clock.now();
       const user = await this.users.insert(
-        { id: newId(now), username: input.username, email: input.email, passwordHash, createdAt: now, updatedAt: now },
+        {
+          id: newId(now),
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          modelStorageSlotsTotal: this.starter.storageSlots,
+          createdAt: now,
+          updatedAt: now,
+        },
         tx,
       );
       await this.usage.grantStarter(user.id, this.starter, tx);
-      return (await this.users.findById(user.id, tx)) ?? user;
+      return user;
     });
     const token = await this.sessions.create(created.id, meta);
     return { token, user: await this.usersService.view(created) };

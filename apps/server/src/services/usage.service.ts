@@ -2,11 +2,9 @@
 // expires soonest, inside a transaction with the tranches locked, so two requests can never
 // spend the same unit. Running out is the spec's insufficient-resource error.
 import type { TrancheType } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
-import { users } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
@@ -20,7 +18,7 @@ export class UsageService {
     private readonly clock: Clock,
   ) {}
 
-  /** What a new account gets until billing sells plans (configuration). */
+  /** The expiring part of what a new account gets until billing sells plans (its storage slots are set on the user row). */
   async grantStarter(userId: string, allowance: StarterAllowance, db: Database = this.db): Promise<void> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + allowance.days * DAY_MS);
@@ -36,7 +34,6 @@ export class UsageService {
         .map(([type, amount]) => ({ id: newId(now), userId, type, amount, expiresAt, source: 'starter' })),
       db,
     );
-    await db.update(users).set({ modelStorageSlotsTotal: allowance.storageSlots }).where(eq(users.id, userId));
   }
 
   /** Spends `amount` of a resource; throws the insufficient-resource error when there is not enough. */

@@ -86,12 +86,15 @@ export class TestClient {
     return this.csrfToken;
   }
 
+  /** The cookie and header a browser sends with a state-changing request. */
+  async csrfHeaders(): Promise<Record<string, string>> {
+    const token = await this.csrf();
+    return { 'x-csrf-token': token, ...(this.cookie ? { cookie: this.cookie } : {}) };
+  }
+
   async request(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = {};
-    if (method !== 'GET' && method !== 'HEAD') {
-      headers['x-csrf-token'] = await this.csrf();
-      if (this.cookie) headers.cookie = this.cookie;
-    }
+    if (method !== 'GET' && method !== 'HEAD') Object.assign(headers, await this.csrfHeaders());
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     return this.app.inject({
       method,

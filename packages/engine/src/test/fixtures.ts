@@ -8,6 +8,7 @@ import { GgmlType } from '../gguf/types.js';
 import { randomWeights, writeLlamaGguf } from '../model/llama-gguf.js';
 import { type BpeVocabulary, trainBpe } from '../tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
+import { TRAINING_PRESETS, train } from '../trainer/train.js';
 
 export const SAMPLE_TEXT = `It was a bright cold day in April, and the clocks were striking thirteen. The hallway smelt of
 boiled cabbage and old rag mats. At one end of it a coloured poster, too large for indoor display,
@@ -62,7 +63,6 @@ export function writeRandomModel(
  * changes the model, and returns the trainer's adapter.safetensors path.
  */
 export async function trainQuickAdapter(dir: string, basePath: string, tokens: number[], seed = 0): Promise<string> {
-  const { TRAINING_PRESETS, train } = await import('../trainer/train.js');
   const examples = [];
   for (let i = 0; i + 40 <= tokens.length; i += 8) {
     examples.push({ input: tokens.slice(i, i + 8), target: tokens.slice(i + 8, i + 40) });

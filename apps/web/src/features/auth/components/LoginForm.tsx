@@ -1,9 +1,10 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { EMAIL_MAX, filterLoginCodeInput, LOGIN_CODE_MAX, LOGIN_CODE_MIN, PASSWORD_MAX } from '@ownvoice/shared';
+import { filterLoginCodeInput, LOGIN_CODE_MAX, LOGIN_CODE_MIN, PASSWORD_MAX } from '@ownvoice/shared';
 import { IconArrowLeft, IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useLogin } from '../hooks/use-login';
+import { EmailField } from './EmailField';
 
 export function LoginForm() {
   const { step, login, pending, error, clearError, backToCredentials } = useLogin();
@@ -76,16 +77,7 @@ export function LoginForm() {
     <form onSubmit={submitCredentials} noValidate aria-label="Login">
       <Stack gap="md">
         <ErrorAlert message={error} onClose={clearError} />
-        <TextInput
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          maxLength={EMAIL_MAX}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-        />
+        <EmailField value={email} onChange={setEmail} />
         <PasswordInput
           label="Password"
           name="password"

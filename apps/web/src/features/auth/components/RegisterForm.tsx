@@ -1,8 +1,9 @@
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { EMAIL_MAX, filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
+import { filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useRegister } from '../hooks/use-register';
+import { EmailField } from './EmailField';
 
 export function RegisterForm() {
   const { register, pending, error, clearError } = useRegister();
@@ -31,16 +32,7 @@ export function RegisterForm() {
           maxLength={USERNAME_MAX}
           onChange={(event) => setUsername(filterUsernameInput(event.currentTarget.value))}
         />
-        <TextInput
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          maxLength={EMAIL_MAX}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-        />
+        <EmailField value={email} onChange={setEmail} />
         <PasswordInput
           label="Password"
           name="password"
