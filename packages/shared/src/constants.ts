@@ -83,3 +83,17 @@ export const OFFLINE_APP = {
   ramRecommendedGb: 16,
   diskGb: 8,
 } as const;
+
+/** Voice timings of voices-convert-create.md §9. */
+export const VOICE_TIMINGS = {
+  /** A clicked wake/sleep or rename shows at once and holds this long unless the server says otherwise. */
+  optimisticHoldMs: 45_000,
+  dashboardPollMs: 10_000,
+  trainingPollMs: 5_000,
+  /** The dashboard keeps polling this long after a change. */
+  recentChangeMs: 10_000,
+  /** The "Creating Voice..." placeholder while an upload is accepted. */
+  tempPlaceholderMs: 10_000,
+  rotaAiDelayMs: 500,
+  rotaDepth: 6,
+} as const;

@@ -62,6 +62,44 @@ export const VOICE_STATUS_LABELS: Record<VoiceStatus, string> = {
   failed: 'failed',
 };
 
+/** The stages of a training run, in order (the engine's trainVoice reports them). */
+export const VOICE_TRAINING_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
+export type VoiceTrainingStage = (typeof VOICE_TRAINING_STAGES)[number];
+
+/** What the progress page says each stage is doing. */
+export const VOICE_STAGE_LABELS: Record<VoiceTrainingStage, string> = {
+  extract: 'Reading your writing',
+  pairs: 'Preparing training examples',
+  train: 'Learning your style',
+  export: 'Saving your Voice',
+  evaluate: 'Measuring the result',
+};
+
+/**
+ * How well a Voice writes like its author, measured by the engine on writing it never saw:
+ * held-out perplexity of the base model and of the Voice (lower is better), and style
+ * similarity (0..1, from Burrows' Delta over function words) of the base model's and the
+ * Voice's rewrites to the author's own text (higher is better).
+ */
+export const voiceEvaluationSchema = z.object({
+  heldOut: z.object({
+    baseLoss: z.number(),
+    voiceLoss: z.number(),
+    basePerplexity: z.number(),
+    voicePerplexity: z.number(),
+    examples: z.number(),
+  }),
+  style: z.object({
+    voiceDelta: z.number(),
+    baseDelta: z.number(),
+    voiceSimilarity: z.number(),
+    baseSimilarity: z.number(),
+    samples: z.number(),
+  }),
+  samples: z.array(z.object({ generic: z.string(), voice: z.string(), original: z.string() })),
+});
+export type VoiceEvaluation = z.infer<typeof voiceEvaluationSchema>;
+
 export const voiceSchema = z.object({
   _id: z.string().regex(ID_PATTERN),
   name: z.string(),
@@ -71,5 +109,32 @@ export const voiceSchema = z.object({
   isPublic: z.boolean(),
   createdAt: z.string(),
   pipeline_id: z.string().nullable(),
+  /** The current training stage while training; null otherwise. */
+  stage: z.enum(VOICE_TRAINING_STAGES).nullable().optional(),
+  /** Estimated seconds left in the training run, when the trainer can tell. */
+  etaSeconds: z.number().nullable().optional(),
+  /** Characters of writing the Voice was trained on. */
+  characters: z.number().nullable().optional(),
+  evaluation: voiceEvaluationSchema.nullable().optional(),
+  /** The owner's username (shown on public Voices). */
+  ownerName: z.string().optional(),
+  /** Whether the caller owns this Voice. */
+  isOwner: z.boolean().optional(),
 });
 export type Voice = z.infer<typeof voiceSchema>;
+
+/** POST /api/loras/count-characters: the characters the server extracts from one file. */
+export const characterCountSchema = z.object({ name: z.string(), characters: z.number() });
+export type CharacterCount = z.infer<typeof characterCountSchema>;
+
+/** Statuses in which a Voice may be made public (§4 Visibility). */
+export const canPublishStatus = (status: VoiceStatus): boolean => status === 'ready' || status === 'active';
+
+/** Statuses during which the dashboard keeps polling (§4 Polling). */
+export const MOVING_VOICE_STATUSES: readonly VoiceStatus[] = [
+  'training',
+  'pending',
+  'activating',
+  'deactivating',
+  'active',
+];
