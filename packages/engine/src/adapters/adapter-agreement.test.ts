@@ -25,7 +25,7 @@ const adapterGguf = () => path.join(dir, 'voice-v1.gguf');
 beforeAll(async () => {
   dir = tempDir();
   basePath = writeRandomModel(dir, smallHparams({ nHeadKv: 2 }));
-  runtime = await LlamaRuntime.load({ modelPath: basePath, threads: 2 });
+  runtime = await LlamaRuntime.load({ modelPath: basePath });
   const all = runtime.tokenize(SAMPLE_TEXT);
   tokens = all.slice(0, 48);
   // A short, hot run: enough to move B well away from zero so the adapter matters.
@@ -53,7 +53,7 @@ describe('a trained LoRA adapter', () => {
   it('gives the same logits in llama.cpp as the base with merged weights W + (alpha/r)·B·A', async () => {
     const mergedPath = path.join(dir, 'merged.gguf');
     mergeAdapter(basePath, readTrainedAdapter(adapterSafetensors), mergedPath);
-    const merged = await LlamaRuntime.load({ modelPath: mergedPath, threads: 2 });
+    const merged = await LlamaRuntime.load({ modelPath: mergedPath });
     try {
       const fromMerged = await merged.logits(tokens);
       const fromAdapter = await runtime.logits(tokens, adapterGguf());

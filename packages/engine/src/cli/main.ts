@@ -5,7 +5,7 @@
 //   generate           continue a prompt with the base model or a Voice
 //   eval               measure a Voice against writing it did not train on
 import { readFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkText, stitch } from '../chunking/chunk.js';
@@ -28,16 +28,17 @@ const USAGE = `usage: ownvoice-engine <command> [options]
 MODEL is a .gguf path, an hf: URI, an https URL or "tiny" (default: $OWNVOICE_BASE_MODEL, else the
 default model, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
 
-const threadsOf = (v: string | undefined) => (v ? Number(v) : Math.max(1, cpus().length));
+/** --threads for both llama.cpp and PyTorch; unset lets each pick its own default. */
+const threadsOf = (v: string | undefined) => (v ? Number(v) : undefined);
 
-async function openEngine(base: string | undefined, dataDir: string | undefined, threads: number) {
+async function openEngine(base: string | undefined, dataDir: string | undefined, threads: number | undefined) {
   const resolved = await resolveBaseModel({
     spec: base ?? process.env.OWNVOICE_BASE_MODEL,
     dataDir: dataDir ?? process.env.OWNVOICE_DATA_DIR ?? './data',
     log: (m) => console.error(m),
   });
   console.error(`base model: ${resolved.path} (${resolved.source})`);
-  return { engine: await VoiceEngine.start({ modelPath: resolved.path, threads }), resolved };
+  return { engine: await VoiceEngine.start({ modelPath: resolved.path, ...(threads ? { threads } : {}) }), resolved };
 }
 
 async function readInput(file: string | undefined): Promise<string> {
@@ -75,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
       const workDir = path.join(tmpdir(), 'ownvoice-house-model');
       const result = await buildHouseModel({
         workDir,
-        threads,
+        ...(threads ? { threads } : {}),
         ...(values.out ? { outPath: path.resolve(values.out) } : {}),
         ...(values.steps ? { steps: Number(values.steps) } : {}),
         log: (l) => console.error(l),
@@ -110,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
           workDir: path.join(outDir, 'work'),
           outDir,
           version: `v${Date.now().toString(36)}`,
-          threads,
+          ...(threads ? { threads } : {}),
           onProgress: (p) =>
             bar.update(
               p.percent,

@@ -10,7 +10,7 @@ import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
 
 let engine: VoiceEngine;
 beforeAll(async () => {
-  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads: 2 });
+  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH });
 });
 afterAll(() => engine?.dispose());
 

@@ -35,7 +35,7 @@ function variant(name: string, edit: (kv: ReturnType<typeof readGguf>['kv']) => 
 beforeAll(async () => {
   dir = tempDir();
   basePath = writeRandomModel(dir, smallHparams());
-  runtime = await LlamaRuntime.load({ modelPath: basePath, threads: 2 });
+  runtime = await LlamaRuntime.load({ modelPath: basePath });
 });
 afterAll(async () => {
   await runtime.dispose();

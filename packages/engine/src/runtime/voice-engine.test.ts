@@ -18,7 +18,7 @@ const loadedAdapters = () => [
 beforeAll(async () => {
   dir = tempDir();
   const basePath = writeRandomModel(dir, smallHparams());
-  engine = await VoiceEngine.start({ modelPath: basePath, threads: 2 });
+  engine = await VoiceEngine.start({ modelPath: basePath });
   const tokens = engine.runtime.tokenize(SAMPLE_TEXT);
   voiceA = path.join(dir, 'voice-a-v1.gguf');
   voiceB = path.join(dir, 'voice-b-v1.gguf');

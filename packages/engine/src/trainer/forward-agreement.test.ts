@@ -17,7 +17,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function compare(modelPath: string) {
-  const runtime = await LlamaRuntime.load({ modelPath, threads: 2 });
+  const runtime = await LlamaRuntime.load({ modelPath });
   try {
     const tokens = runtime.tokenize(SAMPLE_TEXT.slice(0, 300));
     expect(tokens.length).toBeGreaterThan(20);

@@ -15,7 +15,7 @@ let examples: TrainingExample[];
 beforeAll(async () => {
   dir = tempDir();
   basePath = writeRandomModel(dir, smallHparams());
-  const runtime = await LlamaRuntime.load({ modelPath: basePath, threads: 2 });
+  const runtime = await LlamaRuntime.load({ modelPath: basePath });
   const all = runtime.tokenize(SAMPLE_TEXT);
   await runtime.dispose();
   examples = [];

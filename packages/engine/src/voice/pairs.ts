@@ -8,26 +8,36 @@ export interface RewritePair {
   original: string;
 }
 
+/** Paraphrases running at once: the engine batches them on one context (its two sequences). */
+const CONCURRENCY = 2;
+
 export async function buildPairs(
   engine: VoiceEngine,
   passages: readonly string[],
   options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<RewritePair[]> {
-  const pairs: RewritePair[] = [];
-  for (const [i, original] of passages.entries()) {
-    options.signal?.throwIfAborted();
-    const budget = Math.ceil(engine.runtime.tokenize(original).length * 1.3) + 16;
-    const generic = await engine.chat(
-      [
-        { role: 'system', content: PARAPHRASE_SYSTEM },
-        { role: 'user', content: paraphraseRequest(original) },
-      ],
-      { maxTokens: budget, temperature: 0, ...(options.signal ? { signal: options.signal } : {}) },
-    );
-    // A model that answers nothing still gives a usable pair: the Voice learns to write the
-    // passage from an empty prompt, which teaches style, not content.
-    pairs.push({ generic: generic.trim(), original });
-    options.onProgress?.(i + 1, passages.length);
-  }
+  const pairs: RewritePair[] = new Array(passages.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < passages.length) {
+      const i = next++;
+      const original = passages[i] as string;
+      options.signal?.throwIfAborted();
+      const budget = Math.ceil(engine.runtime.tokenize(original).length * 1.3) + 16;
+      const generic = await engine.chat(
+        [
+          { role: 'system', content: PARAPHRASE_SYSTEM },
+          { role: 'user', content: paraphraseRequest(original) },
+        ],
+        { maxTokens: budget, temperature: 0, ...(options.signal ? { signal: options.signal } : {}) },
+      );
+      // A model that answers nothing still gives a usable pair: the Voice learns to write the
+      // passage from an empty prompt, which teaches style, not content.
+      pairs[i] = { generic: generic.trim(), original };
+      options.onProgress?.(++done, passages.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, passages.length) }, worker));
   return pairs;
 }

@@ -39,7 +39,7 @@ const sample = (file: string) => {
 
 beforeAll(async () => {
   dir = tempDir();
-  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads: 2 });
+  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH });
   for (const author of ['kjv', 'jargon'] as const) {
     const progress: VoiceProgress[] = [];
     const outDir = path.join(dir, author);

@@ -19,13 +19,21 @@ import { evaluateVoice, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, type RewritePair } from './pairs.js';
 import { rewritePrompt } from './prompts.js';
 
-export type VoicePreset = TrainingPreset & { passageMaxChars: number };
+export type VoicePreset = TrainingPreset & {
+  passageMaxChars: number;
+  /**
+   * At most this many passages are used, spread evenly over the writing. Style is learnt long
+   * before 2,000,000 characters run out (the product says benefits level off near 200,000), and
+   * every passage costs a paraphrase by the base model.
+   */
+  maxPassages: number;
+};
 
 /** Training settings with the passage size that fits their sequence length. */
 export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // Few pairs on a 1M-parameter model: more passes, still seconds per epoch.
-  tiny: { ...TRAINING_PRESETS.tiny, epochs: 6, lr: 3e-3, seqLen: 256, passageMaxChars: 360 },
-  standard: { ...TRAINING_PRESETS.standard, seqLen: 1024, passageMaxChars: 1500 },
+  tiny: { ...TRAINING_PRESETS.tiny, epochs: 6, lr: 3e-3, seqLen: 256, passageMaxChars: 360, maxPassages: 80 },
+  standard: { ...TRAINING_PRESETS.standard, seqLen: 1024, passageMaxChars: 1500, maxPassages: 160 },
 };
 
 export const VOICE_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
@@ -72,6 +80,12 @@ export interface TrainedVoice {
   heldOut: RewritePair[];
 }
 
+/** `max` items spread evenly over `items` (all of them when there are no more than `max`). */
+export function spreadEvenly<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  return Array.from({ length: max }, (_, i) => items[Math.floor((i * items.length) / max)] as T);
+}
+
 export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> {
   mkdirSync(req.workDir, { recursive: true });
   mkdirSync(req.outDir, { recursive: true });
@@ -90,9 +104,10 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   const texts = [];
   for (const file of req.files) texts.push(cleanExtracted(await extractText(file)));
   if (req.pastedText?.trim()) texts.push(cleanText(req.pastedText));
-  const passages = texts.flatMap((t) =>
+  const allPassages = texts.flatMap((t) =>
     splitPassages(t, { maxChars: req.preset.passageMaxChars, minChars: Math.floor(req.preset.passageMaxChars / 3) }),
   );
+  const passages = spreadEvenly(allPassages, req.preset.maxPassages);
   const characters = texts.reduce((n, t) => n + t.length, 0);
   if (passages.length < 2) throw new Error('Not enough text to train a Voice: at least two passages are needed.');
   const { train: trainPassages, heldOut: heldOutPassages } = holdOut(
@@ -100,7 +115,12 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     req.heldOutFraction ?? 0.1,
     req.seed ?? 0,
   );
-  report('extract', 1, `${characters.toLocaleString('en')} characters in ${passages.length} passages`);
+  report(
+    'extract',
+    1,
+    `${characters.toLocaleString('en')} characters in ${allPassages.length} passages` +
+      (passages.length < allPassages.length ? `, ${passages.length} used` : ''),
+  );
 
   // 2. pairs (cached by content, so a resumed run does not paraphrase again)
   const key = createHash('sha256')
