@@ -1,4 +1,5 @@
-// Bundles the server into dist/main.js and copies the SQL migrations beside it, where
+// Bundles the server into dist/main.js (and the standalone training worker into dist/worker.js)
+// and copies the SQL migrations beside it, where
 // migrate.ts looks for them. Workspace packages (@ownvoice/*) are TypeScript source and are
 // bundled; every npm package stays external and loads from node_modules at run time (some,
 // like node-llama-cpp, carry native binaries that cannot be bundled).
@@ -16,8 +17,8 @@ const externalNpmPackages = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: ['src/main.ts', 'src/worker.ts'],
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -27,4 +28,4 @@ await build({
   logLevel: 'warning',
 });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
-console.log('server built: apps/server/dist/main.js');
+console.log('server built: apps/server/dist/main.js, apps/server/dist/worker.js');

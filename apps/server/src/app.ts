@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { ApiErrorBody } from '@ownvoice/shared';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -11,6 +12,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { BaseModelService } from './engine/base-model.service.js';
+import { createPlatform, type Platform } from './platform.js';
 import { registerAuthRateLimit } from './plugins/auth-rate-limit.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
@@ -19,15 +21,17 @@ import { authRoutes } from './routes/auth/auth.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
 import { lorasRoutes } from './routes/loras/loras.routes.js';
+import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
 import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
-import { createServices } from './services/index.js';
-import { type ArtifactStorage, LocalArtifactStorage } from './storage/artifact-storage.js';
+import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeList: readonly { method: string; url: string }[];
+    /** The parts behind the routes, for main.ts (workers, metering) and tests. */
+    platform: Platform;
   }
 }
 
@@ -38,7 +42,7 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The base model; main.ts starts it after listening, tests may leave it starting. */
   baseModel?: BaseModelService;
-  /** Where Voice files live; a folder in the data directory by default. */
+  /** Where Voice files live; the artifact folder of the configuration by default. */
   artifactStorage?: ArtifactStorage;
 }
 
@@ -68,8 +72,22 @@ export async function buildApp({
   registerErrorHandling(app);
   await app.register(cookie);
 
-  const storage = artifactStorage ?? new LocalArtifactStorage(config.dataDir);
-  const services = createServices(database.db, clock, config, storage);
+  const platform = createPlatform({
+    config,
+    database,
+    clock,
+    baseModel,
+    log: {
+      info: (msg) => app.log.info(msg),
+      warn: (msg) => app.log.warn(msg),
+      error: (err, msg) => app.log.error({ err }, msg),
+    },
+    ...(artifactStorage ? { artifactStorage } : {}),
+  });
+  const { services } = platform;
+  app.decorate('platform', platform);
+  // Workers are stopped by their owner (main.ts, a test) before the app closes.
+  app.addHook('onClose', () => platform.close());
 
   await app.register(
     async (api) => {
@@ -81,7 +99,9 @@ export async function buildApp({
       await publicRoutes(api, services);
       await engineRoutes(api, baseModel);
       await authRoutes(api, services);
-      await lorasRoutes(api, services);
+      // Uploads stream through voice-upload.ts with their own limits.
+      await api.register(multipart, MULTIPART_OPTIONS);
+      await lorasRoutes(api, services, { dataDir: config.dataDir });
     },
     { prefix: '/api' },
   );

@@ -41,6 +41,12 @@ const envSchema = z.object({
   OWNVOICE_STARTER_SHORT_CONTENT: intIn(0, 1_000_000).default(100),
   OWNVOICE_STARTER_STORAGE_SLOTS: intIn(0, 100_000).default(3),
   OWNVOICE_STARTER_DAYS: intIn(1, 3650).default(90),
+  OWNVOICE_ARTIFACT_DIR: z.string().trim().min(1).optional(),
+  OWNVOICE_TRAIN_PRESET: z.enum(['tiny', 'standard'], { error: 'must be tiny or standard' }).optional(),
+  OWNVOICE_IN_PROCESS_WORKER: bool.default(true),
+  OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
+  OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
+  OWNVOICE_THREADS: intIn(1, 256).optional(),
 });
 
 export type Config = {
@@ -58,6 +64,20 @@ export type Config = {
   baseModel: string | undefined;
   /** What a new account gets until billing sells plans: amounts, and how long they last. */
   starterAllowance: StarterAllowance;
+  /** Where Voice files live; shared by every worker (a mounted folder on other machines). */
+  artifactDir: string;
+  training: {
+    /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
+    preset: 'tiny' | 'standard' | undefined;
+    /** Whether this server process also trains (false when separate `npm run worker` processes do). */
+    inProcessWorker: boolean;
+    /** How long a worker's claim on a training lasts without renewal before another worker takes it over. */
+    leaseSeconds: number;
+  };
+  /** An awake Voice unused this long is put to sleep. */
+  voiceIdleMinutes: number;
+  /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
+  threads: number | undefined;
 };
 
 export interface StarterAllowance {
@@ -113,5 +133,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       storageSlots: e.OWNVOICE_STARTER_STORAGE_SLOTS,
       days: e.OWNVOICE_STARTER_DAYS,
     },
+    artifactDir: path.resolve(e.OWNVOICE_ARTIFACT_DIR ?? e.OWNVOICE_DATA_DIR),
+    training: {
+      preset: e.OWNVOICE_TRAIN_PRESET,
+      inProcessWorker: e.OWNVOICE_IN_PROCESS_WORKER,
+      leaseSeconds: e.OWNVOICE_TRAINING_LEASE_SECONDS,
+    },
+    voiceIdleMinutes: e.OWNVOICE_VOICE_IDLE_MINUTES,
+    threads: e.OWNVOICE_THREADS,
   };
 }

@@ -48,6 +48,14 @@ export const errors = {
       { reason: 'insufficient_limit', limitType },
     ),
   voiceNotReady: (msg: string) => new AppError(400, 'VOICE_NOT_READY', msg),
+  engineUnavailable: (why: string | null) =>
+    new AppError(
+      503,
+      'ENGINE_UNAVAILABLE',
+      `The language model is not ready${why ? ` (${why})` : ''}. Please try again in a minute.`,
+    ),
+  validation: (msg: string) => new AppError(400, 'VALIDATION_ERROR', msg),
+  uploadTooLarge: (msg: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', msg),
   forbidden: (msg = 'You do not have permission to do that.') => new AppError(403, 'FORBIDDEN', msg),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`),
   emailTaken: () => new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists. Try logging in.'),

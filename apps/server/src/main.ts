@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { BaseModelService } from './engine/base-model.service.js';
+import { startBaseModel } from './platform.js';
+import type { TrainingWorker } from './workers/training-worker.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
 
+  let worker: TrainingWorker | undefined;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {
@@ -47,13 +50,16 @@ async function main(): Promise<void> {
     }
     closing = true;
     app.log.info(`${signal} received: finishing requests and closing`);
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while closing');
-        process.exit(1);
-      },
-    );
+    // A training under way is checkpointed and goes back to the queue; it resumes at the next start.
+    Promise.resolve(worker?.stop())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while closing');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
@@ -68,11 +74,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // Found (or downloaded) after listening, so the site answers while a first download runs.
-  void baseModel.start({
-    spec: config.baseModel,
-    dataDir: config.dataDir,
-    log: (message) => app.log.info(message),
-  });
+  // Then Voices awake before a restart wake again, metering starts, and so does training.
+  void (async () => {
+    if (!(await startBaseModel(app.platform)) || closing) return;
+    await app.platform.services.activation.restore();
+    app.platform.services.activation.startMetering();
+    if (config.training.inProcessWorker && !closing) {
+      worker = app.platform.trainingWorker();
+      await worker.start();
+    }
+  })().catch((error: unknown) => app.log.error({ err: error }, 'could not start the Voice engine'));
   app.log.info(
     `OwnVoice is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (database: ${database.kind})`,
   );

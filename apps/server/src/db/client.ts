@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -17,6 +18,11 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** The connection pool, when on PostgreSQL (migrations take a lock on one of its clients). */
   pool?: pg.Pool;
+  /**
+   * A postgres:// URL for clients that speak the wire protocol (the job queue): the server's
+   * own URL, or for PGlite a socket server on loopback, started on first call.
+   */
+  connectionString(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -30,7 +36,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // Fail at start with the server's own message rather than on the first request.
     const client = await pool.connect();
     client.release();
-    return { db: drizzleNodePg(pool, { schema }), kind: 'postgres', pool, close: () => pool.end() };
+    return {
+      db: drizzleNodePg(pool, { schema }),
+      kind: 'postgres',
+      pool,
+      connectionString: async () => target.url,
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (target.dataDir === 'memory') {
@@ -40,7 +52,24 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     client = new PGlite(target.dataDir);
   }
   await client.waitReady;
-  return { db: drizzlePglite(client, { schema }), kind: 'pglite', close: () => client.close() };
+  let socket: Promise<PGLiteSocketServer> | undefined;
+  return {
+    db: drizzlePglite(client, { schema }),
+    kind: 'pglite',
+    connectionString: async () => {
+      socket ??= (async () => {
+        // Loopback only, on a free port: the job queue of this process is its only client.
+        const server = new PGLiteSocketServer({ db: client, host: '127.0.0.1', port: 0, maxConnections: 8 });
+        await server.start();
+        return server;
+      })();
+      return `postgresql://postgres:postgres@${(await socket).getServerConn()}/postgres?sslmode=disable`;
+    },
+    close: async () => {
+      if (socket) await (await socket).stop();
+      await client.close();
+    },
+  };
 }
 
 /** Where PGlite keeps its files inside the service's data folder. */

@@ -66,6 +66,7 @@ export const usageTranches = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] }).notNull(),
+    /** In the type's stored unit: minutes for activationHours (metered by the minute), else units. */
     amount: integer('amount').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     source: text('source').notNull(),
@@ -97,6 +98,15 @@ export const voices = pgTable(
     forkedFromId: text('forked_from_id'),
     characters: integer('characters'),
     evaluation: jsonb('evaluation'),
+    /** Training stage and estimated seconds left, while training. */
+    stage: text('stage', { enum: ['extract', 'pairs', 'train', 'export', 'evaluate'] }),
+    etaSeconds: integer('eta_seconds'),
+    /** A worker training this Voice renews this; a lapsed lease means the worker died and the job is retried. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Awake time is charged up to here (minute resolution); null while asleep. */
+    meteredUntil: timestamp('metered_until', { withTimezone: true }),
+    /** Last generation with this Voice, for the idle sleep. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],

@@ -33,6 +33,21 @@ export class UsageRepository {
       .for('update');
   }
 
+  async sumLive(userId: string, type: TrancheType, now: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<string | null>`sum(${usageTranches.amount})` })
+      .from(usageTranches)
+      .where(
+        and(
+          eq(usageTranches.userId, userId),
+          eq(usageTranches.type, type),
+          gt(usageTranches.amount, 0),
+          gt(usageTranches.expiresAt, now),
+        ),
+      );
+    return Number(row?.total ?? 0);
+  }
+
   async take(tx: Database, id: string, amount: number): Promise<void> {
     await tx
       .update(usageTranches)

@@ -23,6 +23,12 @@ export class UsersRepository {
     return row;
   }
 
+  /** Locks the user's row for the caller's transaction: serialises spending of per-user totals. */
+  async lockById(tx: Database, id: string): Promise<UserRow | undefined> {
+    const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    return row;
+  }
+
   async count(db: Database = this.db): Promise<number> {
     const [row] = await db.select({ n: count() }).from(users);
     return row?.n ?? 0;

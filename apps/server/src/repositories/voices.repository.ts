@@ -1,7 +1,7 @@
 // Reads and writes of the voices table.
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { type VoiceRow, voices } from '../db/schema.js';
+import { type UserRow, users, type VoiceRow, voices } from '../db/schema.js';
 
 export type NewVoice = Pick<VoiceRow, 'id' | 'userId' | 'name'> & Partial<VoiceRow>;
 
@@ -17,17 +17,36 @@ export class VoicesRepository {
     return this.db.select().from(voices).where(eq(voices.userId, userId)).orderBy(desc(voices.createdAt));
   }
 
-  listPublic(): Promise<VoiceRow[]> {
-    return this.db.select().from(voices).where(eq(voices.isPublic, true)).orderBy(desc(voices.createdAt));
+  /** Public Voices with their owners' usernames. */
+  async listPublic(): Promise<(VoiceRow & { ownerName: UserRow['username'] })[]> {
+    const rows = await this.db
+      .select({ voice: voices, ownerName: users.username })
+      .from(voices)
+      .innerJoin(users, eq(users.id, voices.userId))
+      .where(eq(voices.isPublic, true))
+      .orderBy(desc(voices.createdAt));
+    return rows.map((r) => ({ ...r.voice, ownerName: r.ownerName }));
   }
 
-  async countByOwner(userId: string): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(voices).where(eq(voices.userId, userId));
+  async countByOwner(userId: string, db: Database = this.db): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(voices).where(eq(voices.userId, userId));
     return row?.n ?? 0;
   }
 
-  async insert(voice: NewVoice): Promise<VoiceRow> {
-    const [row] = await this.db.insert(voices).values(voice).returning();
+  listByStatus(statuses: VoiceRow['status'][]): Promise<VoiceRow[]> {
+    return this.db.select().from(voices).where(inArray(voices.status, statuses));
+  }
+
+  /** Trainings whose worker stopped renewing its lease before `now`: that worker is gone. */
+  listLapsedTrainings(now: Date): Promise<VoiceRow[]> {
+    return this.db
+      .select()
+      .from(voices)
+      .where(and(eq(voices.status, 'training'), isNotNull(voices.leaseUntil), lt(voices.leaseUntil, now)));
+  }
+
+  async insert(voice: NewVoice, db: Database = this.db): Promise<VoiceRow> {
+    const [row] = await db.insert(voices).values(voice).returning();
     if (!row) throw new Error('insert into voices returned no row');
     return row;
   }
@@ -37,6 +56,20 @@ export class VoicesRepository {
       .update(voices)
       .set({ ...patch, updatedAt: new Date() })
       .where(eq(voices.id, id))
+      .returning();
+    return row;
+  }
+
+  /** Updates only while the Voice is in one of `from`: state changes never overwrite a newer one. */
+  async transition(
+    id: string,
+    from: VoiceRow['status'][],
+    patch: Partial<Omit<VoiceRow, 'id' | 'userId'>>,
+  ): Promise<VoiceRow | undefined> {
+    const [row] = await this.db
+      .update(voices)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(and(eq(voices.id, id), inArray(voices.status, from)))
       .returning();
     return row;
   }

@@ -2,16 +2,20 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import type { JobQueueHost } from '../jobs/job-queue.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { AuthService } from './auth.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
+import { VoiceCreationService } from './voice-creation.service.js';
 import { VoicesService } from './voices.service.js';
 
 export interface Services {
@@ -20,14 +24,26 @@ export interface Services {
   users: UsersService;
   stats: StatsService;
   voices: VoicesService;
+  voiceCreation: VoiceCreationService;
+  activation: ActivationService;
   usage: UsageService;
+  /** The repositories workers use directly. */
+  repositories: { voices: VoicesRepository };
+}
+
+/** The long-lived parts services drive: the model engine, the job queue, the log. */
+export interface ServiceRuntime {
+  engine: EngineHost;
+  jobs: JobQueueHost;
+  log: ActivationOptions['log'];
 }
 
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes'>,
   storage: ArtifactStorage,
+  runtime: ServiceRuntime,
 ): Services {
   const usersRepo = new UsersRepository(db);
   const voicesRepo = new VoicesRepository(db);
@@ -35,12 +51,19 @@ export function createServices(
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, voicesRepo, clock);
   const usage = new UsageService(db, usageRepo, clock);
+  const activation = new ActivationService(voicesRepo, usage, storage, runtime.engine, clock, {
+    idleMinutes: config.voiceIdleMinutes,
+    log: runtime.log,
+  });
   return {
     auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance),
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),
-    voices: new VoicesService(voicesRepo, storage, clock),
+    voices: new VoicesService(voicesRepo, storage, clock, activation),
+    voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, storage, runtime.jobs, clock),
+    activation,
     usage,
+    repositories: { voices: voicesRepo },
   };
 }

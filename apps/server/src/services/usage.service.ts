@@ -11,6 +11,17 @@ import type { UsageRepository } from '../repositories/usage.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Stored units per unit shown: waking hours are kept in minutes so awake time is charged by
+ * the minute; everything else is counted as is. The API shows amounts in shown units.
+ */
+export const STORED_UNITS: Record<TrancheType, number> = {
+  activationHours: 60,
+  modelsTrained: 1,
+  chunkEdits: 1,
+  shortContent: 1,
+};
+
 export class UsageService {
   constructor(
     private readonly db: Database,
@@ -31,12 +42,27 @@ export class UsageService {
     await this.usage.insert(
       amounts
         .filter(([, amount]) => amount > 0)
-        .map(([type, amount]) => ({ id: newId(now), userId, type, amount, expiresAt, source: 'starter' })),
+        .map(([type, amount]) => ({
+          id: newId(now),
+          userId,
+          type,
+          amount: amount * STORED_UNITS[type],
+          expiresAt,
+          source: 'starter',
+        })),
       db,
     );
   }
 
-  /** Spends `amount` of a resource; throws the insufficient-resource error when there is not enough. */
+  /** What is left of a resource, in stored units (minutes for waking hours). */
+  async remaining(userId: string, type: TrancheType): Promise<number> {
+    return this.usage.sumLive(userId, type, this.clock.now());
+  }
+
+  /**
+   * Spends `amount` (in stored units: minutes for waking hours) of a resource; throws the
+   * insufficient-resource error when there is not enough.
+   */
   async consume(userId: string, type: TrancheType, amount: number, tx?: Database): Promise<void> {
     const run = async (db: Database) => {
       const live = await this.usage.lockLive(db, userId, type, this.clock.now());
@@ -53,7 +79,7 @@ export class UsageService {
     else await this.db.transaction(run);
   }
 
-  /** Gives back what was spent on work that failed through no fault of the user. */
+  /** Gives back what was spent (in stored units) on work that failed through no fault of the user. */
   async refund(userId: string, type: TrancheType, amount: number, days = 90): Promise<void> {
     const now = this.clock.now();
     await this.usage.insert([

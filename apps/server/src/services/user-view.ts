@@ -9,6 +9,7 @@ import {
   type User,
 } from '@ownvoice/shared';
 import type { UsageTrancheRow, UserRow } from '../db/schema.js';
+import { STORED_UNITS } from './usage.service.js';
 
 const asStep = (value: string): OnboardingStep =>
   (ONBOARDING_STEPS as readonly string[]).includes(value) ? (value as OnboardingStep) : 'registered';
@@ -18,7 +19,7 @@ export function liveTranches(rows: UsageTrancheRow[], type: TrancheType, now: Da
   return rows
     .filter((r) => r.type === type && r.amount > 0 && r.expiresAt.getTime() > now.getTime())
     .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
-    .map((r) => ({ amount: r.amount, expiresAt: r.expiresAt.toISOString() }));
+    .map((r) => ({ amount: r.amount / STORED_UNITS[type], expiresAt: r.expiresAt.toISOString() }));
 }
 
 export function toUserView(user: UserRow, tranches: UsageTrancheRow[], storageSlotsUsed: number, now: Date): User {

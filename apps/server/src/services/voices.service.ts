@@ -1,6 +1,7 @@
 // Voices a user owns or can see: listing, renaming, publishing, deleting and forking.
-// Training, waking and sleeping arrive with the training job (issue 4, in progress).
-import type { Voice } from '@ownvoice/shared';
+// Creating and training are in voice-creation.service and workers/; waking and sleeping in
+// activation.service.
+import { type Voice, type VoiceEvaluation, voiceEvaluationSchema } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
@@ -9,7 +10,13 @@ import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 
-export const toVoiceView = (v: VoiceRow): Voice => ({
+/** The stored evaluation when it has the current shape; older or foreign JSON shows as none. */
+const evaluationOf = (value: unknown): VoiceEvaluation | null => {
+  const parsed = voiceEvaluationSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+};
+
+export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<UserRow, 'id'>): Voice => ({
   _id: v.id,
   name: v.name,
   status: v.status,
@@ -18,6 +25,12 @@ export const toVoiceView = (v: VoiceRow): Voice => ({
   isPublic: v.isPublic,
   createdAt: v.createdAt.toISOString(),
   pipeline_id: v.pipelineId ?? null,
+  stage: v.status === 'training' ? (v.stage ?? null) : null,
+  etaSeconds: v.status === 'training' ? (v.etaSeconds ?? null) : null,
+  characters: v.characters ?? null,
+  evaluation: evaluationOf(v.evaluation),
+  ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
+  ...(viewer ? { isOwner: v.userId === viewer.id } : {}),
 });
 
 /** A Voice's files live in a folder named by its id. */
@@ -28,14 +41,15 @@ export class VoicesService {
     private readonly voices: VoicesRepository,
     private readonly storage: ArtifactStorage,
     private readonly clock: Clock,
+    private readonly awake: { release(voice: VoiceRow): Promise<void> },
   ) {}
 
   async listOwn(user: UserRow): Promise<Voice[]> {
-    return (await this.voices.listByOwner(user.id)).map(toVoiceView);
+    return (await this.voices.listByOwner(user.id)).map((v) => toVoiceView({ ...v, ownerName: user.username }, user));
   }
 
-  async listPublic(): Promise<Voice[]> {
-    return (await this.voices.listPublic()).map(toVoiceView);
+  async listPublic(user: UserRow): Promise<Voice[]> {
+    return (await this.voices.listPublic()).map((v) => toVoiceView(v, user));
   }
 
   /** A Voice the user may see; 404 otherwise, so others' private Voices stay invisible. */
@@ -46,7 +60,7 @@ export class VoicesService {
   }
 
   async get(user: UserRow, id: string): Promise<Voice> {
-    return toVoiceView(await this.visible(user, id));
+    return toVoiceView(await this.visible(user, id), user);
   }
 
   private async managed(user: UserRow, id: string): Promise<VoiceRow> {
@@ -69,11 +83,13 @@ export class VoicesService {
       ...(patch.isPublic !== undefined ? { isPublic: patch.isPublic } : {}),
     });
     if (!updated) throw errors.notFound('Voice');
-    return toVoiceView(updated);
+    return toVoiceView(updated, user);
   }
 
   async delete(user: UserRow, id: string): Promise<void> {
     const voice = await this.managed(user, id);
+    // An awake Voice is put to sleep (and its time charged) before it goes.
+    await this.awake.release(voice);
     if (!(await this.voices.deleteOwned(voice.id, user.id))) throw errors.notFound('Voice');
     // The row goes first: a failure to remove files leaves an orphan folder, never a Voice without files.
     await this.storage.remove(voiceFolder(voice.id));
@@ -104,7 +120,7 @@ export class VoicesService {
         characters: source.characters,
         evaluation: source.evaluation,
       });
-      return toVoiceView(created);
+      return toVoiceView(created, user);
     } catch (error) {
       await this.storage.remove(voiceFolder(forkId));
       throw error;

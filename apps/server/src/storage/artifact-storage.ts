@@ -1,7 +1,7 @@
 // Where Voice files live (adapters, PEFT exports, evaluations). A local folder by default,
 // shared by workers on other machines through a mounted path; object storage can implement the
 // same interface later.
-import { cp, mkdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface ArtifactStorage {
@@ -9,6 +9,8 @@ export interface ArtifactStorage {
   localPath(key: string): string;
   exists(key: string): Promise<boolean>;
   copy(fromKey: string, toKey: string): Promise<void>;
+  /** Moves a local folder (e.g. a finished upload) to `key`; the folder is gone afterwards. */
+  importFolder(localDir: string, key: string): Promise<void>;
   remove(key: string): Promise<void>;
 }
 
@@ -35,6 +37,19 @@ export class LocalArtifactStorage implements ArtifactStorage {
   async copy(fromKey: string, toKey: string): Promise<void> {
     await mkdir(path.dirname(this.localPath(toKey)), { recursive: true });
     await cp(this.localPath(fromKey), this.localPath(toKey), { recursive: true, errorOnExist: true, force: false });
+  }
+
+  async importFolder(localDir: string, key: string): Promise<void> {
+    const target = this.localPath(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await rename(localDir, target);
+    } catch (error) {
+      // Another file system (a mounted shared folder): copy, then remove the original.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await cp(localDir, target, { recursive: true, errorOnExist: true, force: false });
+      await rm(localDir, { recursive: true, force: true });
+    }
   }
 
   async remove(key: string): Promise<void> {

@@ -9,6 +9,7 @@ import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import type { TrainingWorker, TrainingWorkerOptions } from '../workers/training-worker.js';
 import { openTestDatabase } from './test-database.js';
 
 export class TestClock implements Clock {
@@ -25,12 +26,17 @@ export interface TestContext {
   database: DatabaseHandle;
   clock: TestClock;
   client: (options?: { ip?: string }) => TestClient;
+  /**
+   * Starts the house model and an in-process training worker (stopped by close()). The engine
+   * trains with the tiny preset, as it does for the house model in the product.
+   */
+  startWorker(options?: Partial<TrainingWorkerOptions>): Promise<TrainingWorker>;
   close(): Promise<void>;
 }
 
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
-  deps: Pick<AppDeps, 'baseModel'> = {},
+  deps: Pick<AppDeps, 'baseModel'> & { clock?: Clock } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
   const base = loadConfig({ OWNVOICE_DATA_DIR: dataDir });
@@ -42,20 +48,58 @@ export async function createTestContext(
   };
   const database = await openTestDatabase();
   const clock = new TestClock();
-  const app = await buildApp({ config, database, clock, logger: false, ...deps });
+  const app = await buildApp({ config, database, clock: deps.clock ?? clock, logger: false, ...deps });
   await app.ready();
+  const workers: TrainingWorker[] = [];
   return {
     app,
     config,
     database,
     clock,
     client: (options = {}) => new TestClient(app, options.ip ?? '127.0.0.1'),
+    startWorker: async (options = {}) => {
+      const { platform } = app;
+      if (platform.baseModel.status.state !== 'ready') {
+        await platform.baseModel.start({ spec: 'tiny', dataDir, log: () => {} });
+      }
+      const worker = platform.trainingWorker({ pollingIntervalSeconds: 0.5, ...options });
+      workers.push(worker);
+      await worker.start();
+      return worker;
+    },
     close: async () => {
+      for (const worker of workers) await worker.stop();
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface MultipartForm {
+  fields?: Record<string, string>;
+  files?: { field?: string; name: string; data: Buffer | string }[];
+}
+
+/** A multipart/form-data body: fields first, then files (field "files" unless named). */
+export function encodeMultipart(form: MultipartForm): { payload: Buffer; contentType: string } {
+  const boundary = `----ownvoice${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(form.fields ?? {})) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const file of form.files ?? []) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'files'}"; filename="${file.name}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 let counter = 0;
@@ -103,6 +147,14 @@ export class TestClient {
       remoteAddress: this.ip,
       ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
     });
+  }
+
+  /** Sends a multipart/form-data body, as the browser's FormData does. */
+  async upload(url: string, form: MultipartForm): Promise<LightMyRequestResponse> {
+    const { payload, contentType } = encodeMultipart(form);
+    const headers: Record<string, string> = { ...(await this.csrfHeaders()), 'content-type': contentType };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    return this.app.inject({ method: 'POST', url, headers, remoteAddress: this.ip, payload });
   }
 
   get = (url: string) => this.request('GET', url);

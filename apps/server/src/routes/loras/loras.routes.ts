@@ -1,17 +1,52 @@
-// /api/loras: thin handlers over VoicesService; ownership rules live in policies/.
+// /api/loras: thin handlers over the Voice services; ownership rules live in policies/.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
-import { deleteSchema, forkSchema, getSchema, listSchema, patchSchema } from './loras.schemas.js';
+import { countFileCharacters } from '../../services/training-input.js';
+import {
+  activationSchema,
+  countCharactersSchema,
+  createSchema,
+  deleteSchema,
+  forkSchema,
+  getSchema,
+  listSchema,
+  patchSchema,
+} from './loras.schemas.js';
+import { receiveVoiceUpload } from './voice-upload.js';
 
-export async function lorasRoutes(app: FastifyInstance, { voices }: Services): Promise<void> {
+export async function lorasRoutes(
+  app: FastifyInstance,
+  { voices, voiceCreation, activation }: Services,
+  { dataDir }: { dataDir: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = { preHandler: app.requireUser };
+  const uploadsTmp = path.join(dataDir, 'tmp');
 
   r.get('/loras', { schema: listSchema, ...auth }, async (request) => voices.listOwn(authOf(request).user));
 
-  r.get('/loras/public', { schema: listSchema, ...auth }, async () => voices.listPublic());
+  r.get('/loras/public', { schema: listSchema, ...auth }, async (request) => voices.listPublic(authOf(request).user));
+
+  r.post('/loras', { schema: createSchema, ...auth }, async (request, reply) => {
+    const upload = await receiveVoiceUpload(request, uploadsTmp);
+    return reply.status(201).send(await voiceCreation.createFromUpload(authOf(request).user, upload));
+  });
+
+  r.post('/loras/count-characters', { schema: countCharactersSchema, ...auth }, async (request) => {
+    const upload = await receiveVoiceUpload(request, uploadsTmp, 'file');
+    try {
+      const [file] = upload.files;
+      if (!file || upload.files.length > 1) throw errors.validation('Send exactly one file, in the field "file".');
+      return { name: file.name, characters: await countFileCharacters(file) };
+    } finally {
+      await rm(upload.dir, { recursive: true, force: true });
+    }
+  });
 
   r.get('/loras/:id', { schema: getSchema, ...auth }, async (request) =>
     voices.get(authOf(request).user, request.params.id),
@@ -25,6 +60,14 @@ export async function lorasRoutes(app: FastifyInstance, { voices }: Services): P
     await voices.delete(authOf(request).user, request.params.id);
     return { ok: true as const };
   });
+
+  r.post('/loras/:id/activate', { schema: activationSchema, ...auth }, async (request) =>
+    activation.activate(authOf(request).user, request.params.id),
+  );
+
+  r.post('/loras/:id/deactivate', { schema: activationSchema, ...auth }, async (request) =>
+    activation.deactivate(authOf(request).user, request.params.id),
+  );
 
   r.post('/loras/:id/fork', { schema: forkSchema, ...auth }, async (request, reply) =>
     reply.status(201).send(await voices.fork(authOf(request).user, request.params.id)),

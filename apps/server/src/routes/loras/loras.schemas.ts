@@ -1,5 +1,12 @@
 // Route schemas of /api/loras (voices-convert-create.md §7).
-import { apiErrorBodySchema, ID_PATTERN, okResponseSchema, voiceNameSchema, voiceSchema } from '@ownvoice/shared';
+import {
+  apiErrorBodySchema,
+  characterCountSchema,
+  ID_PATTERN,
+  okResponseSchema,
+  voiceNameSchema,
+  voiceSchema,
+} from '@ownvoice/shared';
 import { z } from 'zod';
 
 const errorResponses = {
@@ -27,3 +34,15 @@ export const patchSchema = {
 export const deleteSchema = { params: voiceIdParams, response: { 200: okResponseSchema, ...errorResponses } };
 
 export const forkSchema = { params: voiceIdParams, response: { 201: voiceSchema, ...errorResponses } };
+
+const uploadErrors = { ...errorResponses, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
+
+/** Multipart (name, text, files): read by voice-upload.ts as it streams, not by a body schema. */
+export const createSchema = { response: { 201: voiceSchema, ...uploadErrors, 503: apiErrorBodySchema } };
+
+export const countCharactersSchema = { response: { 200: characterCountSchema, ...uploadErrors } };
+
+export const activationSchema = {
+  params: voiceIdParams,
+  response: { 200: voiceSchema, ...errorResponses, 503: apiErrorBodySchema },
+};

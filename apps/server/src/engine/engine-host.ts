@@ -1,0 +1,52 @@
+// The one VoiceEngine of this process: started on first use, once the base model is found,
+// and shared by Voice training (pairs, evaluation) and by awake Voices.
+import path from 'node:path';
+import { VoiceEngine } from '@ownvoice/engine';
+import { errors } from '../errors.js';
+import type { BaseModelService } from './base-model.service.js';
+
+export interface BaseModelInfo {
+  path: string;
+  /** File name without .gguf; written into PEFT exports as the base model's name. */
+  name: string;
+  /** The house model stands in (offline, or asked for): trains with the tiny preset. */
+  isHouse: boolean;
+}
+
+export class EngineHost {
+  private engine: Promise<VoiceEngine> | undefined;
+
+  constructor(
+    private readonly baseModel: BaseModelService,
+    private readonly threads?: number,
+  ) {}
+
+  /** The base model, or the engine-unavailable error while it is still being found. */
+  model(): BaseModelInfo {
+    const file = this.baseModel.modelPath;
+    if (!file) throw errors.engineUnavailable(this.baseModel.status.message);
+    return { path: file, name: path.basename(file, '.gguf'), isHouse: this.baseModel.status.source === 'house' };
+  }
+
+  get(): Promise<VoiceEngine> {
+    const { path: modelPath } = this.model();
+    this.engine ??= VoiceEngine.start({ modelPath, ...(this.threads ? { threads: this.threads } : {}) }).catch(
+      (error: unknown) => {
+        this.engine = undefined;
+        throw error;
+      },
+    );
+    return this.engine;
+  }
+
+  /** The engine when it has been started, without starting it. */
+  async started(): Promise<VoiceEngine | undefined> {
+    return this.engine?.catch(() => undefined);
+  }
+
+  async dispose(): Promise<void> {
+    const engine = await this.started();
+    this.engine = undefined;
+    await engine?.dispose();
+  }
+}

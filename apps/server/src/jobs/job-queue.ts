@@ -1,0 +1,92 @@
+// The training queue on pg-boss: jobs live in the service's own database (PostgreSQL, or PGlite
+// through its socket server), so any number of worker processes on any machines can share them.
+import PgBoss from 'pg-boss';
+
+export const TRAINING_QUEUE = 'voice-training';
+
+export interface TrainingJobData {
+  voiceId: string;
+}
+
+export interface TrainingJob {
+  id: string;
+  data: TrainingJobData;
+}
+
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+
+export class JobQueue {
+  private constructor(private readonly boss: PgBoss) {}
+
+  static async start(connectionString: string, onError: (error: Error) => void): Promise<JobQueue> {
+    const boss = new PgBoss({ connectionString, max: 3, schedule: false, application_name: 'ownvoice-jobs' });
+    boss.on('error', onError);
+    await boss.start();
+    await boss.createQueue(TRAINING_QUEUE, {
+      name: TRAINING_QUEUE,
+      // Retries are for interruptions (a stopped or lost worker); a training that fails on its
+      // own merits ends the job as completed with the Voice marked failed.
+      retryLimit: 20,
+      retryDelay: 2,
+      // A standard-preset training on CPU can take hours; pg-boss must not expire it meanwhile.
+      expireInHours: 23,
+    });
+    return new JobQueue(boss);
+  }
+
+  /** Queues a training; the job id is the Voice's pipeline id, so sending it twice queues it once. */
+  async enqueueTraining(voiceId: string, pipelineId: string): Promise<void> {
+    await this.boss.send(TRAINING_QUEUE, { voiceId } satisfies TrainingJobData, { id: pipelineId });
+  }
+
+  /** Runs `handler` for each training job, one at a time. A throw sends the job back to retry. */
+  async workTraining(handler: (job: TrainingJob) => Promise<void>, pollingIntervalSeconds = 2): Promise<void> {
+    await this.boss.work<TrainingJobData>(TRAINING_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs) await handler({ id: job.id, data: job.data });
+    });
+  }
+
+  async stopWorking(): Promise<void> {
+    await this.boss.offWork(TRAINING_QUEUE);
+  }
+
+  async state(jobId: string): Promise<JobState | undefined> {
+    const job = await this.boss.getJobById(TRAINING_QUEUE, jobId, { includeArchive: true });
+    return job?.state;
+  }
+
+  /** Sends an active job back to the queue (its worker is gone); retries pick it up. */
+  async release(jobId: string, reason: string): Promise<void> {
+    await this.boss.fail(TRAINING_QUEUE, jobId, { reason });
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: false, wait: true, close: true });
+  }
+}
+
+/** Starts the queue on first use, so requests that never train cost no queue at all. */
+export class JobQueueHost {
+  private queue: Promise<JobQueue> | undefined;
+
+  constructor(
+    private readonly connectionString: () => Promise<string>,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  get(): Promise<JobQueue> {
+    this.queue ??= this.connectionString()
+      .then((url) => JobQueue.start(url, this.onError))
+      .catch((error: unknown) => {
+        this.queue = undefined;
+        throw error;
+      });
+    return this.queue;
+  }
+
+  async stop(): Promise<void> {
+    const queue = await this.queue?.catch(() => undefined);
+    this.queue = undefined;
+    await queue?.stop();
+  }
+}

@@ -1,0 +1,85 @@
+// The long-lived parts of a server or worker process: storage, the base model and its engine,
+// the job queue, and the services over the database. The HTTP app (app.ts) and a standalone
+// worker (worker.ts) build the same platform.
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { BaseModelService } from './engine/base-model.service.js';
+import { EngineHost } from './engine/engine-host.js';
+import { JobQueueHost } from './jobs/job-queue.js';
+import { createServices, type Services } from './services/index.js';
+import { type ArtifactStorage, LocalArtifactStorage } from './storage/artifact-storage.js';
+import { TrainingWorker, type TrainingWorkerOptions } from './workers/training-worker.js';
+
+export interface Log {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface Platform {
+  config: Config;
+  services: Services;
+  engine: EngineHost;
+  jobs: JobQueueHost;
+  storage: ArtifactStorage;
+  baseModel: BaseModelService;
+  clock: Clock;
+  log: Log;
+  /** A training worker over this platform (started by the caller). */
+  trainingWorker(options?: Partial<TrainingWorkerOptions>): TrainingWorker;
+  /** Stops metering, the queue and the engine. Stop workers first. */
+  close(): Promise<void>;
+}
+
+export function createPlatform(deps: {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  log: Log;
+  baseModel?: BaseModelService;
+  artifactStorage?: ArtifactStorage;
+}): Platform {
+  const { config, database, clock, log } = deps;
+  const baseModel = deps.baseModel ?? new BaseModelService();
+  const storage = deps.artifactStorage ?? new LocalArtifactStorage(config.artifactDir);
+  const engine = new EngineHost(baseModel, config.threads);
+  const jobs = new JobQueueHost(
+    () => database.connectionString(),
+    (error) => log.error(error, 'job queue error'),
+  );
+  const services = createServices(database.db, clock, config, storage, { engine, jobs, log });
+  return {
+    config,
+    services,
+    engine,
+    jobs,
+    storage,
+    baseModel,
+    clock,
+    log,
+    trainingWorker: (options = {}) =>
+      new TrainingWorker(services.repositories.voices, services.usage, storage, engine, jobs, clock, {
+        preset: config.training.preset,
+        leaseSeconds: config.training.leaseSeconds,
+        threads: config.threads,
+        log,
+        ...options,
+      }),
+    close: async () => {
+      services.activation.stopMetering();
+      await jobs.stop();
+      await engine.dispose();
+    },
+  };
+}
+
+/** Starts the base model (downloading it once if needed); resolves with whether it is ready. */
+export async function startBaseModel(platform: Platform): Promise<boolean> {
+  const status = await platform.baseModel.start({
+    spec: platform.config.baseModel,
+    dataDir: platform.config.dataDir,
+    log: (message) => platform.log.info(message),
+  });
+  return status.state === 'ready';
+}

@@ -1,0 +1,207 @@
+// Waking and sleeping Voices, and metering awake time. Waking loads the Voice's adapter beside
+// the resident base model (activating, then active); sleeping frees it (deactivating, then
+// ready). Awake time is charged by the minute against waking hours; a Voice goes to sleep when
+// its owner's hours run out and after an idle period.
+import type { Voice } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { UserRow, VoiceRow } from '../db/schema.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import { AppError, errors } from '../errors.js';
+import { voicePolicy } from '../policies/index.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import type { UsageService } from './usage.service.js';
+import { toVoiceView } from './voices.service.js';
+
+const MINUTE_MS = 60_000;
+
+export const SLEEP_MESSAGES = {
+  hoursRanOut: 'This Voice went to sleep because your Voice waking hours ran out. Buy more hours to wake it again.',
+  idle: (minutes: number) => `This Voice went to sleep after ${minutes} minutes without use.`,
+  restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
+} as const;
+
+export interface ActivationOptions {
+  idleMinutes: number;
+  log: { warn(msg: string): void; error(obj: unknown, msg?: string): void };
+}
+
+export class ActivationService {
+  private meterTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly voices: VoicesRepository,
+    private readonly usage: UsageService,
+    private readonly storage: ArtifactStorage,
+    private readonly engine: EngineHost,
+    private readonly clock: Clock,
+    private readonly options: ActivationOptions,
+  ) {}
+
+  private async owned(user: UserRow, id: string): Promise<VoiceRow> {
+    const voice = await this.voices.findById(id);
+    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
+    if (!voicePolicy.canManage(user, voice))
+      throw errors.forbidden('Only the owner of this Voice can wake it or put it to sleep.');
+    return voice;
+  }
+
+  async activate(user: UserRow, id: string): Promise<Voice> {
+    const voice = await this.owned(user, id);
+    if (voice.status === 'active' || voice.status === 'activating') return toVoiceView(voice, user);
+    if (voice.status !== 'ready' || !voice.adapterKey) {
+      throw errors.voiceNotReady('Only a trained Voice that is asleep can be woken up.');
+    }
+    if ((await this.usage.remaining(user.id, 'activationHours')) < 1) throw errors.insufficientLimit('activationHours');
+    const activating = await this.voices.transition(voice.id, ['ready'], { status: 'activating', statusMessage: null });
+    if (!activating) return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+    try {
+      const engine = await this.engine.get();
+      await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
+    } catch (error) {
+      await this.voices.transition(voice.id, ['activating'], {
+        status: 'ready',
+        statusMessage: 'The Voice could not be woken up. Please try again.',
+      });
+      if (error instanceof AppError) throw error;
+      this.options.log.error(error, `waking Voice ${voice.id} failed`);
+      throw errors.engineUnavailable((error as Error).message);
+    }
+    const now = this.clock.now();
+    const active = await this.voices.transition(voice.id, ['activating'], {
+      status: 'active',
+      meteredUntil: now,
+      lastUsedAt: now,
+    });
+    if (!active) {
+      // Deleted or put to sleep while it woke: do not leave it loaded.
+      await this.unload(voice.id);
+      return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+    }
+    return toVoiceView(active, user);
+  }
+
+  async deactivate(user: UserRow, id: string): Promise<Voice> {
+    const voice = await this.owned(user, id);
+    if (voice.status === 'ready' || voice.status === 'deactivating') return toVoiceView(voice, user);
+    if (voice.status !== 'active' && voice.status !== 'activating') {
+      throw errors.voiceNotReady('Only an awake Voice can be put to sleep.');
+    }
+    return toVoiceView(await this.sleep(voice, null), user);
+  }
+
+  /** Frees a Voice that is about to be deleted; its awake time is charged first. */
+  async release(voice: VoiceRow): Promise<void> {
+    if (voice.status === 'active' || voice.status === 'activating' || voice.status === 'deactivating') {
+      await this.sleep(voice, null);
+    }
+  }
+
+  /** Marks a use of an awake Voice (conversion, content): it is not idle. */
+  async touch(voiceId: string): Promise<void> {
+    await this.voices.transition(voiceId, ['active'], { lastUsedAt: this.clock.now() });
+  }
+
+  private async sleep(voice: VoiceRow, message: string | null): Promise<VoiceRow> {
+    const going = await this.voices.transition(voice.id, ['active', 'activating'], { status: 'deactivating' });
+    await this.unload(voice.id);
+    // Each started minute counts: a Voice woken for 20 seconds costs one minute.
+    if (going?.meteredUntil) await this.charge(going, { roundUp: true });
+    const asleep = await this.voices.transition(voice.id, ['deactivating'], {
+      status: 'ready',
+      meteredUntil: null,
+      statusMessage: message,
+    });
+    return asleep ?? (await this.voices.findById(voice.id)) ?? voice;
+  }
+
+  private async unload(voiceId: string): Promise<void> {
+    const engine = await this.engine.started();
+    await engine?.sleep(voiceId);
+  }
+
+  /**
+   * Charges awake time up to now (whole minutes, or started minutes when `roundUp`). Returns
+   * false when the owner's hours ran out; what was left is spent.
+   */
+  private async charge(voice: VoiceRow, { roundUp = false } = {}): Promise<boolean> {
+    if (!voice.meteredUntil) return true;
+    const elapsed = this.clock.now().getTime() - voice.meteredUntil.getTime();
+    const minutes = roundUp ? Math.ceil(elapsed / MINUTE_MS) : Math.floor(elapsed / MINUTE_MS);
+    if (minutes <= 0) return true;
+    const meteredUntil = new Date(voice.meteredUntil.getTime() + minutes * MINUTE_MS);
+    try {
+      await this.usage.consume(voice.userId, 'activationHours', minutes);
+      await this.voices.update(voice.id, { meteredUntil });
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'INSUFFICIENT_LIMIT') throw error;
+      const left = await this.usage.remaining(voice.userId, 'activationHours');
+      if (left > 0) await this.usage.consume(voice.userId, 'activationHours', left);
+      await this.voices.update(voice.id, { meteredUntil });
+      return false;
+    }
+  }
+
+  /** One metering round: charge awake Voices, and put to sleep those out of hours or idle. */
+  async tick(): Promise<void> {
+    const now = this.clock.now().getTime();
+    for (const voice of await this.voices.listByStatus(['active'])) {
+      try {
+        if (!(await this.charge(voice))) {
+          await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut);
+          continue;
+        }
+        const lastUse = (voice.lastUsedAt ?? voice.meteredUntil ?? voice.updatedAt).getTime();
+        if (now - lastUse >= this.options.idleMinutes * MINUTE_MS) {
+          await this.sleep(voice, SLEEP_MESSAGES.idle(this.options.idleMinutes));
+        }
+      } catch (error) {
+        this.options.log.error(error, `metering Voice ${voice.id} failed`);
+      }
+    }
+  }
+
+  /**
+   * After a restart: Voices that were awake are woken again (their adapters load in well under a
+   * second); those caught half-way settle into the state they were heading for.
+   */
+  async restore(): Promise<void> {
+    for (const voice of await this.voices.listByStatus(['active', 'activating', 'deactivating'])) {
+      if (voice.status === 'deactivating' || !voice.adapterKey) {
+        await this.voices.transition(voice.id, ['deactivating', 'activating', 'active'], {
+          status: 'ready',
+          meteredUntil: null,
+        });
+        continue;
+      }
+      try {
+        const engine = await this.engine.get();
+        await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
+        await this.voices.transition(voice.id, ['active', 'activating'], {
+          status: 'active',
+          // Time the service was down is not the owner's to pay.
+          meteredUntil: this.clock.now(),
+        });
+      } catch (error) {
+        this.options.log.warn(`Voice ${voice.id} could not be woken after a restart: ${(error as Error).message}`);
+        await this.voices.transition(voice.id, ['active', 'activating'], {
+          status: 'ready',
+          meteredUntil: null,
+          statusMessage: SLEEP_MESSAGES.restartFailed,
+        });
+      }
+    }
+  }
+
+  startMetering(intervalMs = MINUTE_MS): void {
+    this.meterTimer = setInterval(() => {
+      this.tick().catch((error: unknown) => this.options.log.error(error, 'metering failed'));
+    }, intervalMs);
+    this.meterTimer.unref();
+  }
+
+  stopMetering(): void {
+    clearInterval(this.meterTimer);
+  }
+}

@@ -1,0 +1,121 @@
+// Creating a Voice from an upload: the checked input moves into the Voice's folder, a training
+// and a storage slot are spent and the Voice row is written in one transaction, then the
+// training job is queued. Any failure leaves no Voice, no files and nothing spent.
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Voice } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
+import type { UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueueHost } from '../jobs/job-queue.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { type CheckedTrainingInput, checkTrainingInput } from './training-input.js';
+import type { UsageService } from './usage.service.js';
+import { toVoiceView, voiceFolder } from './voices.service.js';
+
+/** The uploaded writing, kept in the Voice's folder until its training finishes. */
+export const uploadsKey = (voiceId: string): string => `${voiceFolder(voiceId)}/uploads`;
+export const UPLOAD_MANIFEST = 'manifest.json';
+export const PASTED_TEXT_FILE = 'pasted.txt';
+
+export interface UploadManifestEntry {
+  /** File name inside the uploads folder. */
+  file: string;
+  /** The name the person gave it. */
+  name: string;
+}
+
+export class VoiceCreationService {
+  constructor(
+    private readonly db: Database,
+    private readonly voices: VoicesRepository,
+    private readonly users: UsersRepository,
+    private readonly usage: UsageService,
+    private readonly storage: ArtifactStorage,
+    private readonly jobs: JobQueueHost,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Checks an upload (spec §5) and creates the Voice; the upload's folder is consumed either way. */
+  async createFromUpload(
+    user: UserRow,
+    upload: { dir: string; fields: Record<string, string>; files: readonly { name: string; path: string }[] },
+  ): Promise<Voice> {
+    let input: CheckedTrainingInput;
+    try {
+      input = await checkTrainingInput(upload.fields, upload.files);
+    } catch (error) {
+      await rm(upload.dir, { recursive: true, force: true });
+      throw error;
+    }
+    return this.create(user, input, upload.dir, upload.files);
+  }
+
+  /**
+   * `uploadDir` holds the uploaded files (`files` point into it); it is consumed: moved into the
+   * Voice's folder on success, removed on failure.
+   */
+  async create(
+    user: UserRow,
+    input: CheckedTrainingInput,
+    uploadDir: string,
+    files: readonly { name: string; path: string }[],
+  ): Promise<Voice> {
+    const id = newId(this.clock.now());
+    const pipelineId = randomUUID();
+    try {
+      const manifest: UploadManifestEntry[] = files.map((f) => ({ file: path.basename(f.path), name: f.name }));
+      await writeFile(path.join(uploadDir, UPLOAD_MANIFEST), JSON.stringify(manifest));
+      if (input.pastedText.trim()) await writeFile(path.join(uploadDir, PASTED_TEXT_FILE), input.pastedText);
+      await this.storage.importFolder(uploadDir, uploadsKey(id));
+    } catch (error) {
+      await rm(uploadDir, { recursive: true, force: true });
+      throw error;
+    }
+
+    let voice: Awaited<ReturnType<VoicesRepository['insert']>>;
+    try {
+      voice = await this.db.transaction(async (tx) => {
+        // The user's row lock makes the slot check and the insert one step for this user.
+        const locked = await this.users.lockById(tx, user.id);
+        if (!locked) throw errors.unauthenticated();
+        if ((await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal) {
+          throw errors.insufficientLimit('storageSlots');
+        }
+        await this.usage.consume(user.id, 'modelsTrained', 1, tx);
+        return this.voices.insert(
+          {
+            id,
+            userId: user.id,
+            name: input.name,
+            status: 'pending',
+            progress: 0,
+            statusMessage: 'Waiting for a free trainer',
+            pipelineId,
+            characters: input.characters,
+          },
+          tx,
+        );
+      });
+    } catch (error) {
+      await this.storage.remove(voiceFolder(id));
+      throw error;
+    }
+
+    try {
+      await (await this.jobs.get()).enqueueTraining(id, pipelineId);
+    } catch (error) {
+      // Nothing will train it: undo the Voice and give the training back.
+      await this.voices.deleteOwned(id, user.id);
+      await this.storage.remove(voiceFolder(id));
+      await this.usage.refund(user.id, 'modelsTrained', 1);
+      throw error;
+    }
+    return toVoiceView(voice, user);
+  }
+}
