@@ -1,0 +1,193 @@
+// A whole Voice life on the tiny house model: upload, training through the job queue by the
+// in-process worker, progress, evaluation; waking, metered awake time, sleeping (asked, idle,
+// out of hours); publishing and forking; deleting an awake Voice. Then a training that fails.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { type Voice, voiceSchema } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageTranches } from '../../db/schema.js';
+import { SLEEP_MESSAGES } from '../../services/activation.service.js';
+import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { makeDocx, writingSample } from '../../test/writing.js';
+import type { TrainingWorker } from '../../workers/training-worker.js';
+
+let ctx: TestContext;
+let owner: TestClient;
+let ownerId: string;
+let voice: Voice;
+let worker: TrainingWorker;
+const seen: { status: string; stage?: string | null | undefined; progress: number }[] = [];
+
+const getVoice = async (client: TestClient, id: string): Promise<Voice> => {
+  const res = await client.get(`/api/loras/${id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return voiceSchema.parse(res.json());
+};
+
+/** Polls the Voice as the training page does, until `done` holds. */
+async function waitFor(client: TestClient, id: string, done: (v: Voice) => boolean, timeoutMs = 400_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await getVoice(client, id);
+    seen.push({ status: v.status, stage: v.stage, progress: v.progress });
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last state ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const minutesLeft = async (client: TestClient): Promise<number> => {
+  const me = (await client.get('/api/auth/me')).json().user;
+  return me.usageLimits.activationHours.reduce((n: number, t: { amount: number }) => n + t.amount, 0) * 60;
+};
+
+beforeAll(async () => {
+  ctx = await createTestContext({ voiceIdleMinutes: 30 });
+  owner = ctx.client();
+  ownerId = (await owner.register()).res.json().user.id;
+  worker = await ctx.startWorker();
+  const res = await owner.upload('/api/loras', {
+    fields: { name: 'Jargon', text: writingSample(12_000, 0.3) },
+    files: [{ name: 'more.docx', data: await makeDocx(writingSample(9_000, 0.6)) }],
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  voice = await waitFor(owner, res.json()._id, (v) => v.status === 'ready' || v.status === 'failed');
+}, 600_000);
+afterAll(() => ctx.close());
+
+describe('training through the queue', () => {
+  it('moves through the stages with growing progress and ends ready with an evaluation', () => {
+    expect(voice.status, voice.statusMessage ?? '').toBe('ready');
+    expect(voice.progress).toBe(100);
+    const stages = [...new Set(seen.map((s) => s.stage).filter(Boolean))];
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages).toEqual(['extract', 'pairs', 'train', 'export', 'evaluate'].filter((s) => stages.includes(s)));
+    const progress = seen.filter((s) => s.status === 'training').map((s) => s.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const { heldOut, style, samples } = voice.evaluation ?? ({} as never);
+    expect(heldOut.voicePerplexity).toBeLessThan(heldOut.basePerplexity);
+    expect(style.samples).toBeGreaterThan(0);
+    expect(samples.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the adapter (GGUF and PEFT) and drops the upload and checkpoints', () => {
+    const folder = path.join(ctx.config.artifactDir, 'voices', voice._id);
+    expect(readdirSync(folder)).toEqual(['adapter']);
+    const adapter = readdirSync(path.join(folder, 'adapter'));
+    expect(adapter).toContain('peft');
+    expect(adapter.some((f) => /^voice-.*\.gguf$/.test(f))).toBe(true);
+  });
+});
+
+describe('waking and sleeping', () => {
+  it('wakes a ready Voice, charges awake time by the minute, and sleeps it on request', async () => {
+    const before = await minutesLeft(owner);
+    const woke = await owner.post(`/api/loras/${voice._id}/activate`);
+    expect(woke.statusCode, woke.body).toBe(200);
+    expect(woke.json().status).toBe('active');
+    expect(ctx.app.platform.engine).toBeDefined();
+    const engine = await ctx.app.platform.engine.started();
+    expect(engine?.isAwake(voice._id)).toBe(true);
+
+    ctx.clock.advance(25 * 60_000 + 10_000);
+    await ctx.app.platform.services.activation.tick();
+    expect(await minutesLeft(owner)).toBe(before - 25);
+
+    ctx.clock.advance(20_000);
+    const slept = await owner.post(`/api/loras/${voice._id}/deactivate`);
+    expect(slept.json().status).toBe('ready');
+    expect(engine?.isAwake(voice._id)).toBe(false);
+    // 25 min 30 s awake: the started 26th minute is charged when it sleeps.
+    expect(await minutesLeft(owner)).toBe(before - 26);
+  });
+
+  it('puts an unused Voice to sleep after the idle period', async () => {
+    await owner.post(`/api/loras/${voice._id}/activate`);
+    ctx.clock.advance(29 * 60_000);
+    await ctx.app.platform.services.activation.touch(voice._id);
+    ctx.clock.advance(29 * 60_000);
+    await ctx.app.platform.services.activation.tick();
+    expect((await getVoice(owner, voice._id)).status).toBe('active');
+    ctx.clock.advance(2 * 60_000);
+    await ctx.app.platform.services.activation.tick();
+    const v = await getVoice(owner, voice._id);
+    expect(v.status).toBe('ready');
+    expect(v.statusMessage).toBe(SLEEP_MESSAGES.idle(30));
+  });
+
+  it('puts a Voice to sleep when its owner’s hours run out, and will not wake it without hours', async () => {
+    await owner.post(`/api/loras/${voice._id}/activate`);
+    await ctx.database.db.update(usageTranches).set({ amount: 3 }).where(eq(usageTranches.userId, ownerId)).execute();
+    ctx.clock.advance(5 * 60_000);
+    await ctx.app.platform.services.activation.tick();
+    const v = await getVoice(owner, voice._id);
+    expect(v.status).toBe('ready');
+    expect(v.statusMessage).toBe(SLEEP_MESSAGES.hoursRanOut);
+    expect(await minutesLeft(owner)).toBe(0);
+
+    const refused = await owner.post(`/api/loras/${voice._id}/activate`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'activationHours' });
+    await ctx.database.db.update(usageTranches).set({ amount: 600 }).where(eq(usageTranches.userId, ownerId));
+  });
+
+  it('lets only the owner wake or sleep a Voice, and only a trained one', async () => {
+    const stranger = ctx.client();
+    await stranger.register();
+    expect((await stranger.post(`/api/loras/${voice._id}/activate`)).statusCode).toBe(404);
+    await owner.patch(`/api/loras/${voice._id}`, { isPublic: true });
+    expect((await stranger.post(`/api/loras/${voice._id}/activate`)).statusCode).toBe(403);
+    expect((await stranger.post(`/api/loras/${voice._id}/deactivate`)).statusCode).toBe(403);
+    await owner.patch(`/api/loras/${voice._id}`, { isPublic: false });
+  });
+});
+
+describe('sharing and deleting', () => {
+  it('forks a public Voice into a private copy the forker can wake', async () => {
+    await owner.patch(`/api/loras/${voice._id}`, { isPublic: true });
+    const forker = ctx.client();
+    await forker.register();
+    const listed = (await forker.get('/api/loras/public')).json();
+    expect(listed.find((v: Voice) => v._id === voice._id)).toMatchObject({ isOwner: false });
+    const fork = await forker.post(`/api/loras/${voice._id}/fork`);
+    expect(fork.statusCode, fork.body).toBe(201);
+    expect(fork.json()).toMatchObject({ status: 'ready', isPublic: false, isOwner: true });
+    expect(fork.json().evaluation).toEqual(voice.evaluation);
+    const woke = await forker.post(`/api/loras/${fork.json()._id}/activate`);
+    expect(woke.json().status).toBe('active');
+    await forker.post(`/api/loras/${fork.json()._id}/deactivate`);
+  });
+
+  it('puts an awake Voice to sleep and removes its files when it is deleted', async () => {
+    await owner.post(`/api/loras/${voice._id}/activate`);
+    const engine = await ctx.app.platform.engine.started();
+    expect(engine?.isAwake(voice._id)).toBe(true);
+    const res = await owner.request('DELETE', `/api/loras/${voice._id}`);
+    expect(res.statusCode).toBe(200);
+    expect(engine?.isAwake(voice._id)).toBe(false);
+    expect(existsSync(path.join(ctx.config.artifactDir, 'voices', voice._id))).toBe(false);
+  });
+});
+
+describe('a training that fails', () => {
+  it('ends failed with its message, never stuck in training, and gives the training back', async () => {
+    const client = ctx.client();
+    await client.register();
+    await worker.stop();
+    const res = await client.upload('/api/loras', { fields: { name: 'Doomed', text: writingSample(21_000, 0.4) } });
+    expect(res.statusCode).toBe(201);
+    const trainingsLeft = async () =>
+      (await client.get('/api/auth/me'))
+        .json()
+        .user.usageLimits.modelsTrained.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
+    expect(await trainingsLeft()).toBe(2);
+    // The uploaded writing vanishes from under the trainer (a disk fault, not the user's doing).
+    rmSync(path.join(ctx.config.artifactDir, 'voices', res.json()._id, 'uploads'), { recursive: true, force: true });
+    worker = await ctx.startWorker();
+    const failed = await waitFor(client, res.json()._id, (v) => v.status === 'failed' || v.status === 'ready', 60_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.statusMessage).toMatch(/^Training failed: /);
+    expect(await trainingsLeft()).toBe(3);
+  });
+});
