@@ -1,5 +1,5 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
 
@@ -23,6 +23,14 @@ export class UsersRepository {
     return row;
   }
 
+  /** Sets the onboarding step only while it is one of `from`: a step never moves back. */
+  async moveOnboardingStep(id: string, from: readonly string[], to: string, db: Database = this.db): Promise<void> {
+    await db
+      .update(users)
+      .set({ onboardingStep: to, updatedAt: new Date() })
+      .where(and(eq(users.id, id), inArray(users.onboardingStep, [...from])));
+  }
+
   /** Locks the user's row for the caller's transaction: serialises spending of per-user totals. */
   async lockById(tx: Database, id: string): Promise<UserRow | undefined> {
     const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
@@ -40,8 +48,8 @@ export class UsersRepository {
     return row;
   }
 
-  async update(id: string, patch: Partial<Omit<UserRow, 'id'>>): Promise<UserRow | undefined> {
-    const [row] = await this.db
+  async update(id: string, patch: Partial<Omit<UserRow, 'id'>>, db: Database = this.db): Promise<UserRow | undefined> {
+    const [row] = await db
       .update(users)
       .set({ ...patch, updatedAt: new Date() })
       .where(eq(users.id, id))

@@ -1,6 +1,7 @@
 // What a user sees of their own account, and the onboarding ladder they climb.
-import { BILLING_OWNED_STEPS, canAdvance, type OnboardingStep, type User } from '@ownvoice/shared';
+import { BILLING_OWNED_STEPS, canAdvance, ONBOARDING_STEPS, type OnboardingStep, type User } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
@@ -37,5 +38,14 @@ export class UsersService {
     const updated = await this.users.update(user.id, { onboardingStep: step });
     if (!updated) throw errors.notFound('User');
     return this.view(updated);
+  }
+
+  /**
+   * A user who gets a Voice (trains one or forks one) has passed "training started": the
+   * dashboard then shows it rather than sending them back to the onboarding choice.
+   */
+  async reachedFirstVoice(user: Pick<UserRow, 'id'>, db?: Database): Promise<void> {
+    const earlier = ONBOARDING_STEPS.filter((step) => canAdvance(step, 'training_started'));
+    await this.users.moveOnboardingStep(user.id, earlier, 'training_started', db);
   }
 }

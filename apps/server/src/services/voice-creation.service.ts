@@ -16,6 +16,7 @@ import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { type CheckedTrainingInput, checkTrainingInput } from './training-input.js';
 import type { UsageService } from './usage.service.js';
+import type { UsersService } from './users.service.js';
 import { toVoiceView, voiceFolder } from './voices.service.js';
 
 /** The uploaded writing, kept in the Voice's folder until its training finishes. */
@@ -36,6 +37,7 @@ export class VoiceCreationService {
     private readonly voices: VoicesRepository,
     private readonly users: UsersRepository,
     private readonly usage: UsageService,
+    private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>,
     private readonly storage: ArtifactStorage,
     private readonly jobs: JobQueueHost,
     private readonly clock: Clock,
@@ -88,6 +90,7 @@ export class VoiceCreationService {
           throw errors.insufficientLimit('storageSlots');
         }
         await this.usage.consume(user.id, 'modelsTrained', 1, tx);
+        await this.onboarding.reachedFirstVoice(locked, tx);
         return this.voices.insert(
           {
             id,

@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import type { UsersService } from './users.service.js';
 
 /** The stored evaluation when it has the current shape; older or foreign JSON shows as none. */
 const evaluationOf = (value: unknown): VoiceEvaluation | null => {
@@ -42,6 +43,7 @@ export class VoicesService {
     private readonly storage: ArtifactStorage,
     private readonly clock: Clock,
     private readonly awake: { release(voice: VoiceRow): Promise<void> },
+    private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>,
   ) {}
 
   async listOwn(user: UserRow): Promise<Voice[]> {
@@ -120,6 +122,7 @@ export class VoicesService {
         characters: source.characters,
         evaluation: source.evaluation,
       });
+      await this.onboarding.reachedFirstVoice(user);
       return toVoiceView(created, user);
     } catch (error) {
       await this.storage.remove(voiceFolder(forkId));

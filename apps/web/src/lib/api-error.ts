@@ -6,6 +6,10 @@ export interface ApiErrorDetails {
   msg: string;
   code?: string | undefined;
   errors?: { msg: string; path: string }[] | undefined;
+  /** "insufficient_limit" when a resource ran out (the purchase modal's cue). */
+  reason?: string | undefined;
+  /** The resource that ran out, when `reason` says one did. */
+  limitType?: string | undefined;
   details?: Record<string, unknown> | undefined;
 }
 
@@ -14,15 +18,19 @@ export class ApiError extends Error {
   readonly msg: string;
   readonly code: string | undefined;
   readonly errors: { msg: string; path: string }[];
+  readonly reason: string | undefined;
+  readonly limitType: string | undefined;
   readonly details: Record<string, unknown>;
 
-  constructor({ status, msg, code, errors, details }: ApiErrorDetails) {
+  constructor({ status, msg, code, errors, reason, limitType, details }: ApiErrorDetails) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
     this.msg = msg;
     this.code = code;
     this.errors = errors ?? [];
+    this.reason = reason;
+    this.limitType = limitType;
     this.details = details ?? {};
   }
 }
@@ -39,7 +47,9 @@ export function apiErrorFromBody(status: number, body: unknown): ApiError {
   const loose = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const msg = typeof loose.msg === 'string' && loose.msg !== '' ? loose.msg : `Request failed (HTTP ${status})`;
   const code = typeof loose.code === 'string' ? loose.code : undefined;
-  return new ApiError({ status, msg, code });
+  const reason = typeof loose.reason === 'string' ? loose.reason : undefined;
+  const limitType = typeof loose.limitType === 'string' ? loose.limitType : undefined;
+  return new ApiError({ status, msg, code, reason, limitType });
 }
 
 /** The message to show for an error: the server's first message, else the fallback. */

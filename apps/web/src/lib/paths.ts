@@ -38,6 +38,9 @@ export function authPath(tab: AuthTab, redirect?: string): string {
 
 export const voicePath = (id: string): string => `${PATHS.voices}/${encodeURIComponent(id)}`;
 export const voiceTrainingPath = (id: string): string => `${voicePath(id)}/training`;
+/** Convert, with a Voice preselected when one is given (spec §2 "Convert"). */
+export const convertPath = (loraId?: string): string =>
+  loraId ? `${PATHS.convert}?${new URLSearchParams({ loraId }).toString()}` : PATHS.convert;
 export const userActivityPath = (id: string): string => `/admin/users/${encodeURIComponent(id)}/activity`;
 
 /** Admins skip onboarding from the choice screen straight into Voice creation. */

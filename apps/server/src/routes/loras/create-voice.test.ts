@@ -65,6 +65,8 @@ describe('POST /api/loras', () => {
     const me = (await client.get('/api/auth/me')).json().user;
     expect(me.usageLimits.modelsTrained.reduce((n: number, t: { amount: number }) => n + t.amount, 0)).toBe(2);
     expect(me.usageLimits.modelStorageSlotsUsed).toBe(1);
+    // A Voice in training is the onboarding step "training started".
+    expect(me.onboarding.step).toBe('training_started');
     expect((await client.get('/api/loras')).json().map((v: { _id: string }) => v._id)).toEqual([voice._id]);
 
     // The upload moved into the Voice's folder with the names the person gave.

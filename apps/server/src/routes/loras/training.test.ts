@@ -154,6 +154,8 @@ describe('sharing and deleting', () => {
     expect(fork.statusCode, fork.body).toBe(201);
     expect(fork.json()).toMatchObject({ status: 'ready', isPublic: false, isOwner: true });
     expect(fork.json().evaluation).toEqual(voice.evaluation);
+    // Having a Voice moves onboarding past "training started", as training one does.
+    expect((await forker.get('/api/auth/me')).json().user.onboarding.step).toBe('training_started');
     const woke = await forker.post(`/api/loras/${fork.json()._id}/activate`);
     expect(woke.json().status).toBe('active');
     await forker.post(`/api/loras/${fork.json()._id}/deactivate`);

@@ -1,6 +1,8 @@
-// Every page shares the beta banner, the navbar and the footer around its own content.
+// Every page shares the beta banner, the navbar and the footer around its own content, and the
+// one purchase modal any feature may raise.
 import { Box } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { PurchaseModal } from '../purchase/PurchaseModal';
 import { BetaBanner } from './BetaBanner';
 import { ModelNotice } from './ModelNotice';
 import { ScrollToTop } from './ScrollToTop';
@@ -18,6 +20,7 @@ export function AppLayout() {
         <Outlet />
       </Box>
       <SiteFooter />
+      <PurchaseModal />
     </Box>
   );
 }

@@ -1,30 +1,73 @@
-// /dashboard (companion spec §2 "Dashboard"): the user's Voices. Until Voices land this shows
-// the empty state, which is what every account sees before its first Voice anyway.
-import { Button, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconMicrophone, IconPlus, IconWorld } from '@tabler/icons-react';
+// /dashboard (spec §2 "Dashboard"): the user's Voices as cards, with the empty state before the
+// first one.
+import { Button, Center, Loader, SimpleGrid, Stack } from '@mantine/core';
+import { IconPlus, IconRefresh, IconWorld } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { errorMessage } from '../../../lib/api-error';
 import { PATHS } from '../../../lib/paths';
+import { useMyVoices } from '../hooks/use-my-voices';
+import { useVoiceActions } from '../hooks/use-voice-actions';
+import { EmptyVoices } from './EmptyVoices';
+import { VoiceCard } from './VoiceCard';
+import { type VoiceDialog, VoiceDialogs } from './VoiceDialogs';
 
-function EmptyVoices() {
-  return (
-    <Card py={56} data-testid="voices-empty">
-      <Stack align="center" ta="center" gap="md" maw={480} mx="auto">
-        <ThemeIcon size={72} radius="xl" variant="light">
-          <IconMicrophone size={36} />
-        </ThemeIcon>
-        <Title order={2} fz={{ base: 22, sm: 26 }}>
-          Create Your First Voice
-        </Title>
-        <Text c="dimmed">
-          A Voice is a private model of your writing style. Give it at least 20,000 characters of your own writing and
-          it will be ready in about half an hour.
-        </Text>
-        <Button component={Link} to={PATHS.createVoice} size="md" leftSection={<IconPlus size={18} />}>
-          Create Your First Voice
+const FETCH_FAILED = 'Failed to fetch LoRAs';
+
+function VoiceList() {
+  const { voices, query, holds } = useMyVoices();
+  const actions = useVoiceActions(holds);
+  const [dialog, setDialog] = useState<VoiceDialog>(null);
+
+  if (query.isPending) {
+    return (
+      <Center py={64}>
+        <Loader aria-label="Loading your Voices" />
+      </Center>
+    );
+  }
+  if (query.isError && voices.length === 0) {
+    return (
+      <Stack align="flex-start">
+        <ErrorAlert message={errorMessage(query.error, FETCH_FAILED)} />
+        <Button variant="default" leftSection={<IconRefresh size={18} />} onClick={() => void query.refetch()}>
+          Try again
         </Button>
       </Stack>
-    </Card>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      {/* A failed background refresh keeps the cards and says so. */}
+      {query.isError && <ErrorAlert message={errorMessage(query.error, FETCH_FAILED)} />}
+      {voices.length === 0 ? (
+        <EmptyVoices />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="voice-grid">
+          {voices.map((voice) => (
+            <VoiceCard
+              key={voice._id}
+              voice={voice}
+              onWake={(v) => actions.wake(v._id)}
+              onSleep={(v) => actions.sleep(v._id)}
+              onRename={(v) => setDialog({ kind: 'rename', voice: v })}
+              onToggleVisibility={(v) => setDialog({ kind: 'visibility', voice: v })}
+              onDelete={(v) => setDialog({ kind: 'delete', voice: v })}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+      <VoiceDialogs
+        dialog={dialog}
+        onClose={() => setDialog(null)}
+        onRename={actions.rename}
+        onDelete={(v) => actions.remove(v._id)}
+        onSetVisibility={(v, isPublic) => actions.setVisibility(v._id, isPublic)}
+      />
+    </Stack>
   );
 }
 
@@ -44,7 +87,7 @@ export function DashboardPage() {
         </>
       }
     >
-      <EmptyVoices />
+      <VoiceList />
     </Page>
   );
 }

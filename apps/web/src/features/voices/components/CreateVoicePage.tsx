@@ -1,70 +1,74 @@
-// /dashboard/create: Voice creation. Training opens in a later release; the page already offers
-// the onboarding "Skip this step", which is how a new account reaches its dashboard today.
-import { Button, Card, Group, List, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
+// /dashboard/create (spec §2): the Create New Voice form, the onboarding "Skip this step" for a
+// user who has not reached training_started, and the tutorial for one about to train a first Voice.
+import { Button, Card, Grid, List, Stack, Text, Title } from '@mantine/core';
 import { isAtLeast } from '@ownvoice/shared';
-import { IconFileText, IconLayoutDashboard, IconPlayerSkipForward, IconSchool } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { IconPlayerSkipForward } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useCurrentUser } from '../../../app/session/session-context';
-import { ComingSoon } from '../../../components/ComingSoon';
 import { Page } from '../../../components/Page';
-import { PATHS } from '../../../lib/paths';
+import { claimDraft, useCreateVoiceState } from '../create-voice-store';
 import { useSkipTraining } from '../hooks/use-skip-training';
+import { CreateVoiceForm } from './CreateVoiceForm';
+import { TrainingTutorialHint } from './TrainingTutorialHint';
+
+function CreateVoiceTips() {
+  return (
+    <Stack gap="lg">
+      <Card>
+        <Title order={2} fz="lg" mb="sm">
+          What you will need
+        </Title>
+        <List spacing="xs" fz="sm">
+          <List.Item>At least 20,000 characters of your own writing (about 40,000 is ideal)</List.Item>
+          <List.Item>Pasted text, or files: .txt, .md, .pdf, .docx, .epub, .html, .jsonl</List.Item>
+          <List.Item>Up to 10 MB per file and 50 MB in total</List.Item>
+        </List>
+      </Card>
+      <Card>
+        <Title order={2} fz="lg" mb="sm">
+          What happens next
+        </Title>
+        <Text fz="sm" c="dimmed">
+          Training takes about 30 minutes. You can follow its progress, and even play a round of Rota while you wait.
+          Once it is done, wake your Voice and start converting.
+        </Text>
+      </Card>
+    </Stack>
+  );
+}
 
 export function CreateVoicePage() {
   const user = useCurrentUser();
+  const draft = useCreateVoiceState(user.id);
   const { skip, pending } = useSkipTraining();
-  const canSkip = !isAtLeast(user.onboarding.step, 'training_started');
+  const step = user.onboarding.step;
+  const canSkip = !isAtLeast(step, 'training_started');
+  const showTutorial = step === 'trial_ready' || step === 'plan_active';
+
+  // A draft left by another account on this tab is dropped, never shown.
+  useEffect(() => claimDraft(user.id), [user.id]);
 
   return (
-    <Page title="Create a new Voice" description="Train a private model on your own writing.">
-      <ComingSoon
-        title="Voice training opens soon"
-        actions={
-          canSkip ? (
-            <Button onClick={skip} loading={pending} size="md" rightSection={<IconPlayerSkipForward size={18} />}>
-              Skip this step
-            </Button>
-          ) : (
-            <Button component={Link} to={PATHS.dashboard} size="md" leftSection={<IconLayoutDashboard size={18} />}>
-              Back to My Voices
-            </Button>
-          )
-        }
-      >
-        The upload form arrives with the next release.{' '}
-        {canSkip ? 'Skip this step to look around your dashboard in the meantime.' : 'Check back shortly.'}
-      </ComingSoon>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Card>
-          <Group gap="sm" mb="sm" wrap="nowrap">
-            <ThemeIcon variant="light" size={40} radius="md">
-              <IconFileText size={22} />
-            </ThemeIcon>
-            <Title order={2} fz="lg">
-              What you will need
-            </Title>
-          </Group>
-          <List spacing="xs" fz="sm">
-            <List.Item>At least 20,000 characters of your own writing (about 40,000 is ideal)</List.Item>
-            <List.Item>Pasted text, or files: .txt, .md, .pdf, .docx, .epub, .html, .jsonl</List.Item>
-            <List.Item>Up to 10 MB per file and 50 MB in total</List.Item>
-          </List>
-        </Card>
-        <Card>
-          <Group gap="sm" mb="sm" wrap="nowrap">
-            <ThemeIcon variant="light" size={40} radius="md">
-              <IconSchool size={22} />
-            </ThemeIcon>
-            <Title order={2} fz="lg">
-              What happens next
-            </Title>
-          </Group>
-          <Text fz="sm" c="dimmed">
-            Training takes about 30 minutes. You can follow its progress, and even play a round of Rota while you wait.
-            Once it is done, wake your Voice and start converting.
-          </Text>
-        </Card>
-      </SimpleGrid>
+    <Page
+      title="Create a new Voice"
+      description="Train a private model on your own writing."
+      actions={
+        canSkip && (
+          <Button onClick={skip} loading={pending} variant="default" rightSection={<IconPlayerSkipForward size={18} />}>
+            Skip this step
+          </Button>
+        )
+      }
+    >
+      {showTutorial && <TrainingTutorialHint />}
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <CreateVoiceForm draft={draft} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <CreateVoiceTips />
+        </Grid.Col>
+      </Grid>
     </Page>
   );
 }

@@ -1,27 +1,144 @@
-import { Button, Code, Text } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+// /dashboard/loras/:id: one Voice's facts and how well it writes like its author.
+import { Button, Card, Center, Code, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Voice } from '@ownvoice/shared';
+import { IconArrowLeft, IconProgress } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ComingSoon } from '../../../components/ComingSoon';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { PATHS } from '../../../lib/paths';
+import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
+import { errorMessage, isApiError } from '../../../lib/api-error';
+import { formatCount, formatDate } from '../../../lib/format';
+import { PATHS, voiceTrainingPath } from '../../../lib/paths';
+import { useVoice } from '../hooks/use-voice';
+import { isTrainingStatus } from '../training-status';
+import { EvaluationChart } from './EvaluationChart';
+import { EvaluationSamples } from './EvaluationSamples';
 
-/** /dashboard/loras/:id, a stub in the spec too: the Voice id and placeholder text. */
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text component="div" fz="sm" style={{ wordBreak: 'break-word' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function VoiceFacts({ voice }: { voice: Voice }) {
+  return (
+    <Card data-testid="voice-facts">
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="lg">
+        <Fact label="Status">
+          <VoiceStatusBadge status={voice.status} />
+        </Fact>
+        <Fact label="Trained on">
+          {voice.characters != null ? `${formatCount(voice.characters)} characters` : 'Not recorded'}
+        </Fact>
+        <Fact label="Created">{formatDate(voice.createdAt)}</Fact>
+        <Fact label="Visibility">{voice.isPublic ? 'Public' : 'Private'}</Fact>
+        {voice.isOwner === false && voice.ownerName && <Fact label="Shared by">{voice.ownerName}</Fact>}
+        <Fact label="Pipeline ID">{voice.pipeline_id ? <Code>{voice.pipeline_id}</Code> : 'None'}</Fact>
+        <Fact label="Voice ID">
+          <Code>{voice._id}</Code>
+        </Fact>
+      </SimpleGrid>
+      {voice.statusMessage && (
+        <Text fz="sm" c={voice.status === 'failed' ? 'red.8' : 'dimmed'} mt="md">
+          {voice.statusMessage}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function EvaluationSection({ voice }: { voice: Voice }) {
+  const { evaluation } = voice;
+  return (
+    <Card>
+      <Stack gap="lg">
+        <Title order={2} fz="lg">
+          How well it writes like you
+        </Title>
+        {evaluation ? (
+          <>
+            <EvaluationChart evaluation={evaluation} />
+            <Title order={3} fz="md">
+              Sample rewrites
+            </Title>
+            <EvaluationSamples samples={evaluation.samples} />
+          </>
+        ) : (
+          <Text c="dimmed" data-testid="evaluation-missing">
+            {isTrainingStatus(voice.status)
+              ? 'The evaluation appears here when training finishes.'
+              : 'There is no evaluation for this Voice. Forked Voices and Voices whose training failed have none.'}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function VoiceDetails({ voice }: { voice: Voice }) {
+  return (
+    <Stack gap="lg">
+      <VoiceFacts voice={voice} />
+      <EvaluationSection voice={voice} />
+    </Stack>
+  );
+}
+
+function LoadFailure({ error }: { error: unknown }) {
+  const notFound = isApiError(error) && error.status === 404;
+  return (
+    <ErrorAlert
+      message={
+        notFound ? 'This Voice does not exist or is not shared with you.' : errorMessage(error, 'Failed to fetch Voice')
+      }
+    />
+  );
+}
+
 export function VoiceDetailsPage() {
   const { id = '' } = useParams();
+  const query = useVoice(id);
+  const voice = query.data;
   return (
-    <Page title="Voice details" documentTitle="Voice details">
-      <ComingSoon
-        title="Details for this Voice are on their way"
-        actions={
+    <Page
+      title={voice ? <span style={{ wordBreak: 'break-word' }}>{voice.name}</span> : 'Voice details'}
+      documentTitle="Voice details"
+      eyebrow={voice ? 'Voice details' : undefined}
+      actions={
+        <>
+          {voice && isTrainingStatus(voice.status) && (
+            <Button
+              component={Link}
+              to={voiceTrainingPath(voice._id)}
+              variant="light"
+              leftSection={<IconProgress size={18} />}
+            >
+              See Progress
+            </Button>
+          )}
           <Button component={Link} to={PATHS.dashboard} variant="default" leftSection={<IconArrowLeft size={18} />}>
             Back to My Voices
           </Button>
-        }
-      >
-        <Text span>
-          Voice <Code>{id}</Code>. Statistics and settings for each Voice will appear here.
-        </Text>
-      </ComingSoon>
+        </>
+      }
+    >
+      {query.isPending ? (
+        <Center py="xl">
+          <Loader aria-label="Loading Voice" />
+        </Center>
+      ) : voice ? (
+        <VoiceDetails voice={voice} />
+      ) : (
+        <LoadFailure error={query.error} />
+      )}
     </Page>
   );
 }

@@ -1,0 +1,35 @@
+// What the purchase modal says for each way a resource can run out.
+import { RESOURCE_LABELS } from '@ownvoice/shared';
+import type { InsufficientLimit } from '../../lib/insufficient-limit';
+
+export interface PurchaseCopy {
+  title: string;
+  body: string;
+}
+
+/** A label inside a sentence: "Proofreads" becomes "proofreads"; the product name Voice stays. */
+const inSentence = (label: string): string =>
+  label.startsWith('Voice') ? label : `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+
+export function purchaseCopy(limit: InsufficientLimit): PurchaseCopy {
+  if (limit.kind === 'credits') {
+    return {
+      title: 'Not enough credits',
+      body:
+        limit.required === null
+          ? 'You do not have enough credits for this. Top up or upgrade your plan to carry on.'
+          : `This needs ${limit.required.toLocaleString('en-US')} credits. Top up or upgrade your plan to carry on.`,
+    };
+  }
+  if (limit.resource === null) {
+    return {
+      title: 'You have reached a usage limit',
+      body: 'Your plan has no more of what this needs. Upgrade your plan or buy a top-up pack to carry on.',
+    };
+  }
+  const label = inSentence(RESOURCE_LABELS[limit.resource]);
+  return {
+    title: `No ${label} left`,
+    body: `You have used all your ${label} for now. Upgrade your plan or buy a top-up pack to get more.`,
+  };
+}

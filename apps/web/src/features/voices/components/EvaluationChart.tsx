@@ -1,0 +1,99 @@
+// The evaluation at a glance (shared voiceEvaluationSchema): two bars per measure, the base model
+// against the Voice, with which direction is better said in words.
+import { Box, Group, Progress, Stack, Text } from '@mantine/core';
+import type { VoiceEvaluation } from '@ownvoice/shared';
+import { evaluationFigures, evaluationSummary, formatPerplexity } from '../evaluation-figures';
+
+interface BarRow {
+  label: string;
+  /** Bar length, 0..100. */
+  percent: number;
+  display: string;
+  color: string;
+}
+
+function MetricBars({ title, hint, rows, testId }: { title: string; hint: string; rows: BarRow[]; testId: string }) {
+  return (
+    <Stack gap={8} data-testid={testId}>
+      <Group gap="xs" align="baseline">
+        <Text fw={600} fz="sm">
+          {title}
+        </Text>
+        <Text fz="xs" c="dimmed">
+          {hint}
+        </Text>
+      </Group>
+      {rows.map((row) => (
+        <Group key={row.label} gap="sm" wrap="nowrap">
+          <Text fz="sm" w={84} style={{ flexShrink: 0 }}>
+            {row.label}
+          </Text>
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            <Progress value={row.percent} color={row.color} size="xl" aria-label={`${row.label}: ${row.display}`} />
+          </Box>
+          <Text fz="sm" fw={600} w={52} ta="right" style={{ flexShrink: 0 }}>
+            {row.display}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation }) {
+  const figures = evaluationFigures(evaluation);
+  const { perplexity, similarity } = figures;
+  return (
+    <Stack gap="lg" data-testid="evaluation-chart">
+      <Stack gap={4}>
+        {evaluationSummary(figures).map((line) => (
+          <Text key={line} fz="sm">
+            {line}
+          </Text>
+        ))}
+      </Stack>
+      <MetricBars
+        title="Surprise on writing it never saw (perplexity)"
+        hint="lower is better"
+        testId="evaluation-perplexity"
+        rows={[
+          {
+            label: 'Base model',
+            percent: (perplexity.base / perplexity.scaleMax) * 100,
+            display: formatPerplexity(perplexity.base),
+            color: 'gray.5',
+          },
+          {
+            label: 'Your Voice',
+            percent: (perplexity.voice / perplexity.scaleMax) * 100,
+            display: formatPerplexity(perplexity.voice),
+            color: 'violet',
+          },
+        ]}
+      />
+      <MetricBars
+        title="Style similarity of rewrites to your writing"
+        hint="higher is better"
+        testId="evaluation-similarity"
+        rows={[
+          {
+            label: 'Base model',
+            percent: similarity.basePercent,
+            display: `${similarity.basePercent}%`,
+            color: 'gray.5',
+          },
+          {
+            label: 'Your Voice',
+            percent: similarity.voicePercent,
+            display: `${similarity.voicePercent}%`,
+            color: 'teal',
+          },
+        ]}
+      />
+      <Text fz="xs" c="dimmed">
+        Measured on {evaluation.heldOut.examples.toLocaleString('en-US')} passages of your writing held back from
+        training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites compared with your own text.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,161 @@
+// The live state of a training run (spec §2, §4, §8): progress with stage, message and time left
+// while it trains; the support message when it failed; the way onward when it is done.
+import { Alert, Badge, Button, Card, Center, Code, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
+import { VOICE_STAGE_LABELS, type Voice } from '@ownvoice/shared';
+import { IconAlertTriangle, IconCircleCheck, IconLayoutDashboard, IconListDetails } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
+import { PATHS, voicePath } from '../../../lib/paths';
+import { useVoice } from '../hooks/use-voice';
+import { formatEta, isTrainingStatus, progressPercent } from '../training-status';
+
+function PipelineId({ voice }: { voice: Voice }) {
+  if (!voice.pipeline_id) return null;
+  return (
+    <Text fz="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+      Pipeline ID: <Code>{voice.pipeline_id}</Code>
+    </Text>
+  );
+}
+
+function InProgress({ voice }: { voice: Voice }) {
+  const percent = progressPercent(voice.progress);
+  const eta = formatEta(voice.etaSeconds);
+  const stage = voice.stage ? VOICE_STAGE_LABELS[voice.stage] : voice.status === 'pending' ? 'Waiting to start' : null;
+  return (
+    <Card data-testid="training-progress" data-status={voice.status} data-progress={percent}>
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Title order={2} fz="xl" style={{ wordBreak: 'break-word' }}>
+            {voice.name}
+          </Title>
+          <VoiceStatusBadge status={voice.status} />
+        </Group>
+        <Stack gap={6}>
+          <Group justify="space-between" gap="xs">
+            <Text fw={600} data-testid="training-stage">
+              {stage ?? 'Training'}
+            </Text>
+            <Text fw={700} data-testid="training-percent">
+              {percent}%
+            </Text>
+          </Group>
+          <Progress value={percent} size="xl" animated striped aria-label="Training progress" />
+          {eta && (
+            <Text fz="sm" c="dimmed" data-testid="training-eta">
+              {eta}
+            </Text>
+          )}
+        </Stack>
+        {voice.statusMessage && (
+          <Text fz="sm" data-testid="training-message">
+            {voice.statusMessage}
+          </Text>
+        )}
+        <Text fz="sm" c="dimmed">
+          Training usually takes 20 to 40 minutes. You can leave this page; the dashboard keeps track.
+        </Text>
+        <PipelineId voice={voice} />
+      </Stack>
+    </Card>
+  );
+}
+
+function Failed({ voice }: { voice: Voice }) {
+  return (
+    <Card data-testid="training-failed">
+      <Stack gap="md">
+        <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
+          <Stack gap={4}>
+            <Text fw={600}>
+              Training Failed! Please contact support with the following ID: {voice.pipeline_id ?? voice._id}
+            </Text>
+            {voice.statusMessage && <Text fz="sm">{voice.statusMessage}</Text>}
+          </Stack>
+        </Alert>
+        <Group>
+          <Button
+            component={Link}
+            to={PATHS.dashboard}
+            variant="default"
+            leftSection={<IconLayoutDashboard size={18} />}
+          >
+            Back to My Voices
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function Done({ voice }: { voice: Voice }) {
+  return (
+    <Card data-testid="training-done" data-status={voice.status}>
+      <Stack align="center" ta="center" gap="md">
+        <IconCircleCheck size={56} color="var(--mantine-color-teal-6)" aria-hidden="true" />
+        <Title order={2} fz="xl">
+          {voice.name} is ready!
+        </Title>
+        <Group gap="xs" justify="center">
+          <VoiceStatusBadge status={voice.status} />
+          {voice.characters != null && (
+            <Badge variant="outline" color="gray">
+              {voice.characters.toLocaleString('en-US')} characters
+            </Badge>
+          )}
+        </Group>
+        <Text c="dimmed" maw={460}>
+          {voice.status === 'active'
+            ? 'It is awake: convert text in your own voice now.'
+            : 'Wake it up on the dashboard to start converting text in your own voice.'}
+        </Text>
+        <Group justify="center" gap="sm">
+          <Button component={Link} to={PATHS.dashboard} leftSection={<IconLayoutDashboard size={18} />}>
+            Go to My Voices
+          </Button>
+          <Button
+            component={Link}
+            to={voicePath(voice._id)}
+            variant="default"
+            leftSection={<IconListDetails size={18} />}
+          >
+            View details
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function TrainingStatusPanel({ id }: { id: string }) {
+  const query = useVoice(id);
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading training status" />
+      </Center>
+    );
+  }
+  if (query.isError && !query.data) {
+    return (
+      <Stack data-testid="training-error" gap="sm">
+        <ErrorAlert message="Failed to fetch Voice status" />
+        <Group>
+          <Button
+            component={Link}
+            to={PATHS.dashboard}
+            variant="default"
+            leftSection={<IconLayoutDashboard size={18} />}
+          >
+            Back to My Voices
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  const voice = query.data;
+  if (!voice) return null;
+  if (voice.status === 'failed') return <Failed voice={voice} />;
+  return isTrainingStatus(voice.status) ? <InProgress voice={voice} /> : <Done voice={voice} />;
+}

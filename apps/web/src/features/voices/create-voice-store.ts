@@ -1,0 +1,175 @@
+// The create form's draft and its submission, kept outside React: the form navigates to the
+// "Creating Voice..." placeholder as soon as it submits, and comes back with everything kept when
+// the upload fails. File counts arrive here too, so a count that lands after a navigation is kept.
+import { filterVoiceNameInput, MAX_PASTED_CHARS, stripNul, type Voice, voiceNameSchema } from '@ownvoice/shared';
+import { createStore, useStore } from '../../lib/create-store';
+import { handleInsufficientLimit } from '../../lib/purchase-prompt';
+import { countCharacters, createVoice } from './api';
+import { createErrorMessage } from './create-error';
+import { classifyCountFailure, type FileFailure, failureMessages, screenFiles } from './file-selection';
+import { newTempVoiceId } from './temp-voice-id';
+
+/** A chosen file (spec §3 "Selected file entry"); charCount is null while the server counts. */
+export interface SelectedFile {
+  id: string;
+  file: File;
+  charCount: number | null;
+}
+
+export type Submission =
+  | { state: 'idle' }
+  | { state: 'submitting'; tempId: string }
+  | { state: 'created'; tempId: string; voiceId: string }
+  | { state: 'failed'; tempId: string };
+
+export interface CreateVoiceState {
+  /** Whose draft this is: another user signing in on this tab must not see it. */
+  ownerId: string | null;
+  name: string;
+  text: string;
+  files: SelectedFile[];
+  /** The shared messages for files that were not added. */
+  fileErrors: string[];
+  /** Set when pasted text was cut at the 2,000,000 limit. */
+  textTruncated: boolean;
+  /** The last upload's failure, shown on the restored form. */
+  createError: string | null;
+  submission: Submission;
+}
+
+const EMPTY: CreateVoiceState = {
+  ownerId: null,
+  name: '',
+  text: '',
+  files: [],
+  fileErrors: [],
+  textTruncated: false,
+  createError: null,
+  submission: { state: 'idle' },
+};
+
+const store = createStore<CreateVoiceState>(EMPTY);
+
+/** The draft of this user; a draft left by someone else reads as empty until it is claimed. */
+export function useCreateVoiceState(userId: string): CreateVoiceState {
+  const state = useStore(store);
+  return state.ownerId === userId ? state : { ...EMPTY, ownerId: userId };
+}
+
+/** The draft as it stands, for code outside React. */
+export const readCreateVoiceState = (): CreateVoiceState => store.get();
+
+/** Makes the draft this user's, starting afresh when it was someone else's. */
+export function claimDraft(userId: string): void {
+  store.set((current) => (current.ownerId === userId ? current : { ...EMPTY, ownerId: userId }));
+}
+
+export function clearDraft(): void {
+  store.set((current) => ({ ...EMPTY, ownerId: current.ownerId }));
+}
+
+const patch = (changes: Partial<CreateVoiceState>) => store.set((current) => ({ ...current, ...changes }));
+
+export function setName(value: string): void {
+  patch({ name: filterVoiceNameInput(value) });
+}
+
+/** NUL characters removed and the text cut at the pasted-text limit. */
+export function setText(value: string): void {
+  const clean = stripNul(value);
+  patch({ text: clean.slice(0, MAX_PASTED_CHARS), textTruncated: clean.length > MAX_PASTED_CHARS });
+}
+
+export function removeFile(id: string): void {
+  store.set((current) => ({ ...current, files: current.files.filter((f) => f.id !== id) }));
+}
+
+export function dismissFileErrors(): void {
+  patch({ fileErrors: [] });
+}
+
+export function dismissCreateError(): void {
+  patch({ createError: null });
+}
+
+let nextFileId = 0;
+
+/**
+ * Adds the files the rules accept and asks the server to count each, in parallel. Returns the
+ * names left out for passing the 50 MB total, for the EGAD! modal; other refusals land in
+ * fileErrors once every count of the batch has answered.
+ */
+export function addFiles(incoming: readonly File[]): string[] {
+  const current = store.get();
+  const screening = screenFiles(
+    current.files.map((f) => f.file),
+    incoming,
+  );
+  const added: SelectedFile[] = screening.accepted.map((file) => {
+    nextFileId += 1;
+    return { id: `file-${nextFileId}`, file, charCount: null };
+  });
+  patch({ files: [...current.files, ...added], fileErrors: failureMessages(screening.failures) });
+  void countBatch(added, screening.failures);
+  return screening.overTotal.map((f) => f.name);
+}
+
+async function countBatch(added: readonly SelectedFile[], earlier: readonly FileFailure[]): Promise<void> {
+  const failures: FileFailure[] = [...earlier];
+  await Promise.all(
+    added.map(async (entry) => {
+      try {
+        const { characters } = await countCharacters(entry.file);
+        store.set((s) => ({
+          ...s,
+          files: s.files.map((f) => (f.id === entry.id ? { ...f, charCount: characters } : f)),
+        }));
+      } catch (error) {
+        failures.push(classifyCountFailure(entry.file.name, error));
+        removeFile(entry.id);
+      }
+    }),
+  );
+  if (failures.length > earlier.length) patch({ fileErrors: failureMessages(failures) });
+}
+
+export interface CreateHooks {
+  /** Runs after the server accepted the Voice (refresh the list, the user, onboarding). */
+  onCreated: (voice: Voice) => void;
+}
+
+/**
+ * Sends the draft. Returns the temporary id to show the placeholder under at once (null when the
+ * name is blank); the outcome lands in `submission`, and on failure the draft stays as it was
+ * with the error beside it.
+ */
+export function submitDraft({ onCreated }: CreateHooks): string | null {
+  const { name, text, files } = store.get();
+  const parsedName = voiceNameSchema.safeParse(name);
+  if (!parsedName.success) return null;
+  const tempId = newTempVoiceId();
+  patch({ submission: { state: 'submitting', tempId }, createError: null, fileErrors: [] });
+  createVoice({ name: parsedName.data, text, files: files.map((f) => f.file) }).then(
+    (voice) => {
+      store.set((s) => ({
+        ...EMPTY,
+        ownerId: s.ownerId,
+        submission: { state: 'created', tempId, voiceId: voice._id },
+      }));
+      onCreated(voice);
+    },
+    (error: unknown) => {
+      // A resource that ran out opens the purchase modal; the form comes back as it was.
+      const handled = handleInsufficientLimit(error);
+      patch({ submission: { state: 'failed', tempId }, createError: handled ? null : createErrorMessage(error) });
+    },
+  );
+  return tempId;
+}
+
+/** The placeholder page saw the outcome of its submission and moved on. */
+export function acknowledgeSubmission(tempId: string): void {
+  store.set((s) =>
+    s.submission.state !== 'idle' && s.submission.tempId === tempId ? { ...s, submission: { state: 'idle' } } : s,
+  );
+}

@@ -1,0 +1,44 @@
+import type { VoiceEvaluation } from '@ownvoice/shared';
+import { describe, expect, it } from 'vitest';
+import { evaluationFigures, evaluationSummary, formatPerplexity } from './evaluation-figures';
+
+const evaluation = (basePerplexity: number, voicePerplexity: number, base: number, voice: number): VoiceEvaluation => ({
+  heldOut: { baseLoss: 3, voiceLoss: 2.5, basePerplexity, voicePerplexity, examples: 12 },
+  style: { baseDelta: 1.2, voiceDelta: 0.9, baseSimilarity: base, voiceSimilarity: voice, samples: 4 },
+  samples: [],
+});
+
+describe('evaluationFigures', () => {
+  it('scales the perplexity bars to the larger value and turns similarity into percent', () => {
+    const figures = evaluationFigures(evaluation(40, 30, 0.412, 0.655));
+    expect(figures.perplexity).toEqual({ base: 40, voice: 30, scaleMax: 40 });
+    expect(figures.perplexityDropPercent).toBe(25);
+    expect(figures.similarity).toEqual({ basePercent: 41, voicePercent: 66 });
+  });
+
+  it('keeps similarity within 0..100', () => {
+    expect(evaluationFigures(evaluation(1, 1, -0.2, 1.3)).similarity).toEqual({ basePercent: 0, voicePercent: 100 });
+  });
+});
+
+describe('evaluationSummary', () => {
+  it('says how much better the Voice does', () => {
+    expect(evaluationSummary(evaluationFigures(evaluation(40, 30, 0.4, 0.6)))).toEqual([
+      'Your Voice is 25% less surprised by your unseen writing than the base model.',
+      'Its rewrites come closer to your style: 60% against 40%.',
+    ]);
+  });
+
+  it('says so plainly when it does not', () => {
+    const [heldOut, style] = evaluationSummary(evaluationFigures(evaluation(30, 40, 0.6, 0.4)));
+    expect(heldOut).toContain('not yet better');
+    expect(style).toContain('not yet closer');
+  });
+});
+
+describe('formatPerplexity', () => {
+  it('shows one decimal for small values', () => {
+    expect(formatPerplexity(23.456)).toBe('23.5');
+    expect(formatPerplexity(1234.5)).toBe('1,235');
+  });
+});

@@ -1,0 +1,35 @@
+// Public Voices and forking (spec §2, §8): a fork lands in the user's own list and uses a storage
+// slot, so both are refreshed; a full storage opens the purchase modal.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../../../app/session/session-context';
+import { errorMessage } from '../../../lib/api-error';
+import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { notifyError, notifySuccess } from '../../../lib/toast';
+import { voiceKeys } from '../../../lib/voice-queries';
+import { fetchPublicVoices, forkVoice } from '../api';
+
+export function usePublicVoices() {
+  return useQuery({ queryKey: voiceKeys.public, queryFn: ({ signal }) => fetchPublicVoices(signal) });
+}
+
+export function useForkVoice() {
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const mutation = useMutation({
+    mutationFn: (id: string) => forkVoice(id),
+    onSuccess: () => {
+      notifySuccess('LoRA forked successfully!');
+      void queryClient.invalidateQueries({ queryKey: voiceKeys.mine });
+      void session.refresh().catch(() => undefined);
+    },
+    onError: (error) => {
+      if (handleInsufficientLimit(error)) return;
+      notifyError(errorMessage(error, 'Failed to fork LoRA'));
+    },
+  });
+  return {
+    fork: (id: string) => mutation.mutate(id),
+    /** The Voice being forked right now, for its button's spinner. */
+    forkingId: mutation.isPending ? mutation.variables : undefined,
+  };
+}

@@ -1,0 +1,26 @@
+// One Voice, asked for again every 5 s while it trains (spec §4). When training ends, the
+// dashboard's list is refreshed too, so it shows the new status at once.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { voiceKeys } from '../../../lib/voice-queries';
+import { fetchVoice } from '../api';
+import { isTrainingStatus, trainingPollInterval } from '../training-status';
+
+export function useVoice(id: string) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: voiceKeys.one(id),
+    queryFn: ({ signal }) => fetchVoice(id, signal),
+    refetchInterval: (current) => trainingPollInterval(current.state.data, current.state.error),
+    staleTime: 0,
+  });
+
+  const status = query.data?.status;
+  useEffect(() => {
+    if (status !== undefined && !isTrainingStatus(status)) {
+      void queryClient.invalidateQueries({ queryKey: voiceKeys.mine });
+    }
+  }, [status, queryClient]);
+
+  return query;
+}

@@ -1,0 +1,51 @@
+import { VOICE_TIMINGS } from '@ownvoice/shared';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api-error';
+import { testVoice } from '../../lib/test-voice';
+import { formatEta, progressPercent, trainingPollInterval } from './training-status';
+
+describe('trainingPollInterval', () => {
+  it('asks every 5 s while the Voice trains or waits, and before the first answer', () => {
+    expect(trainingPollInterval(undefined, null)).toBe(VOICE_TIMINGS.trainingPollMs);
+    expect(trainingPollInterval(testVoice({ status: 'training' }), null)).toBe(VOICE_TIMINGS.trainingPollMs);
+    expect(trainingPollInterval(testVoice({ status: 'pending' }), null)).toBe(VOICE_TIMINGS.trainingPollMs);
+  });
+
+  it('stops once training ended', () => {
+    expect(trainingPollInterval(testVoice({ status: 'ready' }), null)).toBe(false);
+    expect(trainingPollInterval(testVoice({ status: 'failed' }), null)).toBe(false);
+  });
+
+  it('stops on a refusal but keeps trying through a network or server failure', () => {
+    expect(trainingPollInterval(undefined, new ApiError({ status: 404, msg: 'Voice not found' }))).toBe(false);
+    expect(trainingPollInterval(undefined, new ApiError({ status: 502, msg: 'Bad gateway' }))).toBe(
+      VOICE_TIMINGS.trainingPollMs,
+    );
+    expect(trainingPollInterval(undefined, new TypeError('Failed to fetch'))).toBe(VOICE_TIMINGS.trainingPollMs);
+  });
+});
+
+describe('formatEta', () => {
+  it('reads as minutes left', () => {
+    expect(formatEta(180)).toBe('~3 min left');
+    expect(formatEta(150)).toBe('~3 min left');
+    expect(formatEta(45)).toBe('Less than a minute left');
+    expect(formatEta(3600)).toBe('~1 h left');
+    expect(formatEta(5400)).toBe('~1 h 30 min left');
+  });
+
+  it('says nothing without an estimate', () => {
+    expect(formatEta(null)).toBeNull();
+    expect(formatEta(undefined)).toBeNull();
+    expect(formatEta(-1)).toBeNull();
+  });
+});
+
+describe('progressPercent', () => {
+  it('rounds and clamps', () => {
+    expect(progressPercent(41.6)).toBe(42);
+    expect(progressPercent(130)).toBe(100);
+    expect(progressPercent(-2)).toBe(0);
+    expect(progressPercent(Number.NaN)).toBe(0);
+  });
+});
