@@ -20,6 +20,7 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
+import { convertRoutes } from './routes/loras/convert.routes.js';
 import { lorasRoutes } from './routes/loras/loras.routes.js';
 import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
 import { engineRoutes } from './routes/public/engine.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp({
       // Uploads stream through voice-upload.ts with their own limits.
       await api.register(multipart, MULTIPART_OPTIONS);
       await lorasRoutes(api, services, { dataDir: config.dataDir });
+      await convertRoutes(api, services);
     },
     { prefix: '/api' },
   );

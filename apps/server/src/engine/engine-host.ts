@@ -1,7 +1,7 @@
 // The one VoiceEngine of this process: started on first use, once the base model is found,
 // and shared by Voice training (pairs, evaluation) and by awake Voices.
 import path from 'node:path';
-import { VoiceEngine } from '@ownvoice/engine';
+import { VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
 import { errors } from '../errors.js';
 import type { BaseModelService } from './base-model.service.js';
 
@@ -12,6 +12,10 @@ export interface BaseModelInfo {
   /** The house model stands in (offline, or asked for): trains with the tiny preset. */
   isHouse: boolean;
 }
+
+/** The training preset, and with it the passage (and Convert chunk) size, for a base model. */
+export const presetFor = (model: BaseModelInfo, configured: 'tiny' | 'standard' | undefined): VoicePreset =>
+  VOICE_PRESETS[configured ?? (model.isHouse ? 'tiny' : 'standard')];
 
 export class EngineHost {
   private engine: Promise<VoiceEngine> | undefined;

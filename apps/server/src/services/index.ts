@@ -11,6 +11,7 @@ import { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { AuthService } from './auth.service.js';
+import { ConversionService } from './conversion.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { UsageService } from './usage.service.js';
@@ -26,10 +27,14 @@ export interface Services {
   voices: VoicesService;
   voiceCreation: VoiceCreationService;
   activation: ActivationService;
+  conversion: ConversionService;
   usage: UsageService;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
 }
+
+/** Tries per chunk before Convert gives up on it with an inline marker. */
+const CONVERT_MAX_ATTEMPTS = 3;
 
 /** The long-lived parts services drive: the model engine, the job queue, the log. */
 export interface ServiceRuntime {
@@ -41,7 +46,7 @@ export interface ServiceRuntime {
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training'>,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
@@ -63,6 +68,10 @@ export function createServices(
     voices: new VoicesService(voicesRepo, storage, clock, activation, users),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
+    conversion: new ConversionService(voicesRepo, activation, usage, runtime.engine, {
+      maxAttempts: CONVERT_MAX_ATTEMPTS,
+      preset: config.training.preset,
+    }),
     usage,
     repositories: { voices: voicesRepo },
   };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { trainVoice, type UploadedFile, VOICE_PRESETS, type VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { VoiceRow } from '../db/schema.js';
-import type { EngineHost } from '../engine/engine-host.js';
+import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import type { JobQueueHost, TrainingJob } from '../jobs/job-queue.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { UsageService } from '../services/usage.service.js';
@@ -174,7 +174,6 @@ export class TrainingWorker {
     const engine = await this.engine.get();
     const model = this.engine.model();
     const { files, pastedText } = await this.readUploads(voice.id);
-    const presetName = this.options.preset ?? (model.isHouse ? 'tiny' : 'standard');
 
     let lastWrite = 0;
     let lastStage = '';
@@ -200,7 +199,7 @@ export class TrainingWorker {
       baseModelName: model.name,
       files,
       ...(pastedText ? { pastedText } : {}),
-      preset: VOICE_PRESETS[presetName],
+      preset: presetFor(model, this.options.preset),
       workDir: this.storage.localPath(workKey(voice.id)),
       outDir: this.storage.localPath(adapterFolderKey(voice.id)),
       version: (voice.pipelineId ?? voice.id).slice(0, 8),

@@ -9,7 +9,7 @@ import {
 } from '@ownvoice/shared';
 import { z } from 'zod';
 
-const errorResponses = {
+export const errorResponses = {
   400: apiErrorBodySchema,
   401: apiErrorBodySchema,
   403: apiErrorBodySchema,

@@ -1,0 +1,73 @@
+// Convert under /api/loras: the streamed conversion (server-sent events) and the edit pass.
+import {
+  apiErrorBodySchema,
+  convertRequestSchema,
+  editChunkRequestSchema,
+  editChunkResponseSchema,
+} from '@ownvoice/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errors } from '../../errors.js';
+import { authOf } from '../../plugins/authenticate.js';
+import type { Services } from '../../services/index.js';
+import { errorResponses, voiceIdParams } from './loras.schemas.js';
+
+export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const auth = { preHandler: app.requireUser };
+
+  r.post(
+    '/loras/:id/convert-stream',
+    { schema: { params: voiceIdParams, body: convertRequestSchema }, ...auth },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (request.body.loraId !== undefined && request.body.loraId !== id) {
+        throw errors.validation('loraId must be the Voice in the path.');
+      }
+      // Every refusal is a JSON error before the first event.
+      const prepared = await conversion.prepare(authOf(request).user, id, request.body.text);
+      const controller = new AbortController();
+      // The response closing before we ended it means the client went away: stop generating.
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort(new Error('the client disconnected'));
+      });
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        // Proxies must pass events through as they come.
+        'x-accel-buffering': 'no',
+      });
+      const send = (event: unknown) => reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
+      try {
+        for await (const event of prepared.events(controller.signal)) send(event);
+      } catch (error) {
+        if (!controller.signal.aborted) {
+          request.log.error({ err: error }, 'conversion failed');
+          send({ type: 'error', error: 'The conversion stopped unexpectedly. Please try again.' });
+        }
+      } finally {
+        reply.raw.end();
+      }
+    },
+  );
+
+  r.post(
+    '/loras/edit-chunk',
+    {
+      schema: {
+        body: editChunkRequestSchema,
+        response: { 200: editChunkResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
+      },
+      ...auth,
+    },
+    async (request) => ({
+      editedChunk: await conversion.editChunk(
+        authOf(request).user,
+        request.body.originalChunk,
+        request.body.rephrasedChunk,
+      ),
+    }),
+  );
+}

@@ -1,0 +1,251 @@
+// Convert on the tiny house model: the event stream's order and shapes, chunk offsets that cover
+// the text and stitch back with its separators, forced rerolls and their bound, a disconnect
+// stopping generation, fair sharing between simultaneous conversions, the awake requirement,
+// and the edit pass with its proofread spending.
+import type { AddressInfo } from 'node:net';
+import { stitch } from '@ownvoice/engine';
+import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, type ConvertEvent, convertEventSchema } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type UserRow, usageTranches, users, type VoiceRow } from '../../db/schema.js';
+import { ConversionService } from '../../services/conversion.service.js';
+import { quickVoice } from '../../test/quick-voice.js';
+import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+
+let ctx: TestContext;
+let owner: TestClient;
+let ownerId: string;
+let voice: VoiceRow;
+
+const TEXT = `# Spring fair
+
+The committee met on Tuesday evening in the library and agreed to move the spring fair to the school field, where there is more room for stalls and for the children's races.
+
+## What changes
+
+- Parking moves to the playground, and the gates open at nine.
+- The cake stall stays by the main door, next to the raffle.
+- Volunteers should arrive by eight to set up the tables and the bunting.
+
+The fair raised four hundred pounds last year. This year we hope to buy new books for the reading corner and a second climbing frame for the infants.`;
+
+/** Reads `data:` events off a server-sent-event body. */
+function parseEvents(body: string): ConvertEvent[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => convertEventSchema.parse(JSON.parse(block.slice(6))));
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = ctx.client();
+  ownerId = (await owner.register()).res.json().user.id;
+  voice = await quickVoice(ctx, ownerId);
+  const woke = await owner.post(`/api/loras/${voice.id}/activate`);
+  expect(woke.json().status).toBe('active');
+}, 300_000);
+afterAll(() => ctx.close());
+
+const convert = (client: TestClient, id: string, text: string) =>
+  client.post(`/api/loras/${id}/convert-stream`, { loraId: id, text });
+
+describe('POST /api/loras/:id/convert-stream', () => {
+  it('streams chunk positions, then each chunk in order, then complete', async () => {
+    const res = await convert(owner, voice.id, TEXT);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    const events = parseEvents(res.body);
+    const first = events[0];
+    if (first?.type !== 'chunk_positions') throw new Error(`first event was ${first?.type}`);
+    expect(first.baseText).toBe(TEXT);
+    expect(events.at(-1)).toEqual({ type: 'complete' });
+
+    // Positions are in order, do not overlap, and leave only whitespace between them.
+    const positions = first.chunkPositions;
+    expect(positions.length).toBeGreaterThan(1);
+    const separators: string[] = [];
+    let at = 0;
+    for (const p of positions) {
+      expect(p.start).toBeGreaterThanOrEqual(at);
+      expect(p.end).toBeGreaterThan(p.start);
+      separators.push(TEXT.slice(at, p.start));
+      at = p.end;
+    }
+    separators.push(TEXT.slice(at));
+    expect(separators.every((s) => s.trim() === '')).toBe(true);
+    // Stitching the originals with the separators gives back the text exactly.
+    expect(
+      stitch(
+        positions.map((p) => TEXT.slice(p.start, p.end)),
+        separators,
+      ),
+    ).toBe(TEXT);
+
+    // Chunks stream in order, several deltas each, and every chunk gets text.
+    const chunkEvents = events.filter((e) => e.type === 'chunk');
+    const order = chunkEvents.map((e) => e.chunkIndex);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(new Set(order).size).toBe(positions.length);
+    expect(chunkEvents.length).toBeGreaterThan(positions.length);
+  });
+
+  it('refuses blank text, a sleeping Voice, someone else’s Voice and a missing CSRF token', async () => {
+    const blank = await convert(owner, voice.id, ' \n\t ');
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().msg).toBe(CONVERT_MESSAGES.emptyText);
+
+    const stranger = ctx.client();
+    await stranger.register();
+    expect((await convert(stranger, voice.id, TEXT)).statusCode).toBe(404);
+
+    const asleep = await quickVoice(ctx, ownerId, 'Asleep');
+    const res = await convert(owner, asleep.id, TEXT);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VOICE_NOT_READY', msg: expect.stringMatching(/asleep/) });
+
+    const noCsrf = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/loras/${voice.id}/convert-stream`,
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { text: TEXT },
+    });
+    expect(noCsrf.statusCode).toBe(403);
+    expect(noCsrf.json().code).toMatch(/^CSRF_/);
+  });
+
+  it('runs several conversions at once without failing any', async () => {
+    const results = await Promise.all([0, 1, 2].map(() => convert(owner, voice.id, TEXT.slice(0, 700))));
+    for (const res of results) {
+      expect(res.statusCode).toBe(200);
+      expect(parseEvents(res.body).at(-1)).toEqual({ type: 'complete' });
+    }
+  });
+
+  it('stops generating as soon as the client goes away', async () => {
+    const { platform } = ctx.app;
+    const engine = await platform.engine.get();
+    const original = engine.complete.bind(engine);
+    const calls: { signal?: AbortSignal; settled: boolean }[] = [];
+    engine.complete = (prompt, options = {}) => {
+      const call = { ...(options.signal ? { signal: options.signal } : {}), settled: false };
+      calls.push(call);
+      return original(prompt, options).finally(() => {
+        call.settled = true;
+      });
+    };
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = ctx.app.server.address() as AddressInfo;
+      const controller = new AbortController();
+      const response = await fetch(`http://127.0.0.1:${port}/api/loras/${voice.id}/convert-stream`, {
+        method: 'POST',
+        headers: {
+          ...(await owner.csrfHeaders()),
+          authorization: `Bearer ${owner.token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ text: `${TEXT}\n\n${TEXT}\n\n${TEXT}` }),
+        signal: controller.signal,
+      });
+      const reader = response.body?.getReader();
+      let seen = '';
+      while (!seen.includes('"type":"chunk"')) seen += new TextDecoder().decode((await reader?.read())?.value);
+      controller.abort();
+      // Every generation started for this request ends, aborted, and no new one starts.
+      await expect.poll(() => calls.every((c) => c.settled), { timeout: 20_000 }).toBe(true);
+      const started = calls.length;
+      expect(calls.every((c) => c.signal?.aborted)).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(calls.length).toBe(started);
+    } finally {
+      engine.complete = original;
+    }
+  });
+});
+
+describe('rerolls', () => {
+  const service = (judge: ConstructorParameters<typeof ConversionService>[4]['judge']) => {
+    const { services, engine } = ctx.app.platform;
+    return new ConversionService(services.repositories.voices, services.activation, services.usage, engine, {
+      maxAttempts: 3,
+      preset: undefined,
+      ...(judge ? { judge } : {}),
+    });
+  };
+  const ownerRow = async () => (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
+  const collect = async (s: ConversionService, text: string) => {
+    const events: ConvertEvent[] = [];
+    for await (const e of (await s.prepare(await ownerRow(), voice.id, text)).events(new AbortController().signal)) {
+      events.push(e);
+    }
+    return events;
+  };
+
+  it('announces a rejected rewrite, resets the chunk and asks again', async () => {
+    const tries = new Map<string, number>();
+    const events = await collect(
+      service((original) => {
+        const n = (tries.get(original) ?? 0) + 1;
+        tries.set(original, n);
+        return n === 1 ? { ok: false, reason: 'it repeated itself' } : { ok: true };
+      }),
+      TEXT.slice(0, 500),
+    );
+    const rerolls = events.filter((e) => e.type === 'chunk_reroll');
+    expect(rerolls.length).toBe(tries.size);
+    expect(rerolls[0]).toEqual({ type: 'chunk_reroll', chunkIndex: 0, reason: 'it repeated itself' });
+    // After the reroll, chunk 0 streams again before chunk 1 starts.
+    const i = events.indexOf(rerolls[0] as ConvertEvent);
+    expect(events[i + 1]).toMatchObject({ type: 'chunk', chunkIndex: 0 });
+    expect(events.at(-1)).toEqual({ type: 'complete' });
+  });
+
+  it('gives up on a chunk after a bounded number of attempts, with an inline marker', async () => {
+    const events = await collect(
+      service(() => ({ ok: false, reason: 'it was much longer than the original' })),
+      TEXT.slice(0, 300),
+    );
+    const rerolls = events.filter((e) => e.type === 'chunk_reroll');
+    expect(rerolls).toHaveLength(3);
+    const last = events.filter((e) => e.type === 'chunk').at(-1);
+    expect(last).toEqual({
+      type: 'chunk',
+      chunkIndex: 0,
+      text: `${CHUNK_ERROR_PREFIX} 1: it was much longer than the original]`,
+    });
+    expect(events.at(-1)).toEqual({ type: 'complete' });
+  });
+});
+
+describe('POST /api/loras/edit-chunk', () => {
+  const proofreads = async (client: TestClient) =>
+    (await client.get('/api/auth/me'))
+      .json()
+      .user.usageLimits.chunkEdits.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
+
+  it('returns the edited chunk and spends one proofread', async () => {
+    const before = await proofreads(owner);
+    const res = await owner.post('/api/loras/edit-chunk', {
+      originalChunk: 'The fair raised four hundred pounds last year.',
+      rephrasedChunk: 'Last year the fair made three hundred pounds, give or take.',
+      chunkIndex: 0,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(typeof res.json().editedChunk).toBe('string');
+    expect(res.json().editedChunk.length).toBeGreaterThan(0);
+    expect(await proofreads(owner)).toBe(before - 1);
+  });
+
+  it('answers the insufficient-resource error when no proofreads are left, and checks its input', async () => {
+    const client = ctx.client();
+    const id = (await client.register()).res.json().user.id;
+    await ctx.database.db.delete(usageTranches).where(eq(usageTranches.userId, id));
+    const res = await client.post('/api/loras/edit-chunk', { originalChunk: 'a', rephrasedChunk: 'b', chunkIndex: 0 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'chunkEdits' });
+    const bad = await owner.post('/api/loras/edit-chunk', { originalChunk: '', rephrasedChunk: 'b', chunkIndex: -1 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('VALIDATION_ERROR');
+  });
+});

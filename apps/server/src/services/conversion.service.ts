@@ -1,0 +1,165 @@
+// Convert: a text is cut into chunks the size the Voice trained on, and each chunk is rewritten
+// by the awake Voice, streamed token by token. A rewrite that fails the checks of
+// engine/rewrite-checks is announced as a reroll and asked for again, a bounded number of times;
+// after that the chunk carries an inline error marker, so a conversion always ends.
+//
+// Several conversions share a Voice fairly: each chunk waits in line for one of the engine's
+// sequences. A client that goes away aborts generation at once through the signal.
+import { chunkText, judgeRewrite, REWRITE_REPEAT_PENALTY, type RewriteVerdict, rewritePrompt } from '@ownvoice/engine';
+import { CONVERT_MESSAGES, type ConvertEvent, chunkErrorMarker } from '@ownvoice/shared';
+import type { UserRow, VoiceRow } from '../db/schema.js';
+import { type EngineHost, presetFor } from '../engine/engine-host.js';
+import { errors } from '../errors.js';
+import { voicePolicy } from '../policies/index.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ActivationService } from './activation.service.js';
+import type { UsageService } from './usage.service.js';
+
+export interface ConversionOptions {
+  /** Attempts per chunk, the first included. */
+  maxAttempts: number;
+  preset: 'tiny' | 'standard' | undefined;
+  /** Decides whether a rewrite is usable (tests swap it to force rejections). */
+  judge?: (original: string, rewritten: string, nextOriginal?: string) => RewriteVerdict;
+}
+
+/** A conversion checked and ready to stream. */
+export interface PreparedConversion {
+  events(signal: AbortSignal): AsyncGenerator<ConvertEvent>;
+}
+
+const EDIT_SYSTEM =
+  'You are a careful editor. You get an ORIGINAL text and a REWRITE of it in another style. Correct the REWRITE only where it differs from the ORIGINAL in facts: names, numbers, dates, places and claims. Keep the REWRITE\u2019s wording and style everywhere else. Answer with the corrected rewrite only.';
+
+export class ConversionService {
+  constructor(
+    private readonly voices: VoicesRepository,
+    private readonly activation: ActivationService,
+    private readonly usage: UsageService,
+    private readonly engine: EngineHost,
+    private readonly options: ConversionOptions,
+  ) {}
+
+  /** Checks the request (throws the 4xx to answer before any event); the stream comes after. */
+  async prepare(user: UserRow, voiceId: string, text: string): Promise<PreparedConversion> {
+    if (!text.trim()) throw errors.validation(CONVERT_MESSAGES.emptyText);
+    const voice = await this.voices.findById(voiceId);
+    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
+    if (!voicePolicy.canManage(user, voice))
+      throw errors.forbidden('Only the owner of this Voice can convert with it.');
+    const engine = await this.engine.started();
+    if (voice.status !== 'active' || !engine?.isAwake(voice.id)) {
+      throw errors.voiceNotReady('This Voice is asleep. Wake it up on the dashboard, then convert.');
+    }
+    return { events: (signal) => this.stream(voice, text, signal) };
+  }
+
+  private async *stream(voice: VoiceRow, text: string, signal: AbortSignal): AsyncGenerator<ConvertEvent> {
+    const engine = await this.engine.get();
+    const preset = presetFor(this.engine.model(), this.options.preset);
+    const { chunks } = chunkText(text, { maxChars: preset.passageMaxChars });
+    yield {
+      type: 'chunk_positions',
+      chunkPositions: chunks.map((c) => ({ start: c.start, end: c.end })),
+      baseText: text,
+    };
+    await this.activation.touch(voice.id);
+    const judge = this.options.judge ?? judgeRewrite;
+    for (const chunk of chunks) {
+      const next = chunks[chunk.index + 1]?.text;
+      const budget = Math.ceil(engine.runtime.tokenize(chunk.text).length * 1.5) + 16;
+      for (let attempt = 1; ; attempt++) {
+        signal.throwIfAborted();
+        let written = '';
+        // The first attempt is greedy; later ones sample, so they can come out differently.
+        for await (const delta of streamText(signal, (onChunk) =>
+          engine.complete(rewritePrompt(chunk.text), {
+            voiceId: voice.id,
+            maxTokens: budget,
+            repeatPenalty: REWRITE_REPEAT_PENALTY,
+            stop: ['\n### '],
+            signal,
+            onChunk,
+            ...(attempt > 1 ? { temperature: 0.7, topP: 0.95, seed: attempt } : {}),
+          }),
+        )) {
+          written += delta;
+          yield { type: 'chunk', chunkIndex: chunk.index, text: delta };
+        }
+        const verdict = judge(chunk.text, written, next);
+        if (verdict.ok) break;
+        yield { type: 'chunk_reroll', chunkIndex: chunk.index, reason: verdict.reason };
+        if (attempt >= this.options.maxAttempts) {
+          yield { type: 'chunk', chunkIndex: chunk.index, text: chunkErrorMarker(chunk.index, verdict.reason) };
+          break;
+        }
+      }
+    }
+    await this.activation.touch(voice.id);
+    yield { type: 'complete' };
+  }
+
+  /**
+   * The edit pass for one chunk: the base model corrects factual drift of the rewrite against the
+   * original. Spends one proofread, given back if the model fails.
+   */
+  async editChunk(user: UserRow, originalChunk: string, rephrasedChunk: string): Promise<string> {
+    if ((await this.usage.remaining(user.id, 'chunkEdits')) < 1) throw errors.insufficientLimit('chunkEdits');
+    const engine = await this.engine.get();
+    await this.usage.consume(user.id, 'chunkEdits', 1);
+    try {
+      const budget = Math.ceil(engine.runtime.tokenize(rephrasedChunk).length * 1.5) + 32;
+      const edited = await engine.chat(
+        [
+          { role: 'system', content: EDIT_SYSTEM },
+          { role: 'user', content: `ORIGINAL:\n${originalChunk}\n\nREWRITE:\n${rephrasedChunk}` },
+        ],
+        { maxTokens: budget, temperature: 0 },
+      );
+      // An editor that answers nothing usable leaves the Voice's text as it was.
+      return judgeRewrite(rephrasedChunk, edited).ok ? edited.trim() : rephrasedChunk;
+    } catch (error) {
+      await this.usage.refund(user.id, 'chunkEdits', 1);
+      throw error;
+    }
+  }
+}
+
+/** Turns a callback-streaming call into an async iterable of its text deltas. */
+async function* streamText(
+  signal: AbortSignal,
+  run: (onChunk: (text: string) => void) => Promise<unknown>,
+): AsyncGenerator<string> {
+  const pending: string[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  let failure: unknown;
+  const finished = run((text) => {
+    pending.push(text);
+    wake?.();
+  }).then(
+    () => {
+      done = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failure = error;
+      done = true;
+      wake?.();
+    },
+  );
+  while (true) {
+    if (pending.length) {
+      yield pending.shift() as string;
+      continue;
+    }
+    if (done) break;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  await finished;
+  if (failure) throw failure;
+  signal.throwIfAborted();
+}

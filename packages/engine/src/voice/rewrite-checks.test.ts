@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { isRepetitive, judgeRewrite } from './rewrite-checks.js';
+
+const original =
+  'The committee met on Tuesday and agreed to move the spring fair to the school field, where there is more room for stalls.';
+
+describe('judgeRewrite', () => {
+  it('accepts a rewrite of about the same length that reads as prose', () => {
+    expect(
+      judgeRewrite(
+        original,
+        'On Tuesday the committee agreed the spring fair goes to the school field, with room for more stalls.',
+      ),
+    ).toEqual({ ok: true });
+  });
+
+  it('rejects empty output', () => {
+    expect(judgeRewrite(original, '   \n')).toEqual({ ok: false, reason: 'the Voice wrote nothing' });
+  });
+
+  it('rejects output that loops on a phrase or a symbol', () => {
+    expect(
+      judgeRewrite(original, 'theory of theory of theory of theory of theory of theory of theory of theory').ok,
+    ).toBe(false);
+    expect(isRepetitive('See also irony. | | | | | | | | | | | | | | |')).toBe(true);
+    expect(isRepetitive(original)).toBe(false);
+  });
+
+  it('rejects output far shorter or longer than the original', () => {
+    expect(judgeRewrite(original, 'The fair moved.')).toEqual({
+      ok: false,
+      reason: 'it was much shorter than the original',
+    });
+    expect(judgeRewrite(original, `${original} ${original} ${original.split(' ').reverse().join(' ')}`).ok).toBe(false);
+  });
+
+  it('rejects output that runs into the next chunk or into the prompt format', () => {
+    const next = 'Parking will be on the playground, and the gates open at nine.';
+    expect(judgeRewrite(original, `The committee moved the fair to the field. ${next}`, next)).toEqual({
+      ok: false,
+      reason: 'it ran into the next chunk',
+    });
+    expect(judgeRewrite(original, 'The fair moves to the field.\n\n### Plain text:\nmore').ok).toBe(false);
+  });
+});

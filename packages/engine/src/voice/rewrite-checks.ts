@@ -1,0 +1,53 @@
+// Whether a Voice's rewrite of one chunk is usable. Small models sometimes write nothing, loop on
+// a phrase, stop after a few words or ramble on, or carry on past the chunk into text of their
+// own; Convert rejects such output and asks again, a bounded number of times.
+
+export type RewriteVerdict = { ok: true } | { ok: false; reason: string };
+
+/** Rewrites shorter or longer than this, relative to the original, are rejected. */
+const MIN_LENGTH_RATIO = 0.35;
+const MAX_LENGTH_RATIO = 2.5;
+/** Below this many characters the original is too short for length ratios to mean anything. */
+const MIN_CHARS_FOR_RATIO = 40;
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+
+/** True when a phrase keeps coming back: a few 3-word sequences make up much of the text. */
+export function isRepetitive(text: string): boolean {
+  const w = words(text);
+  if (w.length >= 12) {
+    const counts = new Map<string, number>();
+    for (let i = 0; i + 3 <= w.length; i++) {
+      const key = `${w[i]} ${w[i + 1]} ${w[i + 2]}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const top = Math.max(...counts.values());
+    if (top >= 4 && top * 3 >= w.length / 4) return true;
+  }
+  // Runs of the same symbol ("| | | |", "-----") outside words.
+  return /([^\p{L}\p{N}\s])(?:\s*\1){11,}/u.test(text);
+}
+
+/**
+ * `original` is the chunk's own text, `nextOriginal` the chunk after it (if any): a rewrite that
+ * starts reproducing it ran into the next chunk.
+ */
+export function judgeRewrite(original: string, rewritten: string, nextOriginal?: string): RewriteVerdict {
+  const out = rewritten.trim();
+  if (!out) return { ok: false, reason: 'the Voice wrote nothing' };
+  if (/^#{3} (Plain text|In my voice):/m.test(out)) return { ok: false, reason: 'it ran into the next chunk' };
+  if (nextOriginal) {
+    const opening = nextOriginal.trim().slice(0, 40).toLowerCase();
+    if (opening.length >= 20 && out.toLowerCase().includes(opening)) {
+      return { ok: false, reason: 'it ran into the next chunk' };
+    }
+  }
+  if (isRepetitive(out)) return { ok: false, reason: 'it repeated itself' };
+  const length = original.trim().length;
+  if (length >= MIN_CHARS_FOR_RATIO) {
+    const ratio = out.length / length;
+    if (ratio < MIN_LENGTH_RATIO) return { ok: false, reason: 'it was much shorter than the original' };
+    if (ratio > MAX_LENGTH_RATIO) return { ok: false, reason: 'it was much longer than the original' };
+  }
+  return { ok: true };
+}
