@@ -18,6 +18,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
+import { contentRoutes } from './routes/content/content.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
 import { convertRoutes } from './routes/loras/convert.routes.js';
@@ -104,6 +105,7 @@ export async function buildApp({
       await api.register(multipart, MULTIPART_OPTIONS);
       await lorasRoutes(api, services, { dataDir: config.dataDir });
       await convertRoutes(api, services);
+      await contentRoutes(api, services, { dataDir: config.dataDir });
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,7 @@
 export * from './api.js';
 export * from './constants.js';
 export * from './convert.js';
+export * from './create.js';
 export * from './errors.js';
 export * from './onboarding.js';
 export * from './validation/auth.js';

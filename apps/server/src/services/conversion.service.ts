@@ -43,6 +43,12 @@ export class ConversionService {
   /** Checks the request (throws the 4xx to answer before any event); the stream comes after. */
   async prepare(user: UserRow, voiceId: string, text: string): Promise<PreparedConversion> {
     if (!text.trim()) throw errors.validation(CONVERT_MESSAGES.emptyText);
+    const voice = await this.awakeVoice(user, voiceId);
+    return { events: (signal) => this.stream(voice, text, signal) };
+  }
+
+  /** The caller's own Voice, awake; the 4xx to answer otherwise. */
+  async awakeVoice(user: UserRow, voiceId: string): Promise<VoiceRow> {
     const voice = await this.voices.findById(voiceId);
     if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
     if (!voicePolicy.canManage(user, voice))
@@ -51,10 +57,22 @@ export class ConversionService {
     if (voice.status !== 'active' || !engine?.isAwake(voice.id)) {
       throw errors.voiceNotReady('This Voice is asleep. Wake it up on the dashboard, then convert.');
     }
-    return { events: (signal) => this.stream(voice, text, signal) };
+    return voice;
   }
 
   private async *stream(voice: VoiceRow, text: string, signal: AbortSignal): AsyncGenerator<ConvertEvent> {
+    await this.activation.touch(voice.id);
+    yield* this.rewrite(voice, text, signal);
+    await this.activation.touch(voice.id);
+    yield { type: 'complete' };
+  }
+
+  /** The rewriting events of one text (positions, chunk deltas, rerolls), without `complete`. */
+  async *rewrite(
+    voice: VoiceRow,
+    text: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<Exclude<ConvertEvent, { type: 'complete' } | { type: 'error' }>> {
     const engine = await this.engine.get();
     const preset = presetFor(this.engine.model(), this.options.preset);
     const { chunks } = chunkText(text, { maxChars: preset.passageMaxChars });
@@ -63,7 +81,6 @@ export class ConversionService {
       chunkPositions: chunks.map((c) => ({ start: c.start, end: c.end })),
       baseText: text,
     };
-    await this.activation.touch(voice.id);
     const judge = this.options.judge ?? judgeRewrite;
     for (const chunk of chunks) {
       const next = chunks[chunk.index + 1]?.text;
@@ -95,8 +112,6 @@ export class ConversionService {
         }
       }
     }
-    await this.activation.touch(voice.id);
-    yield { type: 'complete' };
   }
 
   /**
@@ -126,7 +141,7 @@ export class ConversionService {
 }
 
 /** Turns a callback-streaming call into an async iterable of its text deltas. */
-async function* streamText(
+export async function* streamText(
   signal: AbortSignal,
   run: (onChunk: (text: string) => void) => Promise<unknown>,
 ): AsyncGenerator<string> {

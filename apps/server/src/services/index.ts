@@ -11,6 +11,7 @@ import { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { AuthService } from './auth.service.js';
+import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
@@ -28,6 +29,7 @@ export interface Services {
   voiceCreation: VoiceCreationService;
   activation: ActivationService;
   conversion: ConversionService;
+  content: ContentService;
   usage: UsageService;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
@@ -60,6 +62,10 @@ export function createServices(
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
+  const conversion = new ConversionService(voicesRepo, activation, usage, runtime.engine, {
+    maxAttempts: CONVERT_MAX_ATTEMPTS,
+    preset: config.training.preset,
+  });
   return {
     auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance),
     sessions,
@@ -68,10 +74,8 @@ export function createServices(
     voices: new VoicesService(voicesRepo, storage, clock, activation, users),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
-    conversion: new ConversionService(voicesRepo, activation, usage, runtime.engine, {
-      maxAttempts: CONVERT_MAX_ATTEMPTS,
-      preset: config.training.preset,
-    }),
+    conversion,
+    content: new ContentService(conversion, activation, usage, runtime.engine),
     usage,
     repositories: { voices: voicesRepo },
   };

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { trainVoice, type UploadedFile, VOICE_PRESETS, type VoiceProgress } from '@ownvoice/engine';
+import { trainVoice, type UploadedFile, type VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
+import { sendEventStream } from '../event-stream.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
 
 export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
@@ -26,30 +27,12 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       }
       // Every refusal is a JSON error before the first event.
       const prepared = await conversion.prepare(authOf(request).user, id, request.body.text);
-      const controller = new AbortController();
-      // The response closing before we ended it means the client went away: stop generating.
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort(new Error('the client disconnected'));
-      });
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        // Proxies must pass events through as they come.
-        'x-accel-buffering': 'no',
-      });
-      const send = (event: unknown) => reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
-      try {
-        for await (const event of prepared.events(controller.signal)) send(event);
-      } catch (error) {
-        if (!controller.signal.aborted) {
-          request.log.error({ err: error }, 'conversion failed');
-          send({ type: 'error', error: 'The conversion stopped unexpectedly. Please try again.' });
-        }
-      } finally {
-        reply.raw.end();
-      }
+      await sendEventStream(
+        request,
+        reply,
+        (signal) => prepared.events(signal),
+        'The conversion stopped unexpectedly. Please try again.',
+      );
     },
   );
 

@@ -1,0 +1,61 @@
+// Create Content, Quick mode (voices-convert-create.md §2, §3 "Create stream event", §4 "Create
+// flow", §7 generate-stream): the base model drafts from a prompt, thinking first, and the
+// Voice then rewrites the draft chunk by chunk, all in one stream of server-sent events.
+import { z } from 'zod';
+import { ID_PATTERN } from './constants.js';
+import { chunkPositionSchema } from './convert.js';
+
+/** What the draft should be; each gives the model a length and shape to aim at. */
+export const CONTENT_FORMATS = ['blog_post', 'email', 'social_post', 'newsletter', 'article', 'free'] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+export const CONTENT_FORMAT_LABELS: Record<ContentFormat, string> = {
+  blog_post: 'Blog post',
+  email: 'E-mail',
+  social_post: 'Social media post',
+  newsletter: 'Newsletter',
+  article: 'Article',
+  free: 'Anything (as the prompt says)',
+};
+
+export const MAX_PROMPT_CHARS = 4000;
+
+export const CREATE_MESSAGES = {
+  promptRequired: 'Please enter a prompt',
+  selectVoice: 'Please select a Voice',
+  promptTooLong: `The prompt can be at most ${MAX_PROMPT_CHARS.toLocaleString('en-US')} characters`,
+} as const;
+
+/** The multipart fields of POST /content/generate-stream (referenceFile travels as a file part). */
+export const generateFieldsSchema = z.object({
+  prompt: z
+    .string({ error: CREATE_MESSAGES.promptRequired })
+    .trim()
+    .min(1, CREATE_MESSAGES.promptRequired)
+    .max(MAX_PROMPT_CHARS, CREATE_MESSAGES.promptTooLong),
+  format: z.enum(CONTENT_FORMATS).default('free'),
+  selectedLora: z.string({ error: CREATE_MESSAGES.selectVoice }).regex(ID_PATTERN, CREATE_MESSAGES.selectVoice),
+});
+
+export const CREATE_STAGES = ['content', 'rephrase'] as const;
+const stage = z.enum(CREATE_STAGES);
+
+export const createEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('generation_start'), stage }),
+  z.object({ type: z.literal('thinking_start'), stage }),
+  z.object({ type: z.literal('thinking'), stage, text: z.string() }),
+  z.object({ type: z.literal('thinking_end'), stage }),
+  z.object({ type: z.literal('content_chunk'), stage, text: z.string() }),
+  z.object({ type: z.literal('generation_complete'), stage, text: z.string() }),
+  z.object({
+    type: z.literal('chunk_positions'),
+    stage,
+    chunkPositions: z.array(chunkPositionSchema),
+    baseText: z.string(),
+  }),
+  z.object({ type: z.literal('chunk'), stage, chunkIndex: z.number().int(), text: z.string() }),
+  z.object({ type: z.literal('chunk_reroll'), stage, chunkIndex: z.number().int(), reason: z.string() }),
+  z.object({ type: z.literal('complete') }),
+  z.object({ type: z.literal('error'), error: z.string() }),
+]);
+export type CreateEvent = z.infer<typeof createEventSchema>;
