@@ -3,6 +3,7 @@ export * from './constants.js';
 export * from './convert.js';
 export * from './create.js';
 export * from './errors.js';
+export * from './interactive.js';
 export * from './onboarding.js';
 export * from './validation/auth.js';
 export * from './validation/text.js';

@@ -5,7 +5,14 @@
 //
 // Several conversions share a Voice fairly: each chunk waits in line for one of the engine's
 // sequences. A client that goes away aborts generation at once through the signal.
-import { chunkText, judgeRewrite, REWRITE_REPEAT_PENALTY, type RewriteVerdict, rewritePrompt } from '@ownvoice/engine';
+import {
+  chunkText,
+  judgeRewrite,
+  REWRITE_REPEAT_PENALTY,
+  type RewriteVerdict,
+  rewritePrompt,
+  stitch,
+} from '@ownvoice/engine';
 import { CONVERT_MESSAGES, type ConvertEvent, chunkErrorMarker } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';
@@ -65,6 +72,28 @@ export class ConversionService {
     yield* this.rewrite(voice, text, signal);
     await this.activation.touch(voice.id);
     yield { type: 'complete' };
+  }
+
+  /** The Voice's rewrite of a whole text, stitched back into its layout (for interactive writing). */
+  async rewriteWhole(voice: VoiceRow, text: string, signal: AbortSignal): Promise<string> {
+    let positions: { start: number; end: number }[] = [];
+    const chunks: string[] = [];
+    for await (const event of this.rewrite(voice, text, signal)) {
+      if (event.type === 'chunk_positions') positions = event.chunkPositions;
+      else if (event.type === 'chunk_reroll') chunks[event.chunkIndex] = '';
+      else chunks[event.chunkIndex] = (chunks[event.chunkIndex] ?? '') + event.text;
+    }
+    const separators: string[] = [];
+    let at = 0;
+    for (const p of positions) {
+      separators.push(text.slice(at, p.start));
+      at = p.end;
+    }
+    separators.push(text.slice(at));
+    return stitch(
+      positions.map((_, i) => (chunks[i] ?? '').trim()),
+      separators,
+    );
   }
 
   /** The rewriting events of one text (positions, chunk deltas, rerolls), without `complete`. */

@@ -13,6 +13,7 @@ import { type ActivationOptions, ActivationService } from './activation.service.
 import { AuthService } from './auth.service.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
+import { InteractiveService } from './interactive.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { UsageService } from './usage.service.js';
@@ -30,6 +31,7 @@ export interface Services {
   activation: ActivationService;
   conversion: ConversionService;
   content: ContentService;
+  interactive: InteractiveService;
   usage: UsageService;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
@@ -76,6 +78,7 @@ export function createServices(
     activation,
     conversion,
     content: new ContentService(conversion, activation, usage, runtime.engine),
+    interactive: new InteractiveService(conversion, activation, usage, runtime.engine),
     usage,
     repositories: { voices: voicesRepo },
   };

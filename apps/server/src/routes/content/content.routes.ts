@@ -2,17 +2,24 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanExtracted, extractText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
-import { generateFieldsSchema } from '@ownvoice/shared';
+import {
+  apiErrorBodySchema,
+  generateFieldsSchema,
+  interactiveNextRequestSchema,
+  interactiveNextResponseSchema,
+} from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import { sendEventStream } from '../event-stream.js';
+import { errorResponses } from '../loras/loras.schemas.js';
 import { receiveVoiceUpload } from '../loras/voice-upload.js';
 
 export async function contentRoutes(
   app: FastifyInstance,
-  { content }: Services,
+  { content, interactive }: Services,
   { dataDir }: { dataDir: string },
 ): Promise<void> {
   const uploadsTmp = path.join(dataDir, 'tmp');
@@ -46,4 +53,29 @@ export async function contentRoutes(
     });
     await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content');
   });
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/content/interactive/next',
+    {
+      schema: {
+        body: interactiveNextRequestSchema,
+        response: { 200: interactiveNextResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
+      },
+      preHandler: app.requireUser,
+    },
+    async (request, reply) => {
+      // A client that gives up stops the model's work.
+      const controller = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const state = await interactive.next(
+        authOf(request).user,
+        request.body.state,
+        request.body.action,
+        controller.signal,
+      );
+      return { state };
+    },
+  );
 }
