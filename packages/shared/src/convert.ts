@@ -9,7 +9,35 @@ export const CONVERT_MESSAGES = {
   noAwakeVoices: 'No awake Voices available. Create and wake a Voice first (from the Dashboard).',
   textTooLong: (max: number) =>
     `That is too much text to convert at once: at most ${max.toLocaleString('en-US')} characters. Convert it in parts.`,
+  fetchVoicesFailed: 'Failed to fetch Voices',
+  convertFailed: 'Failed to convert text',
+  streamingError: 'Streaming error',
+  editFailed: 'Failed to edit chunk',
+  editorPlaceholder: 'Write something …',
+  csrfError: (message: string) => `CSRF error: ${message}`,
+  /** The inline placeholder of a chunk being rerolled; N counts from 1. */
+  chunkError: (chunkNumber: number, reason: string) => `Error converting chunk ${chunkNumber}: ${reason}`,
 } as const;
+
+/** The only link schemes the Convert editor accepts (§2). */
+export const ALLOWED_LINK_SCHEMES = [
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'tel',
+  'callto',
+  'sms',
+  'cid',
+  'xmpp',
+] as const;
+
+/** Editor history (§9): this many undo steps, and a new undo group after this much idle time. */
+export const EDITOR_UNDO_DEPTH = 100;
+export const EDITOR_NEW_GROUP_DELAY_MS = 500;
+/** Headings the editor keeps; the toolbar offers only the first three. */
+export const EDITOR_HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
 /** Longest text one conversion takes (about 30,000 words). */
 export const MAX_CONVERT_CHARS = 200_000;
@@ -25,13 +53,16 @@ export const convertRequestSchema = z.object({
   text: z.string().max(MAX_CONVERT_CHARS, CONVERT_MESSAGES.textTooLong(MAX_CONVERT_CHARS)),
 });
 
-export const chunkPositionSchema = z.object({ start: z.number().int(), end: z.number().int() });
+export const chunkPositionSchema = z.object({
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+});
 export type ChunkPosition = z.infer<typeof chunkPositionSchema>;
 
 export const convertEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chunk_positions'), chunkPositions: z.array(chunkPositionSchema), baseText: z.string() }),
-  z.object({ type: z.literal('chunk'), chunkIndex: z.number().int(), text: z.string() }),
-  z.object({ type: z.literal('chunk_reroll'), chunkIndex: z.number().int(), reason: z.string() }),
+  z.object({ type: z.literal('chunk'), chunkIndex: z.number().int().nonnegative(), text: z.string() }),
+  z.object({ type: z.literal('chunk_reroll'), chunkIndex: z.number().int().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('complete') }),
   z.object({ type: z.literal('error'), error: z.string() }),
 ]);

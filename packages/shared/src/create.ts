@@ -53,8 +53,8 @@ export const createEventSchema = z.discriminatedUnion('type', [
     chunkPositions: z.array(chunkPositionSchema),
     baseText: z.string(),
   }),
-  z.object({ type: z.literal('chunk'), stage, chunkIndex: z.number().int(), text: z.string() }),
-  z.object({ type: z.literal('chunk_reroll'), stage, chunkIndex: z.number().int(), reason: z.string() }),
+  z.object({ type: z.literal('chunk'), stage, chunkIndex: z.number().int().nonnegative(), text: z.string() }),
+  z.object({ type: z.literal('chunk_reroll'), stage, chunkIndex: z.number().int().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('complete') }),
   z.object({ type: z.literal('error'), error: z.string() }),
 ]);

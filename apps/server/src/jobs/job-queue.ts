@@ -61,7 +61,9 @@ export class JobQueue {
   }
 
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: false, wait: true, close: true });
+    // Graceful: a job handler still finishing (a training handing itself back) completes its
+    // queue writes before the connections close.
+    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: 30_000 });
   }
 }
 

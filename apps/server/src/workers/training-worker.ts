@@ -143,7 +143,9 @@ export class TrainingWorker {
           leaseUntil: null,
           statusMessage: 'Paused: the trainer restarted. It resumes where it left off.',
         });
-        throw reason;
+        // Back to the queue now, so the next worker (or this one after a restart) resumes it at
+        // once; pg-boss then finds the job no longer active and leaves it be.
+        await (await this.jobs.get()).release(job.id, reason.message);
       } else {
         this.options.log.error(error, `training of Voice ${voice.id} failed`);
         await this.fail(voice, (error as Error).message);
