@@ -62,6 +62,18 @@ async function register(page: Page, account: typeof writer) {
   await expect(page).toHaveURL(/\/onboarding\/choice$/);
 }
 
+const MARKDOWN = `# Spring fair
+
+The committee met on Tuesday evening and agreed to move the spring fair to the school field, where there is more room for stalls.
+
+## What changes
+
+- Parking moves to the playground, and the gates open at nine.
+- The cake stall stays by the main door, next to the raffle.
+- Volunteers arrive by eight to set up the tables.
+
+The fair raised four hundred pounds last year, and this year we hope to buy new books for the reading corner.`;
+
 const card = (page: Page) => page.getByTestId('voice-card').filter({ hasText: voiceName });
 
 test.describe
@@ -144,5 +156,60 @@ test.describe
       await page.goto('/dashboard');
       await expect(card(page)).toHaveAttribute('data-status', 'ready');
       await expect(card(page).getByTestId('voice-public')).toHaveCount(0);
+    });
+
+    test('convert pasted markdown in the awake Voice, watch it stream, run the edit pass and copy', async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.goto('/auth?tab=login');
+      const login = page.getByRole('form', { name: 'Login' });
+      await login.getByLabel('E-mail').fill(writer.email);
+      await login.getByLabel('Password', { exact: true }).fill(writer.password);
+      await login.getByRole('button', { name: 'Log in' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await card(page).getByRole('link', { name: 'Convert' }).click();
+      await expect(page).toHaveURL(/\/dashboard\/convert\?loraId=[0-9a-f]{24}$/);
+      await expect(page.getByTestId('convert-voice-select')).toHaveValue(voiceName);
+
+      // Markdown pasted as plain text arrives as headings and a list.
+      const editor = page.getByTestId('convert-editor');
+      await editor.click();
+      await editor.evaluate((element, markdown) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', markdown);
+        element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      }, MARKDOWN);
+      await expect(editor.locator('h1')).toHaveText('Spring fair');
+      await expect(editor.locator('h2')).toHaveText('What changes');
+      await expect(editor.locator('ul > li')).toHaveCount(3);
+
+      // Sample the output box while it streams: it must grow in steps, not arrive at once.
+      await page.evaluate(() => {
+        const lengths: number[] = [];
+        (window as unknown as { outputLengths: number[] }).outputLengths = lengths;
+        setInterval(() => {
+          const box = document.querySelector<HTMLTextAreaElement>('[data-testid="convert-output"]');
+          const n = box?.value.length ?? 0;
+          if (n !== lengths.at(-1)) lengths.push(n);
+        }, 20);
+      });
+      await page.getByTestId('convert-edit-pass').check();
+      await page.getByTestId('convert-submit').click();
+      await expect(page.getByTestId('convert-submit')).toHaveText(/Converting|Editing/);
+      // Done when the edit pass has run: the view toggle appears and the button reads Convert again.
+      await expect(page.getByTestId('convert-view-toggle')).toBeVisible({ timeout: 150_000 });
+      await expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 60_000 });
+      const lengths = await page.evaluate(() => (window as unknown as { outputLengths: number[] }).outputLengths);
+      expect(lengths.filter((n) => n > 0).length).toBeGreaterThan(3);
+      const output = await page.getByTestId('convert-output').inputValue();
+      expect(output.length).toBeGreaterThan(0);
+      await screenshot(page, 'convert');
+
+      await page.getByTestId('convert-copy').click();
+      await expect(page.getByTestId('convert-copy')).toHaveText('Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(output);
+      await expect(page.getByTestId('convert-copy')).toHaveText('Copy');
     });
   });

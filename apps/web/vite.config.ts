@@ -16,10 +16,16 @@ export default defineConfig({
         // Libraries change far less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
           groups: [
-            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/ },
+            // @mantine/tiptap stays out of every group: it then goes with the lazily loaded Convert editor.
+            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](?!tiptap[\\/])|@floating-ui[\\/])/ },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/ },
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
+            // The Convert editor (Tiptap, ProseMirror, marked) loads only with the page that uses it.
+            {
+              name: 'editor',
+              test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|marked|linkifyjs|orderedmap|rope-sequence|w3c-keyname)[\\/]/,
+            },
+            { name: 'vendor', test: /node_modules[\\/](?!@mantine[\\/]tiptap[\\/])/ },
           ],
         },
       },

@@ -1,15 +1,186 @@
-import { IconRefresh } from '@tabler/icons-react';
-import { ComingSoon } from '../../../components/ComingSoon';
+// /dashboard/convert?loraId={id} (spec §2 "Convert"): pick an awake Voice, write or paste text,
+// convert it chunk by chunk, optionally proofread every chunk (edit pass), then edit and copy.
+import { Alert, Anchor, Button, Card, Checkbox, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { CONVERT_MESSAGES } from '@ownvoice/shared';
+import { IconMoonStars, IconRefresh, IconSparkles } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useCurrentUser } from '../../../app/session/session-context';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { errorMessage } from '../../../lib/api-error';
+import { PATHS } from '../../../lib/paths';
+import { isBusy, mixedOutput, rephrasedOutput, statusTexts, submitLabel } from '../conversion';
+import { useAwakeVoices } from '../hooks/use-awake-voices';
+import { useConversion } from '../hooks/use-conversion';
+import { useConvertOnboarding } from '../hooks/use-convert-onboarding';
+import { showsFirstConversionPrompt, showsStepOneGuide } from '../onboarding';
+import { ChunkList } from './ChunkList';
+import { FirstConversionPrompt, SAMPLE_TEXT, StepOneGuide } from './ConvertGuides';
+import { ConvertOutput, type OutputView } from './ConvertOutput';
+import type { MarkdownEditorHandle } from './MarkdownEditor';
 
-/** /dashboard/convert: rewriting text in a Voice, filled by a later release. */
+const LORA_PARAM = 'loraId';
+
+// The editor (Tiptap and its markdown parser) is the heaviest part of the app: loaded with this page only.
+const MarkdownEditor = lazy(() => import('./MarkdownEditor').then((module) => ({ default: module.MarkdownEditor })));
+
 export function ConvertPage() {
+  const user = useCurrentUser();
+  const step = user.onboarding.step;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { awake, query: voicesQuery } = useAwakeVoices();
+  const { state, start } = useConversion();
+  const { onConversionComplete } = useConvertOnboarding(step, awake.length > 0);
+
+  const editorRef = useRef<MarkdownEditorHandle>(null);
+  const [textIsBlank, setTextIsBlank] = useState(true);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [editPass, setEditPass] = useState(false);
+  const editPassRef = useRef(editPass);
+  useEffect(() => {
+    editPassRef.current = editPass;
+  }, [editPass]);
+
+  // The Voice comes from ?loraId= and counts only while that Voice is awake.
+  const chosenId = searchParams.get(LORA_PARAM);
+  const selectedId = chosenId !== null && awake.some((voice) => voice._id === chosenId) ? chosenId : null;
+  const chooseVoice = (id: string | null) => {
+    setFormError(null);
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (id) next.set(LORA_PARAM, id);
+        else next.delete(LORA_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  // The view the user picked for this run; by default the edited view once an edit pass ran.
+  const [viewChoice, setViewChoice] = useState<{ runId: number; view: OutputView } | null>(null);
+  const editPassRan = state.editPass.status !== 'off';
+  const view: OutputView = viewChoice?.runId === state.runId ? viewChoice.view : editPassRan ? 'mixed' : 'rephrased';
+  const toggleView = () => setViewChoice({ runId: state.runId, view: view === 'mixed' ? 'rephrased' : 'mixed' });
+
+  // What the user typed into the output, per run and view, over the stitched text.
+  const [outputEdits, setOutputEdits] = useState<Record<string, string>>({});
+  const outputKey = `${state.runId}:${view}`;
+  const stitched = view === 'mixed' ? mixedOutput(state) : rephrasedOutput(state);
+  const output = outputEdits[outputKey] ?? stitched;
+  const busy = isBusy(state);
+
+  const noAwakeVoices = voicesQuery.isSuccess && awake.length === 0;
+  const submitDisabled = selectedId === null || awake.length === 0;
+
+  const submit = useCallback(() => {
+    if (selectedId === null) {
+      setFormError(CONVERT_MESSAGES.selectVoice);
+      return;
+    }
+    const text = editorRef.current?.getMarkdown() ?? '';
+    if (text.trim() === '') {
+      setFormError(CONVERT_MESSAGES.emptyText);
+      return;
+    }
+    setFormError(null);
+    setOutputEdits({});
+    setViewChoice(null);
+    start({
+      loraId: selectedId,
+      text,
+      editPassEnabled: () => editPassRef.current,
+      onComplete: onConversionComplete,
+    });
+  }, [selectedId, start, onConversionComplete]);
+
+  const useSample = () => {
+    editorRef.current?.setMarkdown(SAMPLE_TEXT);
+    editorRef.current?.focus();
+  };
+
   return (
     <Page title="Convert" description="Rewrite any text in the style of one of your Voices.">
-      <ComingSoon title="Convert is almost here" icon={<IconRefresh size={32} />}>
-        Paste generic text, pick an awake Voice and watch the text come back in your style, chunk by chunk, with an
-        optional proofreading pass that checks every chunk against the original.
-      </ComingSoon>
+      {showsStepOneGuide(step) && <StepOneGuide />}
+      {showsFirstConversionPrompt(step, textIsBlank) && <FirstConversionPrompt onUseSample={useSample} />}
+
+      <Card padding="lg">
+        <Stack gap="sm">
+          <Group align="flex-end" gap="md" wrap="wrap">
+            <Select
+              label="Voice"
+              placeholder={voicesQuery.isPending ? 'Loading Voices…' : 'Pick an awake Voice'}
+              data={awake.map((voice) => ({ value: voice._id, label: voice.name }))}
+              value={selectedId}
+              onChange={chooseVoice}
+              disabled={awake.length === 0}
+              allowDeselect={false}
+              nothingFoundMessage="No awake Voices"
+              style={{ flex: '1 1 220px' }}
+              data-testid="convert-voice-select"
+            />
+            <Checkbox
+              label="Edit pass"
+              description="Proofread each chunk against your text"
+              checked={editPass}
+              onChange={(event) => setEditPass(event.currentTarget.checked)}
+              data-testid="convert-edit-pass"
+            />
+            <Button
+              onClick={submit}
+              disabled={submitDisabled}
+              leftSection={<IconSparkles size={18} />}
+              data-testid="convert-submit"
+            >
+              {submitLabel(state)}
+            </Button>
+          </Group>
+          {noAwakeVoices && (
+            <Alert color="gray" icon={<IconMoonStars size={20} />} data-testid="convert-no-voices">
+              <Text fz="sm">{CONVERT_MESSAGES.noAwakeVoices}</Text>
+              <Anchor component={Link} to={PATHS.dashboard} fz="sm">
+                Go to the Dashboard
+              </Anchor>
+            </Alert>
+          )}
+          {voicesQuery.isError && (
+            <Group gap="sm" align="flex-start">
+              <ErrorAlert message={errorMessage(voicesQuery.error, CONVERT_MESSAGES.fetchVoicesFailed)} />
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconRefresh size={16} />}
+                onClick={() => void voicesQuery.refetch()}
+              >
+                Try again
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Card>
+
+      <ErrorAlert message={formError} onClose={() => setFormError(null)} />
+      {state.phase === 'error' && <ErrorAlert message={state.error} />}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Stack gap="xs">
+          <Text fw={600}>Your text</Text>
+          <Suspense fallback={<Skeleton height={340} radius="md" aria-label="Loading the editor" />}>
+            <MarkdownEditor ref={editorRef} onBlankChange={setTextIsBlank} />
+          </Suspense>
+        </Stack>
+        <ConvertOutput
+          value={output}
+          onChange={(value) => setOutputEdits((edits) => ({ ...edits, [outputKey]: value }))}
+          readOnly={busy}
+          statuses={statusTexts(state)}
+          view={editPassRan ? view : null}
+          onToggleView={toggleView}
+        />
+      </SimpleGrid>
+
+      <ChunkList chunks={state.chunks} />
     </Page>
   );
 }

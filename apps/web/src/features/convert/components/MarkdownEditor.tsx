@@ -1,0 +1,84 @@
+// The left box of Convert (spec §2): a rich-text editor with the toolbar H1, H2, H3, bold,
+// italic, strikethrough, code, bullet list and numbered list, whose content is read as markdown.
+import '@mantine/tiptap/styles.css';
+import { RichTextEditor } from '@mantine/tiptap';
+import { useEditor } from '@tiptap/react';
+import { type Ref, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import { createEditorExtensions } from '../editor-extensions';
+
+export interface MarkdownEditorHandle {
+  /** The content as markdown (atx headings, dash bullets, fenced code). */
+  getMarkdown(): string;
+  setMarkdown(markdown: string): void;
+  focus(): void;
+}
+
+export interface MarkdownEditorProps {
+  ref?: Ref<MarkdownEditorHandle>;
+  /** Called when the editor goes from having text to having none, or back. */
+  onBlankChange?: (blank: boolean) => void;
+}
+
+const LABELS = { orderedListControlLabel: 'Numbered list', codeControlLabel: 'Code' };
+
+export function MarkdownEditor({ ref, onBlankChange }: MarkdownEditorProps) {
+  const extensions = useMemo(() => createEditorExtensions(), []);
+  const onBlankChangeRef = useRef(onBlankChange);
+  useEffect(() => {
+    onBlankChangeRef.current = onBlankChange;
+  }, [onBlankChange]);
+
+  const editor = useEditor({
+    extensions,
+    // The toolbar shows which marks and blocks are active at the cursor.
+    shouldRerenderOnTransaction: true,
+    editorProps: {
+      attributes: {
+        'data-testid': 'convert-editor',
+        'aria-label': 'Text to convert',
+        'aria-multiline': 'true',
+        role: 'textbox',
+        style: 'min-height: 18rem',
+      },
+    },
+    onUpdate: ({ editor: current }) => onBlankChangeRef.current?.(current.getText().trim() === ''),
+  });
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      // The trailing empty paragraph the editor keeps after a list or heading is not content.
+      getMarkdown: () => editor.getMarkdown().trimEnd(),
+      setMarkdown: (markdown) => {
+        editor.commands.setContent(markdown, { contentType: 'markdown', emitUpdate: true });
+      },
+      focus: () => {
+        editor.commands.focus('end');
+      },
+    }),
+    [editor],
+  );
+
+  return (
+    <RichTextEditor editor={editor} labels={LABELS}>
+      <RichTextEditor.Toolbar>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.H1 />
+          <RichTextEditor.H2 />
+          <RichTextEditor.H3 />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.Bold />
+          <RichTextEditor.Italic />
+          <RichTextEditor.Strikethrough />
+          <RichTextEditor.Code />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.BulletList />
+          <RichTextEditor.OrderedList />
+        </RichTextEditor.ControlsGroup>
+      </RichTextEditor.Toolbar>
+      <RichTextEditor.Content />
+    </RichTextEditor>
+  );
+}

@@ -1,0 +1,126 @@
+// One conversion run (spec §4 "Conversion flow"), free of React and fetch so it can be tested:
+// open the stream, apply its events, then, when the pass is on, proofread the chunks at most
+// EDIT_PASS_CONCURRENCY at a time. Every action goes through the reducer both here (to know the
+// chunks) and in the screen (to show them). An aborted run stops quietly.
+
+import { CONVERT_MESSAGES, EDIT_PASS_CONCURRENCY } from '@ownvoice/shared';
+import { forEachWithConcurrency } from './concurrency';
+import {
+  type ConversionAction,
+  type ConversionState,
+  conversionReducer,
+  editPassTargets,
+  initialConversionState,
+} from './conversion';
+import { ConvertRequestError, convertFailureMessage, editErrorMessage, streamReadErrorMessage } from './convert-errors';
+import type { ConvertStreamEvent, EditChunkPayload } from './events';
+
+export interface ConvertRequest {
+  loraId: string;
+  text: string;
+  signal: AbortSignal;
+}
+
+export interface ConversionRunDeps {
+  runId: number;
+  loraId: string;
+  /** The editor's markdown. */
+  text: string;
+  signal: AbortSignal;
+  dispatch(action: ConversionAction): void;
+  openStream(request: ConvertRequest): Promise<AsyncIterable<ConvertStreamEvent>>;
+  editChunk(payload: EditChunkPayload, signal: AbortSignal): Promise<string>;
+  /** Read once the conversion completes, so ticking the box mid-stream still counts. */
+  editPassEnabled(): boolean;
+  /** Opens the purchase prompt when the error says a resource ran out; true when it did. */
+  handleInsufficientLimit(error: unknown): boolean;
+  /** The conversion completed (before any edit pass). */
+  onComplete?(): void;
+  /** The server refused the request (e.g. the Voice fell asleep: the list is worth a refetch). */
+  onRequestRefused?(error: ConvertRequestError): void;
+  concurrency?: number;
+}
+
+/** Runs the whole conversion; resolves with the run's last state once nothing is left to do. */
+export async function runConversion(deps: ConversionRunDeps): Promise<ConversionState> {
+  const { runId, signal } = deps;
+  let state = initialConversionState;
+  const apply = (action: ConversionAction) => {
+    state = conversionReducer(state, action);
+    deps.dispatch(action);
+  };
+  const fail = (message: string | null) => apply({ type: 'fail', runId, message });
+
+  apply({ type: 'start', runId, text: deps.text });
+
+  let events: AsyncIterable<ConvertStreamEvent>;
+  try {
+    events = await deps.openStream({ loraId: deps.loraId, text: deps.text, signal });
+  } catch (error) {
+    if (signal.aborted) return state;
+    if (error instanceof ConvertRequestError) {
+      deps.onRequestRefused?.(error);
+      fail(deps.handleInsufficientLimit(error.apiError) ? null : error.message);
+    } else {
+      fail(deps.handleInsufficientLimit(error) ? null : convertFailureMessage(error));
+    }
+    return state;
+  }
+
+  try {
+    for await (const event of events) {
+      if (signal.aborted) return state;
+      apply({ type: 'event', runId, event });
+      if (event.type === 'complete' || event.type === 'error') break;
+    }
+  } catch (error) {
+    if (!signal.aborted) fail(streamReadErrorMessage(error));
+    return state;
+  }
+  if (signal.aborted) return state;
+  // The body ended without saying it was complete.
+  if (state.phase === 'streaming') fail(CONVERT_MESSAGES.streamingError);
+  if (state.phase !== 'complete') return state;
+
+  deps.onComplete?.();
+  if (!deps.editPassEnabled()) return state;
+  const targets = editPassTargets(state.chunks);
+  if (targets.length === 0) return state;
+  await runEditPass(deps, targets, apply, () => state);
+  return state;
+}
+
+async function runEditPass(
+  deps: ConversionRunDeps,
+  targets: readonly number[],
+  apply: (action: ConversionAction) => void,
+  current: () => ConversionState,
+): Promise<void> {
+  const { runId, signal } = deps;
+  let stopped = false;
+  apply({ type: 'editPassStart', runId, total: targets.length });
+
+  await forEachWithConcurrency(targets, deps.concurrency ?? EDIT_PASS_CONCURRENCY, async (index) => {
+    const chunk = current().chunks[index];
+    if (stopped || signal.aborted || !chunk) return;
+    apply({ type: 'chunkEditStart', runId, index });
+    try {
+      const edited = await deps.editChunk(
+        { originalChunk: chunk.original, rephrasedChunk: chunk.rephrased, chunkIndex: chunk.index },
+        signal,
+      );
+      if (!signal.aborted) apply({ type: 'chunkEdited', runId, index, text: edited });
+    } catch (error) {
+      if (signal.aborted) return;
+      // Out of proofreads: the purchase prompt opens and no further chunk is sent.
+      if (deps.handleInsufficientLimit(error)) {
+        stopped = true;
+        apply({ type: 'chunkEditCancelled', runId, index });
+        return;
+      }
+      apply({ type: 'chunkEditFailed', runId, index, error: editErrorMessage(error) });
+    }
+  });
+
+  if (!signal.aborted) apply({ type: 'editPassEnd', runId, stopped });
+}

@@ -1,0 +1,296 @@
+// The conversion state machine (spec §3 "Chunk", §4 "Conversion flow"): idle, streaming, then
+// complete (and the optional edit pass) or error. A pure reducer: every action names its run, and
+// actions of any run but the latest are ignored, so a newer run always wins over a stale one.
+import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES } from '@ownvoice/shared';
+import { CONVERT_STATUS, SUBMIT_LABELS } from './constants';
+import type { ChunkPosition, ConvertStreamEvent } from './events';
+
+export type ChunkStatus = 'streaming' | 'ready' | 'editing' | 'edited' | 'failed';
+
+export interface Chunk {
+  index: number;
+  /** The submitted text of this chunk. */
+  original: string;
+  /** The Voice's rewrite, as streamed so far. */
+  rephrased: string;
+  /** The edit pass's version, once it succeeded. */
+  edited: string | null;
+  status: ChunkStatus;
+  /** A reroll's reason while the chunk is being redone, or why its edit failed. */
+  error: string | null;
+  /** How many times the chunk was tried: 1, plus one per reroll. */
+  attempts: number;
+}
+
+export type ConversionPhase = 'idle' | 'streaming' | 'complete' | 'error';
+export type EditPassStatus = 'off' | 'running' | 'done' | 'stopped';
+
+export interface ConversionState {
+  runId: number;
+  phase: ConversionPhase;
+  /** The text the chunk positions point into. */
+  baseText: string;
+  chunks: readonly Chunk[];
+  /** The text around the chunks: one more than there are chunks (before, between, after). */
+  separators: readonly string[];
+  error: string | null;
+  editPass: { status: EditPassStatus; total: number };
+}
+
+export type ConversionAction =
+  | { type: 'start'; runId: number; text: string }
+  | { type: 'event'; runId: number; event: ConvertStreamEvent }
+  /** The request or the read failed; a null message shows nothing (e.g. the purchase modal opened). */
+  | { type: 'fail'; runId: number; message: string | null }
+  | { type: 'editPassStart'; runId: number; total: number }
+  | { type: 'chunkEditStart'; runId: number; index: number }
+  | { type: 'chunkEdited'; runId: number; index: number; text: string }
+  | { type: 'chunkEditFailed'; runId: number; index: number; error: string }
+  /** An edit that was not made (the pass stopped): the chunk is ready again. */
+  | { type: 'chunkEditCancelled'; runId: number; index: number }
+  | { type: 'editPassEnd'; runId: number; stopped: boolean };
+
+/** Chunks beyond this index are never created from chunk events alone (a guard against bad input). */
+const MAX_CHUNKS = 10_000;
+
+export const initialConversionState: ConversionState = {
+  runId: 0,
+  phase: 'idle',
+  baseText: '',
+  chunks: [],
+  separators: [],
+  error: null,
+  editPass: { status: 'off', total: 0 },
+};
+
+const newChunk = (index: number, original: string): Chunk => ({
+  index,
+  original,
+  rephrased: '',
+  edited: null,
+  status: 'streaming',
+  error: null,
+  attempts: 1,
+});
+
+/** Chunks and separators from the server's positions, which are clamped so they never overlap. */
+export function chunkTemplate(
+  baseText: string,
+  positions: readonly ChunkPosition[],
+): { chunks: Chunk[]; separators: string[] } {
+  const chunks: Chunk[] = [];
+  const separators: string[] = [];
+  let cursor = 0;
+  positions.forEach((position, index) => {
+    const start = Math.min(Math.max(position.start, cursor), baseText.length);
+    const end = Math.min(Math.max(position.end, start), baseText.length);
+    separators.push(baseText.slice(cursor, start));
+    chunks.push(newChunk(index, baseText.slice(start, end)));
+    cursor = end;
+  });
+  separators.push(baseText.slice(cursor));
+  return { chunks, separators };
+}
+
+function updateChunk(state: ConversionState, index: number, update: (chunk: Chunk) => Chunk): ConversionState {
+  const chunk = state.chunks[index];
+  if (!chunk) return state;
+  const chunks = state.chunks.slice();
+  chunks[index] = update(chunk);
+  return { ...state, chunks };
+}
+
+/** Chunk events for indexes the template lacks grow the list (only when no template came). */
+function withChunk(state: ConversionState, index: number): ConversionState {
+  if (index < state.chunks.length) return state;
+  if (index >= MAX_CHUNKS) return state;
+  const chunks = state.chunks.slice();
+  const separators = state.separators.length > 0 ? state.separators.slice() : [''];
+  while (chunks.length <= index) {
+    chunks.push(newChunk(chunks.length, ''));
+    separators.push('');
+  }
+  return { ...state, chunks, separators };
+}
+
+/** A stream that stopped keeps its finished chunks and drops the partial ones. */
+function failed(state: ConversionState, message: string | null): ConversionState {
+  return {
+    ...state,
+    phase: 'error',
+    error: message,
+    chunks: state.chunks.map((chunk) =>
+      chunk.status === 'streaming' ? { ...chunk, rephrased: '', error: null } : chunk,
+    ),
+  };
+}
+
+function applyEvent(state: ConversionState, event: ConvertStreamEvent): ConversionState {
+  if (state.phase !== 'streaming') return state;
+  switch (event.type) {
+    case 'chunk_positions': {
+      const baseText = event.baseText ?? state.baseText;
+      return { ...state, baseText, ...chunkTemplate(baseText, event.chunkPositions) };
+    }
+    case 'chunk': {
+      if (event.text === '') return state;
+      const grown = withChunk(state, event.chunkIndex);
+      if (!grown.chunks[event.chunkIndex]) return state;
+      // Chunks stream one after another: text for this one means the earlier ones are done.
+      const chunks = grown.chunks.map((chunk) => {
+        if (chunk.index === event.chunkIndex) {
+          return { ...chunk, rephrased: chunk.rephrased + event.text, error: null };
+        }
+        if (chunk.index < event.chunkIndex && chunk.status === 'streaming' && chunk.rephrased !== '') {
+          return { ...chunk, status: 'ready' as const };
+        }
+        return chunk;
+      });
+      return { ...grown, chunks };
+    }
+    case 'chunk_reroll': {
+      const grown = withChunk(state, event.chunkIndex);
+      return updateChunk(grown, event.chunkIndex, (chunk) => ({
+        ...chunk,
+        rephrased: '',
+        edited: null,
+        status: 'streaming',
+        error: event.reason ?? '',
+        attempts: chunk.attempts + 1,
+      }));
+    }
+    case 'complete':
+      return {
+        ...state,
+        phase: 'complete',
+        chunks: state.chunks.map((chunk) =>
+          chunk.status === 'streaming' ? { ...chunk, status: 'ready' as const } : chunk,
+        ),
+      };
+    case 'error':
+      return failed(state, event.error || CONVERT_MESSAGES.convertFailed);
+  }
+}
+
+export function conversionReducer(state: ConversionState, action: ConversionAction): ConversionState {
+  if (action.type === 'start') {
+    return { ...initialConversionState, runId: action.runId, phase: 'streaming', baseText: action.text };
+  }
+  if (action.runId !== state.runId) return state;
+
+  switch (action.type) {
+    case 'event':
+      return applyEvent(state, action.event);
+    case 'fail':
+      return state.phase === 'streaming' ? failed(state, action.message) : state;
+    case 'editPassStart':
+      if (state.phase !== 'complete') return state;
+      return { ...state, editPass: { status: 'running', total: action.total } };
+    case 'chunkEditStart':
+      return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'editing', error: null }));
+    case 'chunkEdited':
+      return updateChunk(state, action.index, (chunk) => ({
+        ...chunk,
+        edited: action.text,
+        status: 'edited',
+        error: null,
+      }));
+    case 'chunkEditFailed':
+      return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'failed', error: action.error }));
+    case 'chunkEditCancelled':
+      return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'ready' }));
+    case 'editPassEnd':
+      if (state.editPass.status !== 'running') return state;
+      return { ...state, editPass: { ...state.editPass, status: action.stopped ? 'stopped' : 'done' } };
+  }
+}
+
+// ---- What the screen reads from the state ----
+
+/** Chunks the edit pass leaves alone, and the edited view drops: nothing rephrased, or an error marker. */
+export function isSkippedByEditPass(chunk: Chunk): boolean {
+  const text = chunk.rephrased.trim();
+  return text === '' || text.startsWith(CHUNK_ERROR_PREFIX);
+}
+
+/** Indexes of the chunks the edit pass proofreads. */
+export const editPassTargets = (chunks: readonly Chunk[]): number[] =>
+  chunks.filter((chunk) => !isSkippedByEditPass(chunk)).map((chunk) => chunk.index);
+
+/** The inline placeholder of a rerolled chunk until new text replaces it, or null. */
+export function rerollPlaceholder(chunk: Chunk): string | null {
+  if (chunk.rephrased !== '' || chunk.error === null || chunk.status === 'failed') return null;
+  return CONVERT_MESSAGES.chunkError(chunk.index + 1, chunk.error);
+}
+
+/** Chunks being redone right now. */
+export const rerollingCount = (state: ConversionState): number =>
+  state.phase === 'streaming'
+    ? state.chunks.filter((chunk) => chunk.status === 'streaming' && rerollPlaceholder(chunk) !== null).length
+    : 0;
+
+/**
+ * Joins chunk texts with the original separators. A null piece is left out together with the
+ * separator before it; the text after the last chunk joins only once the output is final.
+ */
+export function stitch(separators: readonly string[], pieces: readonly (string | null)[], final: boolean): string {
+  if (pieces.length === 0) return final ? (separators[0] ?? '') : '';
+  let output = separators[0] ?? '';
+  let first = true;
+  pieces.forEach((piece, index) => {
+    if (piece === null) return;
+    if (!first) output += separators[index] ?? '';
+    output += piece;
+    first = false;
+  });
+  if (final) output += separators[pieces.length] ?? '';
+  return output;
+}
+
+/** The rephrased view: what the Voice wrote, placeholders included, chunks appearing as they stream. */
+export function rephrasedOutput(state: ConversionState): string {
+  const pieces = state.chunks.map((chunk) => {
+    if (chunk.rephrased !== '') return chunk.rephrased;
+    return rerollPlaceholder(chunk);
+  });
+  return stitch(state.separators, pieces, state.phase === 'complete');
+}
+
+/** The mixed (edited) view: edited, else rephrased, else original; skipped chunks are dropped. */
+export function mixedOutput(state: ConversionState): string {
+  const pieces = state.chunks.map((chunk) => {
+    if (isSkippedByEditPass(chunk)) return null;
+    if (chunk.edited !== null && chunk.edited.trim() !== '') return chunk.edited;
+    return chunk.rephrased !== '' ? chunk.rephrased : chunk.original;
+  });
+  return stitch(state.separators, pieces, state.phase === 'complete');
+}
+
+export function editProgress(state: ConversionState): { settled: number; total: number } {
+  const settled = state.chunks.filter((chunk) => chunk.status === 'edited' || chunk.status === 'failed').length;
+  return { settled: Math.min(settled, state.editPass.total), total: state.editPass.total };
+}
+
+/** The status texts beside the output, in order. */
+export function statusTexts(state: ConversionState): string[] {
+  const texts: string[] = [];
+  if (state.phase === 'streaming') {
+    texts.push(CONVERT_STATUS.streaming);
+    const rerolling = rerollingCount(state);
+    if (rerolling > 0) texts.push(CONVERT_STATUS.rerolling(rerolling));
+  }
+  if (state.editPass.status === 'running') {
+    const { settled, total } = editProgress(state);
+    texts.push(CONVERT_STATUS.editing(settled, total));
+  }
+  return texts;
+}
+
+export const isBusy = (state: ConversionState): boolean =>
+  state.phase === 'streaming' || state.editPass.status === 'running';
+
+export function submitLabel(state: ConversionState): string {
+  if (state.phase === 'streaming') return SUBMIT_LABELS.streaming;
+  if (state.editPass.status === 'running') return SUBMIT_LABELS.editing;
+  return SUBMIT_LABELS.idle;
+}
