@@ -1,5 +1,5 @@
 // Reads and writes of the voices table.
-import { and, count, desc, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users, type VoiceRow, voices } from '../db/schema.js';
 
@@ -37,12 +37,23 @@ export class VoicesRepository {
     return this.db.select().from(voices).where(inArray(voices.status, statuses));
   }
 
-  /** Trainings whose worker stopped renewing its lease before `now`: that worker is gone. */
-  listLapsedTrainings(now: Date): Promise<VoiceRow[]> {
+  /**
+   * Trainings whose worker is gone: its lease ran out before `now`, or there is no lease and the
+   * row has not moved since `staleBefore` (a worker that died while handing the job back).
+   */
+  listLapsedTrainings(now: Date, staleBefore: Date): Promise<VoiceRow[]> {
     return this.db
       .select()
       .from(voices)
-      .where(and(eq(voices.status, 'training'), isNotNull(voices.leaseUntil), lt(voices.leaseUntil, now)));
+      .where(
+        and(
+          eq(voices.status, 'training'),
+          or(
+            and(isNotNull(voices.leaseUntil), lt(voices.leaseUntil, now)),
+            and(isNull(voices.leaseUntil), lt(voices.updatedAt, staleBefore)),
+          ),
+        ),
+      );
   }
 
   async insert(voice: NewVoice, db: Database = this.db): Promise<VoiceRow> {

@@ -95,18 +95,23 @@ export class TrainingWorker {
   /** Sends trainings whose worker stopped renewing its lease back to the queue. */
   async recover(): Promise<void> {
     const queue = await this.jobs.get();
-    for (const voice of await this.voices.listLapsedTrainings(this.clock.now())) {
+    const now = this.clock.now();
+    const lapsed = await this.voices.listLapsedTrainings(now, new Date(now.getTime() - this.leaseMs));
+    for (const voice of lapsed) {
       if (voice.id === this.current?.voiceId || !voice.pipelineId) continue;
       const state = await queue.state(voice.pipelineId);
       if (state === 'active') {
         this.options.log.warn(`training of Voice ${voice.id} lost its worker; queueing it to resume`);
         await queue.release(voice.pipelineId, 'worker lost');
         await this.voices.transition(voice.id, ['training'], {
-          leaseUntil: null,
+          leaseUntil: new Date(now.getTime() + this.leaseMs),
           statusMessage: 'The trainer stopped; resuming where it left off',
         });
       } else if (state === 'created' || state === 'retry') {
-        await this.voices.transition(voice.id, ['training'], { leaseUntil: null });
+        // Queued again already: the next worker to take it renews the lease.
+        await this.voices.transition(voice.id, ['training'], {
+          leaseUntil: new Date(now.getTime() + this.leaseMs),
+        });
       } else {
         // The job is gone or spent its retries: nothing will train this Voice.
         await this.fail(voice, 'The training was interrupted too many times.');
@@ -139,8 +144,9 @@ export class TrainingWorker {
       if (reason instanceof VoiceGone) {
         await this.storage.remove(voiceFolder(voice.id));
       } else if (reason instanceof Interrupted) {
+        // The lease stays: should the hand-back below not reach the queue, it lapses and any
+        // worker recovers the job.
         await this.voices.transition(voice.id, ['training'], {
-          leaseUntil: null,
           statusMessage: 'Paused: the trainer restarted. It resumes where it left off.',
         });
         // Back to the queue now, so the next worker (or this one after a restart) resumes it at
