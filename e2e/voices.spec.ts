@@ -74,6 +74,15 @@ The committee met on Tuesday evening and agreed to move the spring fair to the s
 
 The fair raised four hundred pounds last year, and this year we hope to buy new books for the reading corner.`;
 
+async function logInAs(page: Page, account: typeof writer) {
+  await page.goto('/auth?tab=login');
+  const login = page.getByRole('form', { name: 'Login' });
+  await login.getByLabel('E-mail').fill(account.email);
+  await login.getByLabel('Password', { exact: true }).fill(account.password);
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
 const card = (page: Page) => page.getByTestId('voice-card').filter({ hasText: voiceName });
 
 test.describe
@@ -211,5 +220,47 @@ test.describe
       await expect(page.getByTestId('convert-copy')).toHaveText('Copied');
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(output);
       await expect(page.getByTestId('convert-copy')).toHaveText('Copy');
+    });
+
+    test('create content quickly: thinking, a draft and its rewrite in the Voice', async ({ page }) => {
+      test.setTimeout(180_000);
+      await logInAs(page, writer);
+      await page.goto('/dashboard/create-content');
+      await expect(page.getByTestId('create-voice-select')).toHaveValue(voiceName);
+      await page
+        .getByTestId('create-prompt')
+        .fill('A short note to parents about the spring fair moving to the school field.');
+      await page.getByTestId('create-generate').click();
+      await expect(page.getByTestId('create-thinking')).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByTestId('create-original')).not.toHaveValue('', { timeout: 60_000 });
+      await expect(page.getByTestId('create-rephrased')).not.toHaveValue('', { timeout: 120_000 });
+      await expect(page.getByTestId('create-generate')).toBeEnabled({ timeout: 120_000 });
+      await screenshot(page, 'create-quick');
+    });
+
+    test('write interactively through to the end, with a reload in the middle', async ({ page }) => {
+      test.setTimeout(240_000);
+      await logInAs(page, writer);
+      await page.goto('/dashboard/create-content');
+      await page.getByTestId('create-mode').getByText('Interactive').click();
+      await page.getByTestId('interactive-length').getByText('Short').click();
+      await page.getByTestId('create-prompt').fill('A welcome note for new volunteers at the spring fair.');
+      await page.getByTestId('interactive-start').click();
+      const step = page.getByTestId('interactive-step');
+      await expect(step).toHaveAttribute('data-step', 'awaiting_section_answers', { timeout: 60_000 });
+
+      // The session lives in the browser: a reload comes back to the same step.
+      await page.reload();
+      await expect(step).toHaveAttribute('data-step', 'awaiting_section_answers');
+      for (const question of await page.getByTestId('interactive-question').all()) {
+        await question.fill('Saturday morning, at the school field.');
+      }
+      await page.getByTestId('interactive-submit').click();
+      await expect(step).toHaveAttribute('data-step', 'section_drafted', { timeout: 120_000 });
+      await expect(page.getByTestId('interactive-rephrased')).not.toHaveValue('');
+      await screenshot(page, 'create-interactive');
+      await page.getByTestId('interactive-approve').click();
+      await expect(step).toHaveAttribute('data-step', 'complete', { timeout: 60_000 });
+      await expect(page.getByTestId('interactive-complete')).not.toHaveValue('');
     });
   });

@@ -1,5 +1,7 @@
-// The purchase modal of spec §5, mounted once: whichever feature ran out of a resource raised it
-// through lib/purchase-prompt. Billing arrives later, so its button leads to the Plans page.
+// The purchase modal (accounts-billing-admin.md "Purchase modal"), mounted once: whichever
+// feature ran out of a resource raised it through lib/purchase-prompt. Titled Insufficient
+// resources, it names the blocked resource and offers View plans and Close; the quick top-up
+// button arrives with billing.
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -21,7 +23,7 @@ export function PurchaseModal() {
     <Modal
       opened={limit !== null}
       onClose={closePurchasePrompt}
-      title={copy?.title}
+      title="Insufficient resources"
       centered
       data-testid="purchase-modal"
     >
@@ -30,13 +32,18 @@ export function PurchaseModal() {
           <ThemeIcon variant="light" size={40} radius="md">
             <IconShoppingCart size={22} />
           </ThemeIcon>
-          <Text fz="sm">{copy?.body}</Text>
+          <Stack gap={4}>
+            <Text fw={600} data-testid="purchase-resource">
+              {copy?.title}
+            </Text>
+            <Text fz="sm">{copy?.body}</Text>
+          </Stack>
         </Group>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={closePurchasePrompt}>
-            Not now
+            Close
           </Button>
-          <Button onClick={goToPlans}>See plans and top-ups</Button>
+          <Button onClick={goToPlans}>View plans</Button>
         </Group>
       </Stack>
     </Modal>

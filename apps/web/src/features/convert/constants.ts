@@ -1,15 +1,10 @@
 // Convert's texts that only the page shows (the rules and messages shared with the server are in
-// @ownvoice/shared: CONVERT_MESSAGES, EDIT_PASS_CONCURRENCY, ALLOWED_LINK_SCHEMES, EDITOR_*).
+// @ownvoice/shared: CONVERT_MESSAGES, EDIT_PASS_CONCURRENCY, ALLOWED_LINK_SCHEMES, EDITOR_*; the
+// status texts beside the output are in lib/rewrite/status).
+import type { RunPhase } from '../../lib/rewrite/conversion';
 
-/** Status texts beside the output. */
-export const CONVERT_STATUS = {
-  streaming: '(streaming...)',
-  editing: (settled: number, total: number) => `(editing ${settled}/${total}...)`,
-  rerolling: (count: number) => `(rerolling ${count} chunk(s)...)`,
-} as const;
-
-export const SUBMIT_LABELS = {
+export const SUBMIT_LABELS: Record<RunPhase, string> = {
   idle: 'Convert',
   streaming: 'Converting...',
   editing: 'Editing...',
-} as const;
+};

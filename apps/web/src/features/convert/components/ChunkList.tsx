@@ -3,7 +3,7 @@
 import { Badge, Button, Collapse, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState } from 'react';
-import { type Chunk, type ChunkStatus, rerollPlaceholder } from '../conversion';
+import { type Chunk, type ChunkStatus, rerollPlaceholder } from '../../../lib/rewrite/conversion';
 
 const STATUS_COLORS: Record<ChunkStatus, string> = {
   streaming: 'blue',

@@ -3,10 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { editChunk, openConvertStream } from '../../../lib/rewrite/api';
+import { conversionReducer, initialConversionState } from '../../../lib/rewrite/conversion';
+import { runConversion } from '../../../lib/rewrite/conversion-run';
 import { voiceKeys } from '../../../lib/voice-queries';
-import { editChunk, openConvertStream } from '../api';
-import { conversionReducer, initialConversionState } from '../conversion';
-import { runConversion } from '../conversion-run';
 
 export interface StartConversion {
   loraId: string;

@@ -1,15 +1,320 @@
-import { IconPencil } from '@tabler/icons-react';
-import { ComingSoon } from '../../../components/ComingSoon';
+// /dashboard/create-content (spec §2 "Create Content", "Interactive writing screen"): pick a mode
+// and an awake Voice, describe the piece, then either generate it straight away (Quick: the draft
+// streams on the left, the Voice's rewrite on the right, with the optional edit pass) or write it
+// step by step (Interactive).
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Checkbox,
+  FileInput,
+  Group,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+} from '@mantine/core';
+import {
+  CONTENT_FORMAT_LABELS,
+  CONTENT_FORMATS,
+  CONVERT_MESSAGES,
+  type ContentFormat,
+  type InteractiveMode,
+  MAX_PROMPT_CHARS,
+  newInteractiveState,
+  VOICE_FILE_EXTENSIONS,
+} from '@ownvoice/shared';
+import { IconFileText, IconMoonStars, IconRefresh, IconSparkles } from '@tabler/icons-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../../../app/session/session-context';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { errorMessage } from '../../../lib/api-error';
+import { PATHS } from '../../../lib/paths';
+import { mixedOutput, rephrasedOutput } from '../../../lib/rewrite/conversion';
+import { useAwakeVoices } from '../../../lib/use-awake-voices';
+import { CREATE_ERRORS, SAMPLE_PROMPT } from '../constants';
+import { createFormError, referenceFileError } from '../form';
+import { useAdvanceOnboarding } from '../hooks/use-create-onboarding';
+import { useCreateRun } from '../hooks/use-create-run';
+import { useInteractiveSession } from '../hooks/use-interactive-session';
+import { browserStorage, loadInteractiveState } from '../interactive-storage';
+import { completesCreateQuickstart, showsCreateQuickstart, showsCreateTour } from '../onboarding';
+import { canRerephrase, createStatusTexts, generateLabel, isCreateBusy } from '../quick-view';
+import { CreateQuickstart, CreateTour, WrapUp } from './CreateGuides';
+import { InteractiveWriter } from './InteractiveWriter';
+import { QuickPanels, type RephrasedView } from './QuickPanels';
 
-/** /dashboard/create-content: drafting new content in a Voice, filled by a later release. */
+type CreateMode = 'quick' | 'interactive';
+
+const MODES: { value: CreateMode; label: string }[] = [
+  { value: 'quick', label: 'Quick' },
+  { value: 'interactive', label: 'Interactive' },
+];
+
+const FORMAT_OPTIONS = CONTENT_FORMATS.map((format) => ({ value: format, label: CONTENT_FORMAT_LABELS[format] }));
+
+/** A saved interactive session (long first) decides where the screen opens, so a reload resumes it. */
+function savedLength(userId: string): InteractiveMode | null {
+  const storage = browserStorage();
+  if (!storage) return null;
+  if (loadInteractiveState(storage, userId, 'long')) return 'long';
+  if (loadInteractiveState(storage, userId, 'short')) return 'short';
+  return null;
+}
+
 export function CreateContentPage() {
+  const user = useCurrentUser();
+  const userId = user.id || user._id;
+  const step = user.onboarding.step;
+  const advance = useAdvanceOnboarding();
+  const { awake, query: voicesQuery } = useAwakeVoices();
+
+  const [initialLength] = useState(() => savedLength(userId));
+  const [mode, setMode] = useState<CreateMode>(initialLength ? 'interactive' : 'quick');
+  const [length, setLength] = useState<InteractiveMode>(initialLength ?? 'short');
+  const [chosenVoice, setChosenVoice] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState('');
+  const [format, setFormat] = useState<ContentFormat>('free');
+  const [referenceFile, setReferenceFile] = useState<File | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [editPass, setEditPass] = useState(false);
+  const editPassRef = useRef(editPass);
+  useEffect(() => {
+    editPassRef.current = editPass;
+  }, [editPass]);
+
+  // Onboarding panels: the quickstart stays once it opened, until finished or the step moves on.
+  const [quickstartOpened, setQuickstartOpened] = useState(false);
+  const [wrapUp, setWrapUp] = useState(false);
+  const quickstartShown =
+    showsCreateQuickstart(step, prompt.trim() === '') || (quickstartOpened && completesCreateQuickstart(step));
+  useEffect(() => {
+    if (showsCreateQuickstart(step, prompt.trim() === '')) setQuickstartOpened(true);
+  }, [step, prompt]);
+  const finishQuickstart = useCallback(() => {
+    if (!completesCreateQuickstart(step)) return;
+    setWrapUp(true);
+    advance('create_quickstart_complete');
+  }, [step, advance]);
+
+  const { draft, rewrite, generate, rerephrase } = useCreateRun();
+  const session = useInteractiveSession(userId, length);
+
+  // The Voice: the one chosen while it is awake, else the only awake one.
+  const selectedId =
+    chosenVoice !== null && awake.some((voice) => voice._id === chosenVoice)
+      ? chosenVoice
+      : awake.length === 1
+        ? (awake[0]?._id ?? null)
+        : null;
+
+  // The view the user picked for this run; by default the edited view once an edit pass ran.
+  const [viewChoice, setViewChoice] = useState<{ runId: number; view: RephrasedView } | null>(null);
+  const editPassRan = rewrite.editPass.status !== 'off';
+  const view: RephrasedView =
+    viewChoice?.runId === rewrite.runId ? viewChoice.view : editPassRan ? 'mixed' : 'rephrased';
+  const toggleView = () => setViewChoice({ runId: rewrite.runId, view: view === 'mixed' ? 'rephrased' : 'mixed' });
+
+  // What the user typed into the Rephrased panel, per run and view, over the stitched text.
+  const [outputEdits, setOutputEdits] = useState<Record<string, string>>({});
+  const outputKey = `${rewrite.runId}:${view}`;
+  const stitched = view === 'mixed' ? mixedOutput(rewrite) : rephrasedOutput(rewrite);
+  const rephrased = outputEdits[outputKey] ?? stitched;
+  const busy = isCreateBusy(draft, rewrite);
+
+  const noAwakeVoices = voicesQuery.isSuccess && awake.length === 0;
+
+  const onGenerationComplete = useCallback(() => {
+    if (completesCreateQuickstart(step)) finishQuickstart();
+  }, [step, finishQuickstart]);
+
+  const submitQuick = () => {
+    const problem = createFormError({ loraId: selectedId, prompt, referenceFile });
+    if (problem !== null || selectedId === null) {
+      setFormError(problem);
+      return;
+    }
+    setFormError(null);
+    setOutputEdits({});
+    setViewChoice(null);
+    generate({
+      loraId: selectedId,
+      request: { prompt: prompt.trim(), format, referenceFile },
+      editPassEnabled: () => editPassRef.current,
+      onComplete: onGenerationComplete,
+    });
+  };
+
+  const submitRerephrase = () => {
+    if (selectedId === null) {
+      setFormError(CONVERT_MESSAGES.selectVoice);
+      return;
+    }
+    setFormError(null);
+    setOutputEdits({});
+    setViewChoice(null);
+    rerephrase({ loraId: selectedId, draft: draft.draft, editPassEnabled: () => editPassRef.current });
+  };
+
+  const startInteractive = () => {
+    const problem = createFormError({ loraId: selectedId, prompt });
+    if (problem !== null || selectedId === null) {
+      setFormError(problem);
+      return;
+    }
+    setFormError(null);
+    void session.act(newInteractiveState(length, prompt.trim(), selectedId), 'ask_questions');
+  };
+
+  const chooseFile = (file: File | null) => {
+    setReferenceFile(file);
+    setFormError(file ? referenceFileError(file) : null);
+  };
+
+  const sessionRunning = mode === 'interactive' && session.state !== null;
+
   return (
     <Page title="Create" description="Draft new content from a prompt, written in your Voice.">
-      <ComingSoon title="Create is almost here" icon={<IconPencil size={32} />}>
-        Describe what you need: a blog post, an e-mail, ad copy or a speech. Quick mode writes straight away;
-        Interactive mode asks a few questions first. Either way the draft is rewritten in your Voice.
-      </ComingSoon>
+      {showsCreateTour(step) && <CreateTour onFinish={() => advance('rephrasing_tour_complete')} />}
+      {quickstartShown && !wrapUp && (
+        <CreateQuickstart onUseSample={() => setPrompt(SAMPLE_PROMPT)} onFinish={finishQuickstart} />
+      )}
+      {wrapUp && <WrapUp onClose={() => setWrapUp(false)} />}
+
+      <Card padding="lg">
+        <Stack gap="sm">
+          <SegmentedControl
+            value={mode}
+            onChange={(value) => {
+              setMode(value as CreateMode);
+              setFormError(null);
+            }}
+            data={MODES}
+            style={{ alignSelf: 'flex-start' }}
+            data-testid="create-mode"
+          />
+          <Select
+            label="Voice"
+            placeholder={voicesQuery.isPending ? 'Loading Voices…' : 'Pick an awake Voice'}
+            data={awake.map((voice) => ({ value: voice._id, label: voice.name }))}
+            value={selectedId}
+            onChange={(id) => {
+              setChosenVoice(id);
+              setFormError(null);
+            }}
+            disabled={awake.length === 0 || sessionRunning}
+            allowDeselect={false}
+            nothingFoundMessage="No awake Voices"
+            data-testid="create-voice-select"
+          />
+          {noAwakeVoices && (
+            <Alert color="gray" icon={<IconMoonStars size={20} />} data-testid="create-no-voices">
+              <Text fz="sm">{CONVERT_MESSAGES.noAwakeVoices}</Text>
+              <Anchor component={Link} to={PATHS.dashboard} fz="sm">
+                Go to the Dashboard
+              </Anchor>
+            </Alert>
+          )}
+          {voicesQuery.isError && (
+            <Group gap="sm" align="flex-start">
+              <ErrorAlert message={errorMessage(voicesQuery.error, CREATE_ERRORS.fetchVoicesFailed)} />
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconRefresh size={16} />}
+                onClick={() => void voicesQuery.refetch()}
+              >
+                Try again
+              </Button>
+            </Group>
+          )}
+          <Textarea
+            label="Prompt"
+            description={`${prompt.length.toLocaleString('en-US')} / ${MAX_PROMPT_CHARS.toLocaleString('en-US')} characters`}
+            placeholder="What should be written? Topic, audience, points to make, tone…"
+            value={prompt}
+            onChange={(event) => {
+              setPrompt(event.currentTarget.value.slice(0, MAX_PROMPT_CHARS));
+              setFormError(null);
+            }}
+            maxLength={MAX_PROMPT_CHARS}
+            autosize
+            minRows={3}
+            maxRows={12}
+            required
+            disabled={sessionRunning}
+            data-testid="create-prompt"
+          />
+          {mode === 'quick' && (
+            <>
+              <Group align="flex-end" gap="md" wrap="wrap">
+                <Select
+                  label="Format"
+                  data={FORMAT_OPTIONS}
+                  value={format}
+                  onChange={(value) => setFormat((value as ContentFormat | null) ?? 'free')}
+                  allowDeselect={false}
+                  style={{ flex: '1 1 200px' }}
+                  data-testid="create-format"
+                />
+                <FileInput
+                  label="Reference file (optional)"
+                  placeholder="Pick a file"
+                  accept={VOICE_FILE_EXTENSIONS.join(',')}
+                  value={referenceFile}
+                  onChange={chooseFile}
+                  clearable
+                  leftSection={<IconFileText size={16} />}
+                  style={{ flex: '1 1 200px', minWidth: 0 }}
+                  data-testid="create-reference"
+                />
+              </Group>
+              <Group align="center" justify="space-between" gap="md" wrap="wrap">
+                <Checkbox
+                  label="Edit pass"
+                  description="Proofread the rewrite against the draft"
+                  checked={editPass}
+                  onChange={(event) => setEditPass(event.currentTarget.checked)}
+                  data-testid="create-edit-pass"
+                />
+                <Button
+                  onClick={submitQuick}
+                  disabled={awake.length === 0 || busy}
+                  leftSection={<IconSparkles size={18} />}
+                  data-testid="create-generate"
+                >
+                  {generateLabel(draft, rewrite)}
+                </Button>
+              </Group>
+            </>
+          )}
+        </Stack>
+      </Card>
+
+      <ErrorAlert message={formError} onClose={() => setFormError(null)} />
+
+      {mode === 'quick' ? (
+        <>
+          {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
+          <QuickPanels
+            draft={draft}
+            rephrased={rephrased}
+            onRephrasedChange={(value) => setOutputEdits((edits) => ({ ...edits, [outputKey]: value }))}
+            rephrasedReadOnly={busy}
+            statuses={createStatusTexts(draft, rewrite)}
+            view={editPassRan ? view : null}
+            onToggleView={toggleView}
+            onRerephrase={submitRerephrase}
+            rerephraseDisabled={!canRerephrase(draft, rewrite) || selectedId === null}
+          />
+        </>
+      ) : (
+        <InteractiveWriter session={session} length={length} onLengthChange={setLength} onStart={startInteractive} />
+      )}
     </Page>
   );
 }

@@ -1,11 +1,12 @@
-// Convert's calls (spec §7): the convert stream, read with fetch directly because the API client
-// only speaks JSON, and the edit-chunk call of the edit pass.
+// The Voice's rewrite calls (spec §7), used by Convert and by Create's re-rephrase: the convert
+// stream, read with fetch directly because the API client only speaks JSON, and the edit-chunk
+// call of the edit pass.
 import { CONVERT_MESSAGES, CSRF_HEADER } from '@ownvoice/shared';
-import { api } from '../../lib/api';
-import { ApiError } from '../../lib/api-error';
-import { readToken } from '../../lib/token-storage';
+import { api } from '../api';
+import { ApiError } from '../api-error';
+import { readToken } from '../token-storage';
 import type { ConvertRequest } from './conversion-run';
-import { ConvertRequestError, convertRequestError } from './convert-errors';
+import { ConvertRequestError, convertRequestError } from './errors';
 import { type ConvertStreamEvent, type EditChunkPayload, editChunkResponseSchema, readConvertEvents } from './events';
 
 const convertStreamPath = (loraId: string) => `/api/loras/${encodeURIComponent(loraId)}/convert-stream`;

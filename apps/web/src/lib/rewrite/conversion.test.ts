@@ -9,9 +9,9 @@ import {
   isBusy,
   mixedOutput,
   rephrasedOutput,
+  runPhase,
   statusTexts,
   stitch,
-  submitLabel,
 } from './conversion';
 import type { ConvertStreamEvent } from './events';
 
@@ -64,7 +64,7 @@ describe('conversionReducer', () => {
     expect(state.phase).toBe('streaming');
     expect(rephrasedOutput(state)).toBe('');
     expect(statusTexts(state)).toEqual(['(streaming...)']);
-    expect(submitLabel(state)).toBe('Converting...');
+    expect(runPhase(state)).toBe('streaming');
 
     state = run([positions(), chunk(0, 'Hello'), chunk(0, ' there.')], state);
     expect(state.chunks[0]?.rephrased).toBe('Hello there.');
@@ -83,7 +83,7 @@ describe('conversionReducer', () => {
     expect(state.chunks.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
     expect(rephrasedOutput(state)).toBe('A.\n\nB.\n\nC.\n');
     expect(statusTexts(state)).toEqual([]);
-    expect(submitLabel(state)).toBe('Convert');
+    expect(runPhase(state)).toBe('idle');
     expect(isBusy(state)).toBe(false);
   });
 
@@ -186,7 +186,7 @@ describe('edit pass state', () => {
 
   it('tracks editing, edited and failed chunks and the x/y status', () => {
     let state = run([{ type: 'editPassStart', runId: 1, total: 3 }], completed());
-    expect(submitLabel(state)).toBe('Editing...');
+    expect(runPhase(state)).toBe('editing');
     expect(statusTexts(state)).toEqual(['(editing 0/3...)']);
 
     state = run(

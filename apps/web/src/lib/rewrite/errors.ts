@@ -1,9 +1,9 @@
-// Convert's error messages (spec §8 "Convert"): what a refused convert-stream request, a broken
-// stream and a failed chunk edit say.
+// The rewrite's error messages (spec §8 "Convert", "Create"): what a refused stream request (the
+// convert stream, or Create's generate stream), a broken stream and a failed chunk edit say.
 import { CONVERT_MESSAGES, isCsrfErrorCode } from '@ownvoice/shared';
-import { ApiError, apiErrorFromBody, isApiError } from '../../lib/api-error';
+import { ApiError, apiErrorFromBody, isApiError } from '../api-error';
 
-/** A convert-stream request the server refused before streaming. */
+/** A stream request (convert or generate) the server refused before streaming. */
 export class ConvertRequestError extends Error {
   readonly status: number;
   /** The server's error, for the purchase prompt and for codes such as VOICE_NOT_READY. */
@@ -29,8 +29,15 @@ function plainTextMessage(text: string): string | null {
   return trimmed;
 }
 
-/** The error for a refused convert-stream request, from its status and body text. */
-export function convertRequestError(status: number, bodyText: string): ConvertRequestError {
+/**
+ * The error for a refused stream request, from its status and body text. `fallback` says what a
+ * body without a message means (Convert: 'Failed to convert text').
+ */
+export function convertRequestError(
+  status: number,
+  bodyText: string,
+  fallback: (status: number) => string = () => CONVERT_MESSAGES.convertFailed,
+): ConvertRequestError {
   let body: unknown;
   try {
     body = bodyText.trim() === '' ? undefined : JSON.parse(bodyText);
@@ -45,10 +52,10 @@ export function convertRequestError(status: number, bodyText: string): ConvertRe
     if (status === 403 && isCsrfErrorCode(apiError.code)) {
       return new ConvertRequestError(CONVERT_MESSAGES.csrfError(serverMessage ?? apiError.msg), apiError, true);
     }
-    return new ConvertRequestError(serverMessage ?? CONVERT_MESSAGES.convertFailed, apiError, false);
+    return new ConvertRequestError(serverMessage ?? fallback(status), apiError, false);
   }
 
-  const message = plainTextMessage(bodyText) ?? CONVERT_MESSAGES.convertFailed;
+  const message = plainTextMessage(bodyText) ?? fallback(status);
   return new ConvertRequestError(message, new ApiError({ status, msg: message }), false);
 }
 

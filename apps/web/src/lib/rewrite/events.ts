@@ -1,7 +1,7 @@
 // The events of POST /loras/:id/convert-stream (spec §3 "Convert stream event", §7), one JSON
 // object per `data:` line. Events of another type, or that do not match, are ignored.
 import { type ConvertEvent, convertEventSchema } from '@ownvoice/shared';
-import { readSseData } from './sse';
+import { readSseData } from '../sse';
 
 export { type ChunkPosition, chunkPositionSchema } from '@ownvoice/shared';
 export type ConvertStreamEvent = ConvertEvent;

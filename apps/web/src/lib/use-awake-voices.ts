@@ -1,8 +1,8 @@
-// The Voices Convert can use: the user's list (shared cache with the dashboard), awake ones only.
+// The Voices Convert and Create can use: the user's list (shared cache with the dashboard), awake ones only.
 import type { Voice } from '@ownvoice/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { fetchMyVoices, voiceKeys } from '../../../lib/voice-queries';
+import { fetchMyVoices, voiceKeys } from './voice-queries';
 
 const NO_VOICES: Voice[] = [];
 

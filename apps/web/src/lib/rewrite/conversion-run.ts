@@ -1,5 +1,5 @@
 // One conversion run (spec §4 "Conversion flow"), free of React and fetch so it can be tested:
-// open the stream, apply its events, then, when the pass is on, proofread the chunks at most
+// open the stream (Convert's, or Create's generate stream reduced to its rewrite events), apply its events, then, when the pass is on, proofread the chunks at most
 // EDIT_PASS_CONCURRENCY at a time. Every action goes through the reducer both here (to know the
 // chunks) and in the screen (to show them). An aborted run stops quietly.
 
@@ -12,7 +12,7 @@ import {
   editPassTargets,
   initialConversionState,
 } from './conversion';
-import { ConvertRequestError, convertFailureMessage, editErrorMessage, streamReadErrorMessage } from './convert-errors';
+import { ConvertRequestError, convertFailureMessage, editErrorMessage, streamReadErrorMessage } from './errors';
 import type { ConvertStreamEvent, EditChunkPayload } from './events';
 
 export interface ConvertRequest {
@@ -38,6 +38,8 @@ export interface ConversionRunDeps {
   onComplete?(): void;
   /** The server refused the request (e.g. the Voice fell asleep: the list is worth a refetch). */
   onRequestRefused?(error: ConvertRequestError): void;
+  /** What a request that failed without an answer says (default: Convert's message). */
+  requestFailureMessage?(error: unknown): string;
   concurrency?: number;
 }
 
@@ -62,7 +64,8 @@ export async function runConversion(deps: ConversionRunDeps): Promise<Conversion
       deps.onRequestRefused?.(error);
       fail(deps.handleInsufficientLimit(error.apiError) ? null : error.message);
     } else {
-      fail(deps.handleInsufficientLimit(error) ? null : convertFailureMessage(error));
+      const message = (deps.requestFailureMessage ?? convertFailureMessage)(error);
+      fail(deps.handleInsufficientLimit(error) ? null : message);
     }
     return state;
   }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api-error';
+import { ApiError } from '../api-error';
 import {
   ConvertRequestError,
   convertFailureMessage,
   convertRequestError,
   editErrorMessage,
   streamReadErrorMessage,
-} from './convert-errors';
+} from './errors';
 
 describe('convertRequestError', () => {
   it('uses the server msg and keeps its code and reason', () => {

@@ -2,8 +2,8 @@
 // complete (and the optional edit pass) or error. A pure reducer: every action names its run, and
 // actions of any run but the latest are ignored, so a newer run always wins over a stale one.
 import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES } from '@ownvoice/shared';
-import { CONVERT_STATUS, SUBMIT_LABELS } from './constants';
 import type { ChunkPosition, ConvertStreamEvent } from './events';
+import { CONVERT_STATUS } from './status';
 
 export type ChunkStatus = 'streaming' | 'ready' | 'editing' | 'edited' | 'failed';
 
@@ -289,8 +289,11 @@ export function statusTexts(state: ConversionState): string[] {
 export const isBusy = (state: ConversionState): boolean =>
   state.phase === 'streaming' || state.editPass.status === 'running';
 
-export function submitLabel(state: ConversionState): string {
-  if (state.phase === 'streaming') return SUBMIT_LABELS.streaming;
-  if (state.editPass.status === 'running') return SUBMIT_LABELS.editing;
-  return SUBMIT_LABELS.idle;
+/** What a run is doing now: nothing, streaming the rewrite, or running the edit pass. */
+export type RunPhase = 'idle' | 'streaming' | 'editing';
+
+export function runPhase(state: ConversionState): RunPhase {
+  if (state.phase === 'streaming') return 'streaming';
+  if (state.editPass.status === 'running') return 'editing';
+  return 'idle';
 }

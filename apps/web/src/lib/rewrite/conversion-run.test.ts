@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../lib/api-error';
+import { ApiError } from '../api-error';
 import { forEachWithConcurrency } from './concurrency';
 import { type ConversionAction, conversionReducer, initialConversionState, mixedOutput } from './conversion';
 import { type ConversionRunDeps, runConversion } from './conversion-run';
-import { convertRequestError } from './convert-errors';
+import { convertRequestError } from './errors';
 import type { ConvertStreamEvent, EditChunkPayload } from './events';
 
 const TEXT = 'One.\n\nTwo.\n\nThree.\n\nFour.';

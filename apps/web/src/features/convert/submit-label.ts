@@ -1,0 +1,5 @@
+// The Convert button's label: Convert, Converting... or Editing... (spec §2 "Convert").
+import { type ConversionState, runPhase } from '../../lib/rewrite/conversion';
+import { SUBMIT_LABELS } from './constants';
+
+export const submitLabel = (state: ConversionState): string => SUBMIT_LABELS[runPhase(state)];

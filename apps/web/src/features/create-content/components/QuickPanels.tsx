@@ -1,0 +1,159 @@
+// Quick mode's panels (spec §2 "Create Content"): the Original (the draft as it streams, with the
+// thinking process folded away) beside the Rephrased (the Voice's rewrite as its chunks stream,
+// the edited/unedited view toggle, re-rephrase, the editing progress and Copy).
+import { Box, Button, Collapse, CopyButton, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { COPIED_FEEDBACK_MS } from '@ownvoice/shared';
+import {
+  IconArrowsExchange,
+  IconBrain,
+  IconCheck,
+  IconChevronDown,
+  IconChevronUp,
+  IconCopy,
+  IconRefresh,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import type { DraftState } from '../draft';
+import { draftStatus } from '../draft';
+
+export type RephrasedView = 'mixed' | 'rephrased';
+
+function Thinking({ draft }: { draft: DraftState }) {
+  const [choice, setChoice] = useState<{ runId: number; open: boolean } | null>(null);
+  // Open while the model thinks, unless the user chose otherwise for this run.
+  const open = choice?.runId === draft.runId ? choice.open : draft.thinkingActive;
+  if (draft.thinking === '' && !draft.thinkingActive) return null;
+  return (
+    <Box data-testid="create-thinking">
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<IconBrain size={16} />}
+        rightSection={open ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
+        onClick={() => setChoice({ runId: draft.runId, open: !open })}
+        aria-expanded={open}
+        data-testid="create-thinking-toggle"
+      >
+        Thinking process
+      </Button>
+      <Collapse in={open}>
+        <Paper withBorder p="sm" mt={4} bg="gray.0">
+          <Text fz="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {draft.thinking}
+          </Text>
+        </Paper>
+      </Collapse>
+    </Box>
+  );
+}
+
+export interface QuickPanelsProps {
+  draft: DraftState;
+  rephrased: string;
+  onRephrasedChange: (value: string) => void;
+  rephrasedReadOnly: boolean;
+  statuses: readonly string[];
+  /** The current view, or null when no edit pass ran (no toggle then). */
+  view: RephrasedView | null;
+  onToggleView: () => void;
+  onRerephrase: () => void;
+  rerephraseDisabled: boolean;
+}
+
+export function QuickPanels({
+  draft,
+  rephrased,
+  onRephrasedChange,
+  rephrasedReadOnly,
+  statuses,
+  view,
+  onToggleView,
+  onRerephrase,
+  rerephraseDisabled,
+}: QuickPanelsProps) {
+  const status = draftStatus(draft);
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+      <Stack gap="xs">
+        <Group gap="xs" wrap="wrap">
+          <Text fw={600}>Original</Text>
+          {status && (
+            <Text c="dimmed" fz="sm">
+              {status}
+            </Text>
+          )}
+        </Group>
+        <Thinking draft={draft} />
+        <Textarea
+          aria-label="Original draft"
+          placeholder="The draft appears here."
+          value={draft.draft}
+          readOnly
+          autosize
+          minRows={14}
+          maxRows={40}
+          data-testid="create-original"
+        />
+      </Stack>
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs" wrap="wrap">
+          <Group gap="xs" wrap="wrap">
+            <Text fw={600}>Rephrased</Text>
+            <Text c="dimmed" fz="sm" data-testid="create-status" aria-live="polite">
+              {statuses.join(' ')}
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="wrap">
+            {view !== null && (
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                leftSection={<IconArrowsExchange size={16} />}
+                onClick={onToggleView}
+                data-testid="create-view-toggle"
+              >
+                {view === 'mixed' ? 'View unedited' : 'View edited'}
+              </Button>
+            )}
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              leftSection={<IconRefresh size={16} />}
+              onClick={onRerephrase}
+              disabled={rerephraseDisabled}
+              data-testid="create-rerephrase"
+            >
+              Re-rephrase
+            </Button>
+            <CopyButton value={rephrased} timeout={COPIED_FEEDBACK_MS}>
+              {({ copied, copy }) => (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                  disabled={rephrased === ''}
+                  data-testid="create-copy"
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        </Group>
+        <Textarea
+          aria-label="Rephrased text"
+          placeholder="The draft, in your Voice, appears here."
+          value={rephrased}
+          onChange={(event) => onRephrasedChange(event.currentTarget.value)}
+          readOnly={rephrasedReadOnly}
+          autosize
+          minRows={14}
+          maxRows={40}
+          data-testid="create-rephrased"
+        />
+      </Stack>
+    </SimpleGrid>
+  );
+}

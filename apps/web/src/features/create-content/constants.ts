@@ -1,0 +1,30 @@
+// Create's texts that only the page shows (spec §2 "Create Content", §8 "Create"); the rules and
+// messages shared with the server are in @ownvoice/shared (CREATE_MESSAGES, INTERACTIVE_MESSAGES).
+import { CONVERT_MESSAGES } from '@ownvoice/shared';
+
+export const CREATE_ERRORS = {
+  fetchVoicesFailed: 'Failed to fetch LoRAs',
+  generateFailed: 'Failed to generate content',
+  convertFailed: CONVERT_MESSAGES.convertFailed,
+  unknown: 'Unknown error',
+  httpError: (status: number) => `HTTP error! status: ${status}`,
+  /** Interactive writing: the server's message, else this. */
+  interactiveFailed: 'Failed',
+} as const;
+
+/** Status texts beside the panels. */
+export const CREATE_STATUS = {
+  thinking: '(thinking...)',
+  drafting: '(drafting...)',
+} as const;
+
+export const GENERATE_LABELS = {
+  idle: 'Generate Content',
+  generating: 'Generating...',
+  rephrasing: 'Rephrasing...',
+  editing: 'Editing...',
+} as const;
+
+/** The prompt the Create quickstart fills in. */
+export const SAMPLE_PROMPT =
+  'Write a short blog post for small business owners on why a weekly newsletter keeps customers coming back, with three practical tips to start one.';
