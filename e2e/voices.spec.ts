@@ -127,12 +127,7 @@ test.describe
     });
 
     test('wake the Voice from the dashboard, see it awake, read its evaluation and publish it', async ({ page }) => {
-      await page.goto('/auth?tab=login');
-      const login = page.getByRole('form', { name: 'Login' });
-      await login.getByLabel('E-mail').fill(writer.email);
-      await login.getByLabel('Password', { exact: true }).fill(writer.password);
-      await login.getByRole('button', { name: 'Log in' }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
+      await logInAs(page, writer);
 
       await expect(card(page)).toHaveAttribute('data-status', 'ready');
       await expect(card(page).getByTestId('voice-status')).toHaveText('asleep');
@@ -172,12 +167,7 @@ test.describe
     }) => {
       test.setTimeout(180_000);
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await page.goto('/auth?tab=login');
-      const login = page.getByRole('form', { name: 'Login' });
-      await login.getByLabel('E-mail').fill(writer.email);
-      await login.getByLabel('Password', { exact: true }).fill(writer.password);
-      await login.getByRole('button', { name: 'Log in' }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
+      await logInAs(page, writer);
       await card(page).getByRole('link', { name: 'Convert' }).click();
       await expect(page).toHaveURL(/\/dashboard\/convert\?loraId=[0-9a-f]{24}$/);
       await expect(page.getByTestId('convert-voice-select')).toHaveValue(voiceName);
