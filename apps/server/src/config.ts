@@ -47,6 +47,11 @@ const envSchema = z.object({
   OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
   OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
   OWNVOICE_THREADS: intIn(1, 256).optional(),
+  OWNVOICE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex digits or base64')
+    .optional(),
 });
 
 export type Config = {
@@ -76,6 +81,8 @@ export type Config = {
   };
   /** An awake Voice unused this long is put to sleep. */
   voiceIdleMinutes: number;
+  /** Encrypts two-factor secrets at rest; undefined uses (or creates) <dataDir>/secret.key. */
+  secretKey: string | undefined;
   /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
   threads: number | undefined;
 };
@@ -141,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     },
     voiceIdleMinutes: e.OWNVOICE_VOICE_IDLE_MINUTES,
     threads: e.OWNVOICE_THREADS,
+    secretKey: e.OWNVOICE_SECRET_KEY,
   };
 }

@@ -31,6 +31,14 @@ export const errors = {
   sessionExpired: () =>
     new AppError(401, 'SESSION_EXPIRED', 'Your session has expired after a period of inactivity. Please log in again.'),
   invalidCredentials: () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials'),
+  invalidMfaToken: (status = 401) => new AppError(status, 'INVALID_MFA_TOKEN', 'Invalid MFA token'),
+  mfaAlreadyEnabled: () =>
+    new AppError(
+      409,
+      'MFA_ALREADY_ENABLED',
+      'Two-factor authentication is already on. Turn it off first to set it up again.',
+    ),
+  mfaNotEnabled: () => new AppError(400, 'MFA_NOT_ENABLED', 'Two-factor authentication is not on for this account.'),
   accountLocked: (retryAfterSeconds: number) =>
     new AppError(
       423,

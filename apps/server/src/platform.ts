@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { EngineHost } from './engine/engine-host.js';
 import { JobQueueHost } from './jobs/job-queue.js';
+import { loadSecretKey, SecretBox } from './security/secret-box.js';
 import { createServices, type Services } from './services/index.js';
 import { type ArtifactStorage, LocalArtifactStorage } from './storage/artifact-storage.js';
 import { TrainingWorker, type TrainingWorkerOptions } from './workers/training-worker.js';
@@ -48,7 +49,8 @@ export function createPlatform(deps: {
     () => database.connectionString(),
     (error) => log.error(error, 'job queue error'),
   );
-  const services = createServices(database.db, clock, config, storage, { engine, jobs, log });
+  const box = new SecretBox(loadSecretKey(config.secretKey, config.dataDir));
+  const services = createServices(database.db, clock, config, storage, { engine, jobs, log, box });
   return {
     config,
     services,

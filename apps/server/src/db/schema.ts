@@ -19,6 +19,12 @@ export const users = pgTable(
       .notNull()
       .default('user'),
     mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    /** The TOTP secret, encrypted (security/secret-box.ts); set once two-factor is verified. */
+    mfaSecret: text('mfa_secret'),
+    /** A secret handed out by setup and not yet verified, encrypted. */
+    mfaPendingSecret: text('mfa_pending_secret'),
+    /** The last TOTP time step accepted: a code is good once, never again in its window. */
+    mfaLastStep: integer('mfa_last_step'),
     planName: text('plan_name', { enum: ['trial', 'minimum', 'pro', 'virtuoso', 'none'] })
       .notNull()
       .default('none'),
@@ -110,6 +116,21 @@ export const voices = pgTable(
     ...timestamps,
   },
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],
+);
+
+export const mfaBackupCodes = pgTable(
+  'mfa_backup_codes',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the code: the codes themselves are shown once, at setup. */
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mfa_backup_codes_user_idx').on(t.userId)],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -33,7 +33,9 @@ export async function registerAuthRateLimit(app: FastifyInstance, limits: Config
   });
 }
 
+/** The account an attempt is against: the e-mail of a sign-in, or the signed-in user (a code check). */
 function accountKey(request: FastifyRequest): string {
   const body = request.body as { email?: unknown } | undefined;
-  return typeof body?.email === 'string' ? body.email : '';
+  if (typeof body?.email === 'string') return body.email;
+  return request.auth ? `user:${request.auth.user.id}` : `ip:${request.ip}`;
 }

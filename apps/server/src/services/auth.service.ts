@@ -6,9 +6,10 @@ import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
-import { AppError, errors } from '../errors.js';
+import { type AppError, errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { MfaService } from './mfa.service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import type { SessionMeta, SessionsService } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly betaCap: number,
     private readonly usage: UsageService,
     private readonly starter: StarterAllowance,
+    private readonly mfa: Pick<MfaService, 'checkCode'>,
   ) {}
 
   async register(input: RegisterInput, meta: SessionMeta): Promise<{ token: string; user: User }> {
@@ -85,9 +87,9 @@ export class AuthService {
     }
     if (user.mfaEnabled) {
       if (!input.mfaToken) return { requiresMFA: true };
-      // Code checking arrives with two-factor setup (issue 6). No account can enable two-factor
-      // before then, and this path fails closed rather than letting a code through unchecked.
-      throw new AppError(401, 'INVALID_MFA_TOKEN', 'Invalid MFA token');
+      // A wrong code counts towards the lockout like a wrong password: no guessing codes.
+      if (!(await this.mfa.checkCode(user, input.mfaToken)))
+        return this.recordFailure(user, now, errors.invalidMfaToken());
     }
     const updated = await this.users.update(user.id, { failedLoginCount: 0, lockedUntil: null, lastLoginAt: now });
     const token = await this.sessions.create(user.id, meta);
@@ -104,7 +106,7 @@ export class AuthService {
     if (await this.users.findByUsernameInsensitive(input.username, db)) throw errors.usernameTaken();
   }
 
-  private async recordFailure(user: UserRow, now: Date): Promise<never> {
+  private async recordFailure(user: UserRow, now: Date, error: AppError = errors.invalidCredentials()): Promise<never> {
     // A lock that has run out starts a fresh count.
     let failures: number;
     if (user.lockedUntil && user.lockedUntil <= now) {
@@ -120,6 +122,6 @@ export class AuthService {
       });
       throw errors.accountLocked(ACCOUNT_LOCK_MS / 1000);
     }
-    throw errors.invalidCredentials();
+    throw error;
   }
 }

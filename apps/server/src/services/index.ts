@@ -4,16 +4,19 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
+import { MfaRepository } from '../repositories/mfa.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { VoicesRepository } from '../repositories/voices.repository.js';
+import type { SecretBox } from '../security/secret-box.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { AuthService } from './auth.service.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
 import { InteractiveService } from './interactive.service.js';
+import { MfaService } from './mfa.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { UsageService } from './usage.service.js';
@@ -33,6 +36,7 @@ export interface Services {
   content: ContentService;
   interactive: InteractiveService;
   usage: UsageService;
+  mfa: MfaService;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
 }
@@ -45,6 +49,8 @@ export interface ServiceRuntime {
   engine: EngineHost;
   jobs: JobQueueHost;
   log: ActivationOptions['log'];
+  /** Encrypts secrets at rest. */
+  box: SecretBox;
 }
 
 export function createServices(
@@ -64,12 +70,13 @@ export function createServices(
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
+  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.engine, {
     maxAttempts: CONVERT_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
   return {
-    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance),
+    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance, mfa),
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),
@@ -80,6 +87,7 @@ export function createServices(
     content: new ContentService(conversion, activation, usage, runtime.engine),
     interactive: new InteractiveService(conversion, activation, usage, runtime.engine),
     usage,
+    mfa,
     repositories: { voices: voicesRepo },
   };
 }

@@ -107,3 +107,25 @@ export type LoginBody = z.input<typeof loginBodySchema>;
 export function firstIssueMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
 }
+
+export const MFA_MESSAGES = {
+  codeRequired: 'Please enter the 6-digit code from your authenticator app',
+  adminRequired: 'MFA is REQUIRED for admin accounts',
+  adminRequiredDetail: 'you must enable MFA before you can access admin functions',
+} as const;
+
+/** POST /auth/mfa/setup: the pending secret and its QR code (a data: URL). */
+export const mfaSetupResponseSchema = z.object({ secret: z.string(), qrCode: z.string() });
+
+/** POST /auth/mfa/verify: the secret from setup and a 6-digit code from the app. */
+export const mfaVerifyBodySchema = z.object({
+  secret: z.string().min(1).max(128),
+  token: z
+    .string({ error: MFA_MESSAGES.codeRequired })
+    .trim()
+    .regex(/^\d{6}$/, MFA_MESSAGES.codeRequired),
+});
+export const mfaVerifyResponseSchema = z.object({ backupCodes: z.array(z.string()) });
+
+/** POST /auth/mfa/disable: a current code or a backup code. */
+export const mfaDisableBodySchema = z.object({ mfaToken: loginCodeSchema });

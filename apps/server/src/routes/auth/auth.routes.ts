@@ -3,11 +3,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
-import { loginSchema, logoutSchema, meSchema, onboardingSchema, registerSchema } from './auth.schemas.js';
+import {
+  loginSchema,
+  logoutSchema,
+  meSchema,
+  mfaDisableSchema,
+  mfaSetupSchema,
+  mfaVerifySchema,
+  onboardingSchema,
+  registerSchema,
+} from './auth.schemas.js';
 
 const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-export async function authRoutes(app: FastifyInstance, { auth, users }: Services): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { auth, users, mfa }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/register', { schema: registerSchema, preHandler: app.authRateLimit }, async (request, reply) => {
@@ -31,4 +40,22 @@ export async function authRoutes(app: FastifyInstance, { auth, users }: Services
   r.patch('/auth/onboarding', { schema: onboardingSchema, preHandler: app.requireUser }, async (request) => ({
     user: await users.advanceOnboarding(authOf(request).user, request.body.step),
   }));
+
+  r.post('/auth/mfa/setup', { schema: mfaSetupSchema, preHandler: app.requireUser }, async (request) =>
+    mfa.setup(authOf(request).user),
+  );
+
+  r.post('/auth/mfa/verify', { schema: mfaVerifySchema, preHandler: app.requireUser }, async (request) =>
+    mfa.verify(authOf(request).user, request.body.secret, request.body.token),
+  );
+
+  // Rate-limited like login: a code is a credential.
+  r.post(
+    '/auth/mfa/disable',
+    { schema: mfaDisableSchema, preHandler: [app.requireUser, app.authRateLimit] },
+    async (request) => {
+      await mfa.disable(authOf(request).user, request.body.mfaToken);
+      return { ok: true as const };
+    },
+  );
 }

@@ -6,6 +6,10 @@ import {
   loginBodySchema,
   loginResponseSchema,
   meResponseSchema,
+  mfaDisableBodySchema,
+  mfaSetupResponseSchema,
+  mfaVerifyBodySchema,
+  mfaVerifyResponseSchema,
   okResponseSchema,
   onboardingPatchSchema,
   registerBodySchema,
@@ -38,3 +42,10 @@ export const onboardingSchema = {
   body: onboardingPatchSchema,
   response: { 200: meResponseSchema, ...errorResponses },
 };
+
+export const mfaSetupSchema = { response: { 200: mfaSetupResponseSchema, ...errorResponses } };
+export const mfaVerifySchema = {
+  body: mfaVerifyBodySchema,
+  response: { 200: mfaVerifyResponseSchema, ...errorResponses },
+};
+export const mfaDisableSchema = { body: mfaDisableBodySchema, response: { 200: okResponseSchema, ...errorResponses } };

@@ -1,0 +1,67 @@
+// Two-factor state: the user's secrets and last accepted step, and the backup codes.
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { mfaBackupCodes, users } from '../db/schema.js';
+
+export class MfaRepository {
+  constructor(private readonly db: Database) {}
+
+  async setPending(userId: string, sealedSecret: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ mfaPendingSecret: sealedSecret, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+  }
+
+  /** Turns two-factor on with its secret and backup codes, in one transaction. */
+  async enable(userId: string, sealedSecret: string, step: number, codeHashes: string[], ids: string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({
+          mfaEnabled: true,
+          mfaSecret: sealedSecret,
+          mfaPendingSecret: null,
+          mfaLastStep: step,
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, userId));
+      await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
+      await tx
+        .insert(mfaBackupCodes)
+        .values(codeHashes.map((codeHash, i) => ({ id: ids[i] as string, userId, codeHash })));
+    });
+  }
+
+  async disable(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null, updatedAt: new Date() })
+        .where(eq(users.id, userId));
+      await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
+    });
+  }
+
+  /** Records `step` as used if it is newer than the last one; false when it was used already. */
+  async claimStep(userId: string, step: number): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ mfaLastStep: step })
+      .where(and(eq(users.id, userId), or(isNull(users.mfaLastStep), lt(users.mfaLastStep, step))))
+      .returning({ id: users.id });
+    return rows.length > 0;
+  }
+
+  /** Uses a backup code once; false when there is no such unused code. */
+  async useBackupCode(userId: string, codeHash: string, now: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(mfaBackupCodes)
+      .set({ usedAt: now })
+      .where(
+        and(eq(mfaBackupCodes.userId, userId), eq(mfaBackupCodes.codeHash, codeHash), isNull(mfaBackupCodes.usedAt)),
+      )
+      .returning({ id: mfaBackupCodes.id });
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,82 @@
+// Two-factor authentication: setup hands out a pending secret and its QR code; verifying a code
+// from it turns two-factor on and returns ten one-time backup codes (stored hashed); a current
+// code or a backup code turns it off and signs in. Each TOTP code is accepted once.
+import { createHash, randomInt } from 'node:crypto';
+import QRCode from 'qrcode';
+import type { Clock } from '../clock.js';
+import type { UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import type { MfaRepository } from '../repositories/mfa.repository.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { matchTotp, newTotpSecret, totpUri } from '../security/totp.js';
+
+export const BACKUP_CODE_COUNT = 10;
+/** No 0/o, 1/l/i: codes people copy by hand. */
+const BACKUP_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** Backup codes are compared without case, spaces or dashes: "ABCD-efgh" is "abcdefgh". */
+const normalizeBackupCode = (code: string): string => code.toLowerCase().replace(/[\s-]/g, '');
+const hashBackupCode = (code: string): string => createHash('sha256').update(normalizeBackupCode(code)).digest('hex');
+
+function newBackupCode(): string {
+  const chars = Array.from({ length: 8 }, () => BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)]);
+  return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`;
+}
+
+export class MfaService {
+  constructor(
+    private readonly mfa: MfaRepository,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async setup(user: UserRow): Promise<{ secret: string; qrCode: string }> {
+    if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
+    const secret = newTotpSecret();
+    await this.mfa.setPending(user.id, this.box.seal(secret));
+    const qrCode = await QRCode.toDataURL(totpUri(secret, user.email), { margin: 1, width: 240 });
+    return { secret, qrCode };
+  }
+
+  async verify(user: UserRow, secret: string, token: string): Promise<{ backupCodes: string[] }> {
+    if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
+    const pending = user.mfaPendingSecret ? this.box.open(user.mfaPendingSecret) : null;
+    if (!pending || pending !== secret) {
+      throw errors.validation('This two-factor setup has expired. Start the setup again.');
+    }
+    const step = matchTotp(pending, token, this.clock.now());
+    if (step === null) throw errors.invalidMfaToken(400);
+    const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
+    const now = this.clock.now();
+    await this.mfa.enable(
+      user.id,
+      this.box.seal(pending),
+      step,
+      backupCodes.map(hashBackupCode),
+      backupCodes.map(() => newId(now)),
+    );
+    return { backupCodes };
+  }
+
+  async disable(user: UserRow, code: string): Promise<void> {
+    if (!user.mfaEnabled) throw errors.mfaNotEnabled();
+    if (!(await this.checkCode(user, code))) throw errors.invalidMfaToken(400);
+    await this.mfa.disable(user.id);
+  }
+
+  /**
+   * Whether `code` is the user's current TOTP code (not used before) or an unused backup code;
+   * either is used up by a true answer.
+   */
+  async checkCode(user: UserRow, code: string): Promise<boolean> {
+    if (!user.mfaEnabled || !user.mfaSecret) return false;
+    const trimmed = code.trim();
+    if (/^\d{6}$/.test(trimmed)) {
+      const step = matchTotp(this.box.open(user.mfaSecret), trimmed, this.clock.now());
+      return step !== null && (await this.mfa.claimStep(user.id, step));
+    }
+    if (!/^[a-z0-9\s-]{8,12}$/i.test(trimmed)) return false;
+    return this.mfa.useBackupCode(user.id, hashBackupCode(trimmed), this.clock.now());
+  }
+}
