@@ -1,13 +1,12 @@
 // A Voice from the browser, end to end on the tiny house model: pasted text plus a .docx and a
-// .pdf (made here), the create form's counts, the progress page with the Rota game until the
+// .pdf (made by test/documents.ts), the create form's counts, the progress page with the Rota game until the
 // Voice is ready, waking it from the dashboard, publishing it, and forking it from a second
 // account. Screenshots go to e2e/artifacts/ for review.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { Document, Packer, Paragraph } from 'docx';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { makeDocx, makePdf } from '../apps/server/src/test/documents';
 
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');
@@ -19,31 +18,6 @@ const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpu
 function prose(chars: number, at: number): string {
   const start = corpus.indexOf('\n\n', Math.floor(corpus.length * at)) + 2;
   return corpus.slice(start, corpus.indexOf('\n\n', start + chars));
-}
-
-async function makeDocx(text: string): Promise<Buffer> {
-  const children = text.split(/\n{2,}/).map((p) => new Paragraph({ text: p.replace(/\s+/g, ' ') }));
-  return Buffer.from(await Packer.toBuffer(new Document({ sections: [{ children }] })));
-}
-
-async function makePdf(text: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.TimesRoman);
-  const lines = text
-    .replace(/[^\x20-\x7e\n]/g, ' ')
-    .split(/\n{2,}/)
-    .flatMap((p) => [...(p.replace(/\s+/g, ' ').match(/.{1,80}(\s|$)/g) ?? []), '']);
-  let page = doc.addPage([612, 792]);
-  let y = 740;
-  for (const line of lines) {
-    if (y < 60) {
-      page = doc.addPage([612, 792]);
-      y = 740;
-    }
-    page.drawText(line.trim(), { x: 60, y, size: 11, font });
-    y -= 15;
-  }
-  return Buffer.from(await doc.save());
 }
 
 const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -5,6 +5,15 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UsageTrancheRow, usageTranches } from '../db/schema.js';
 
+/** Tranches of a user's resource that still hold something and have not expired. */
+const live = (userId: string, type: TrancheType, now: Date) =>
+  and(
+    eq(usageTranches.userId, userId),
+    eq(usageTranches.type, type),
+    gt(usageTranches.amount, 0),
+    gt(usageTranches.expiresAt, now),
+  );
+
 export class UsageRepository {
   constructor(private readonly db: Database) {}
 
@@ -21,14 +30,7 @@ export class UsageRepository {
     return tx
       .select()
       .from(usageTranches)
-      .where(
-        and(
-          eq(usageTranches.userId, userId),
-          eq(usageTranches.type, type),
-          gt(usageTranches.amount, 0),
-          gt(usageTranches.expiresAt, now),
-        ),
-      )
+      .where(live(userId, type, now))
       .orderBy(asc(usageTranches.expiresAt), asc(usageTranches.createdAt))
       .for('update');
   }
@@ -37,14 +39,7 @@ export class UsageRepository {
     const [row] = await this.db
       .select({ total: sql<string | null>`sum(${usageTranches.amount})` })
       .from(usageTranches)
-      .where(
-        and(
-          eq(usageTranches.userId, userId),
-          eq(usageTranches.type, type),
-          gt(usageTranches.amount, 0),
-          gt(usageTranches.expiresAt, now),
-        ),
-      );
+      .where(live(userId, type, now));
     return Number(row?.total ?? 0);
   }
 

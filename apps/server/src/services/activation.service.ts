@@ -7,10 +7,10 @@ import type { Clock } from '../clock.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { AppError, errors } from '../errors.js';
-import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import type { UsageService } from './usage.service.js';
+import { managedVoice } from './voice-access.js';
 import { toVoiceView } from './voices.service.js';
 
 const MINUTE_MS = 60_000;
@@ -38,12 +38,8 @@ export class ActivationService {
     private readonly options: ActivationOptions,
   ) {}
 
-  private async owned(user: UserRow, id: string): Promise<VoiceRow> {
-    const voice = await this.voices.findById(id);
-    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
-    if (!voicePolicy.canManage(user, voice))
-      throw errors.forbidden('Only the owner of this Voice can wake it or put it to sleep.');
-    return voice;
+  private owned(user: UserRow, id: string): Promise<VoiceRow> {
+    return managedVoice(this.voices, user, id, 'Only the owner of this Voice can wake it or put it to sleep.');
   }
 
   async activate(user: UserRow, id: string): Promise<Voice> {

@@ -53,7 +53,6 @@ export class ContentService {
   /** Checks the Voice and spends one short content; throws the 4xx to answer before any event. */
   async prepareQuick(user: UserRow, request: QuickCreateRequest): Promise<PreparedCreate> {
     const voice = await this.conversion.awakeVoice(user, request.voiceId);
-    await this.engine.get();
     await this.usage.consume(user.id, 'shortContent', 1);
     return {
       events: (signal) => this.quick(user, voice, request, signal),

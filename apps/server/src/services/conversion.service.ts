@@ -17,10 +17,10 @@ import { CONVERT_MESSAGES, type ConvertEvent, chunkErrorMarker } from '@ownvoice
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
-import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { UsageService } from './usage.service.js';
+import { managedVoice } from './voice-access.js';
 
 export interface ConversionOptions {
   /** Attempts per chunk, the first included. */
@@ -56,10 +56,7 @@ export class ConversionService {
 
   /** The caller's own Voice, awake; the 4xx to answer otherwise. */
   async awakeVoice(user: UserRow, voiceId: string): Promise<VoiceRow> {
-    const voice = await this.voices.findById(voiceId);
-    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
-    if (!voicePolicy.canManage(user, voice))
-      throw errors.forbidden('Only the owner of this Voice can convert with it.');
+    const voice = await managedVoice(this.voices, user, voiceId, 'Only the owner of this Voice can convert with it.');
     const engine = await this.engine.started();
     if (voice.status !== 'active' || !engine?.isAwake(voice.id)) {
       throw errors.voiceNotReady('This Voice is asleep. Wake it up on the dashboard, then convert.');
@@ -148,8 +145,8 @@ export class ConversionService {
    * original. Spends one proofread, given back if the model fails.
    */
   async editChunk(user: UserRow, originalChunk: string, rephrasedChunk: string): Promise<string> {
-    if ((await this.usage.remaining(user.id, 'chunkEdits')) < 1) throw errors.insufficientLimit('chunkEdits');
     const engine = await this.engine.get();
+    // Throws the insufficient-resource error when none are left.
     await this.usage.consume(user.id, 'chunkEdits', 1);
     try {
       const budget = Math.ceil(engine.runtime.tokenize(rephrasedChunk).length * 1.5) + 32;

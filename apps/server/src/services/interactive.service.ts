@@ -49,7 +49,6 @@ export class InteractiveService {
       throw errors.validation(INTERACTIVE_MESSAGES.actionNotAllowed(action, state.step));
     }
     const voice = await this.conversion.awakeVoice(user, state.loraId);
-    await this.engine.get();
     if (action === 'ask_questions') await this.usage.consume(user.id, 'shortContent', 1);
     try {
       const next = await this.run(voice, state, action, signal);

@@ -10,6 +10,7 @@ import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import type { UsersService } from './users.service.js';
+import { managedVoice, visibleVoice } from './voice-access.js';
 
 /** The stored evaluation when it has the current shape; older or foreign JSON shows as none. */
 const evaluationOf = (value: unknown): VoiceEvaluation | null => {
@@ -55,20 +56,16 @@ export class VoicesService {
   }
 
   /** A Voice the user may see; 404 otherwise, so others' private Voices stay invisible. */
-  async visible(user: UserRow, id: string): Promise<VoiceRow> {
-    const voice = await this.voices.findById(id);
-    if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
-    return voice;
+  visible(user: UserRow, id: string): Promise<VoiceRow> {
+    return visibleVoice(this.voices, user, id);
   }
 
   async get(user: UserRow, id: string): Promise<Voice> {
     return toVoiceView(await this.visible(user, id), user);
   }
 
-  private async managed(user: UserRow, id: string): Promise<VoiceRow> {
-    const voice = await this.visible(user, id);
-    if (!voicePolicy.canManage(user, voice)) throw errors.forbidden('Only the owner of this Voice can change it.');
-    return voice;
+  private managed(user: UserRow, id: string): Promise<VoiceRow> {
+    return managedVoice(this.voices, user, id, 'Only the owner of this Voice can change it.');
   }
 
   async update(

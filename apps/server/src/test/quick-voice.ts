@@ -50,3 +50,12 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
     .returning();
   return row as VoiceRow;
 }
+
+/** A registered owner with a quick Voice, woken; `status` is what the wake call answered. */
+export async function ownerWithAwakeVoice(ctx: TestContext) {
+  const owner = ctx.client();
+  const ownerId: string = (await owner.register()).res.json().user.id;
+  const voice = await quickVoice(ctx, ownerId);
+  const status: string = (await owner.post(`/api/loras/${voice.id}/activate`)).json().status;
+  return { owner, ownerId, voice, status };
+}

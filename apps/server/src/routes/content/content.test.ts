@@ -5,9 +5,9 @@ import { CONTENT_FORMATS, CREATE_MESSAGES, type CreateEvent, createEventSchema }
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches, type VoiceRow } from '../../db/schema.js';
-import { quickVoice } from '../../test/quick-voice.js';
+import { makeDocx } from '../../test/documents.js';
+import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type MultipartForm, type TestClient, type TestContext } from '../../test/test-app.js';
-import { makeDocx } from '../../test/writing.js';
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -29,10 +29,9 @@ const generate = (client: TestClient, form: MultipartForm) => client.upload('/ap
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = ctx.client();
-  ownerId = (await owner.register()).res.json().user.id;
-  voice = await quickVoice(ctx, ownerId);
-  expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+  let status: string;
+  ({ owner, ownerId, voice, status } = await ownerWithAwakeVoice(ctx));
+  expect(status).toBe('active');
 }, 300_000);
 afterAll(() => ctx.close());
 

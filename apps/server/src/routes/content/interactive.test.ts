@@ -13,20 +13,18 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VoiceRow } from '../../db/schema.js';
 import { parseOutline, parseQuestions } from '../../services/interactive.service.js';
-import { quickVoice } from '../../test/quick-voice.js';
+import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
 let ctx: TestContext;
 let owner: TestClient;
-let ownerId: string;
 let voice: VoiceRow;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = ctx.client();
-  ownerId = (await owner.register()).res.json().user.id;
-  voice = await quickVoice(ctx, ownerId);
-  expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+  let status: string;
+  ({ owner, voice, status } = await ownerWithAwakeVoice(ctx));
+  expect(status).toBe('active');
 }, 300_000);
 afterAll(() => ctx.close());
 

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, usageTranches, users, type VoiceRow } from '../../db/schema.js';
 import { ConversionService } from '../../services/conversion.service.js';
-import { quickVoice } from '../../test/quick-voice.js';
+import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
 let ctx: TestContext;
@@ -39,11 +39,9 @@ function parseEvents(body: string): ConvertEvent[] {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = ctx.client();
-  ownerId = (await owner.register()).res.json().user.id;
-  voice = await quickVoice(ctx, ownerId);
-  const woke = await owner.post(`/api/loras/${voice.id}/activate`);
-  expect(woke.json().status).toBe('active');
+  let status: string;
+  ({ owner, ownerId, voice, status } = await ownerWithAwakeVoice(ctx));
+  expect(status).toBe('active');
 }, 300_000);
 afterAll(() => ctx.close());
 

@@ -6,8 +6,9 @@ import { MAX_FILE_BYTES, VOICE_MESSAGES, voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, voices } from '../../db/schema.js';
+import { makeDocx, makePdf } from '../../test/documents.js';
 import { createTestContext, type MultipartForm, type TestClient, type TestContext } from '../../test/test-app.js';
-import { makeDocx, makePdf, writingSample } from '../../test/writing.js';
+import { writingSample } from '../../test/writing.js';
 
 let ctx: TestContext;
 const text = writingSample(21_000);

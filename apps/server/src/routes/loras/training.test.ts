@@ -8,8 +8,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches } from '../../db/schema.js';
 import { SLEEP_MESSAGES } from '../../services/activation.service.js';
+import { makeDocx } from '../../test/documents.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
-import { makeDocx, writingSample } from '../../test/writing.js';
+import { writingSample } from '../../test/writing.js';
 import type { TrainingWorker } from '../../workers/training-worker.js';
 
 let ctx: TestContext;

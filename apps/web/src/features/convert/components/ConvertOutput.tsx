@@ -1,8 +1,8 @@
 // The right box of Convert (spec §2): the converted text, editable once nothing streams into it,
 // the status texts, the view toggle after an edit pass, and Copy (Copied for 0.8 s).
-import { Button, CopyButton, Group, Stack, Text, Textarea } from '@mantine/core';
-import { COPIED_FEEDBACK_MS } from '@ownvoice/shared';
-import { IconArrowsExchange, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { IconArrowsExchange } from '@tabler/icons-react';
+import { CopyTextButton } from '../../../components/CopyTextButton';
 
 export type OutputView = 'mixed' | 'rephrased';
 
@@ -38,21 +38,7 @@ export function ConvertOutput({ value, onChange, readOnly, statuses, view, onTog
               {view === 'mixed' ? 'View rephrased' : 'View edited'}
             </Button>
           )}
-          <CopyButton value={value} timeout={COPIED_FEEDBACK_MS}>
-            {({ copied, copy }) => (
-              <Button
-                size="compact-sm"
-                variant="light"
-                color={copied ? 'teal' : undefined}
-                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                onClick={copy}
-                disabled={value === ''}
-                data-testid="convert-copy"
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyTextButton value={value} testId="convert-copy" />
         </Group>
       </Group>
       <Textarea

@@ -1,15 +1,14 @@
 // /dashboard/convert?loraId={id} (spec §2 "Convert"): pick an awake Voice, write or paste text,
 // convert it chunk by chunk, optionally proofread every chunk (edit pass), then edit and copy.
-import { Alert, Anchor, Button, Card, Checkbox, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { CONVERT_MESSAGES } from '@ownvoice/shared';
-import { IconMoonStars, IconRefresh, IconSparkles } from '@tabler/icons-react';
+import { IconSparkles } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../../app/session/session-context';
+import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { errorMessage } from '../../../lib/api-error';
-import { PATHS } from '../../../lib/paths';
 import { isBusy, mixedOutput, rephrasedOutput, statusTexts } from '../../../lib/rewrite/conversion';
 import { useAwakeVoices } from '../../../lib/use-awake-voices';
 import { useConversion } from '../hooks/use-conversion';
@@ -137,27 +136,13 @@ export function ConvertPage() {
               {submitLabel(state)}
             </Button>
           </Group>
-          {noAwakeVoices && (
-            <Alert color="gray" icon={<IconMoonStars size={20} />} data-testid="convert-no-voices">
-              <Text fz="sm">{CONVERT_MESSAGES.noAwakeVoices}</Text>
-              <Anchor component={Link} to={PATHS.dashboard} fz="sm">
-                Go to the Dashboard
-              </Anchor>
-            </Alert>
-          )}
-          {voicesQuery.isError && (
-            <Group gap="sm" align="flex-start">
-              <ErrorAlert message={errorMessage(voicesQuery.error, CONVERT_MESSAGES.fetchVoicesFailed)} />
-              <Button
-                variant="default"
-                size="xs"
-                leftSection={<IconRefresh size={16} />}
-                onClick={() => void voicesQuery.refetch()}
-              >
-                Try again
-              </Button>
-            </Group>
-          )}
+          <AwakeVoicesNotice
+            noAwakeVoices={noAwakeVoices}
+            testId="convert-no-voices"
+            error={voicesQuery.isError ? voicesQuery.error : null}
+            fallbackError={CONVERT_MESSAGES.fetchVoicesFailed}
+            onRetry={() => void voicesQuery.refetch()}
+          />
         </Stack>
       </Card>
 

@@ -2,20 +2,7 @@
 // and an awake Voice, describe the piece, then either generate it straight away (Quick: the draft
 // streams on the left, the Voice's rewrite on the right, with the optional edit pass) or write it
 // step by step (Interactive).
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Checkbox,
-  FileInput,
-  Group,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Button, Card, Checkbox, FileInput, Group, SegmentedControl, Select, Stack, Textarea } from '@mantine/core';
 import {
   CONTENT_FORMAT_LABELS,
   CONTENT_FORMATS,
@@ -26,14 +13,12 @@ import {
   newInteractiveState,
   VOICE_FILE_EXTENSIONS,
 } from '@ownvoice/shared';
-import { IconFileText, IconMoonStars, IconRefresh, IconSparkles } from '@tabler/icons-react';
+import { IconFileText, IconSparkles } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { useCurrentUser } from '../../../app/session/session-context';
+import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { errorMessage } from '../../../lib/api-error';
-import { PATHS } from '../../../lib/paths';
 import { mixedOutput, rephrasedOutput } from '../../../lib/rewrite/conversion';
 import { useAwakeVoices } from '../../../lib/use-awake-voices';
 import { CREATE_ERRORS, SAMPLE_PROMPT } from '../constants';
@@ -211,27 +196,13 @@ export function CreateContentPage() {
             nothingFoundMessage="No awake Voices"
             data-testid="create-voice-select"
           />
-          {noAwakeVoices && (
-            <Alert color="gray" icon={<IconMoonStars size={20} />} data-testid="create-no-voices">
-              <Text fz="sm">{CONVERT_MESSAGES.noAwakeVoices}</Text>
-              <Anchor component={Link} to={PATHS.dashboard} fz="sm">
-                Go to the Dashboard
-              </Anchor>
-            </Alert>
-          )}
-          {voicesQuery.isError && (
-            <Group gap="sm" align="flex-start">
-              <ErrorAlert message={errorMessage(voicesQuery.error, CREATE_ERRORS.fetchVoicesFailed)} />
-              <Button
-                variant="default"
-                size="xs"
-                leftSection={<IconRefresh size={16} />}
-                onClick={() => void voicesQuery.refetch()}
-              >
-                Try again
-              </Button>
-            </Group>
-          )}
+          <AwakeVoicesNotice
+            noAwakeVoices={noAwakeVoices}
+            testId="create-no-voices"
+            error={voicesQuery.isError ? voicesQuery.error : null}
+            fallbackError={CREATE_ERRORS.fetchVoicesFailed}
+            onRetry={() => void voicesQuery.refetch()}
+          />
           <Textarea
             label="Prompt"
             description={`${prompt.length.toLocaleString('en-US')} / ${MAX_PROMPT_CHARS.toLocaleString('en-US')} characters`}

@@ -6,7 +6,6 @@ import {
   Alert,
   Box,
   Button,
-  CopyButton,
   Group,
   LoadingOverlay,
   Paper,
@@ -18,18 +17,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { COPIED_FEEDBACK_MS, type InteractiveMode, type InteractiveState } from '@ownvoice/shared';
-import {
-  IconArrowBackUp,
-  IconCheck,
-  IconCopy,
-  IconInfoCircle,
-  IconPlayerPlay,
-  IconPlus,
-  IconRefresh,
-  IconTrash,
-} from '@tabler/icons-react';
+import type { InteractiveMode, InteractiveState } from '@ownvoice/shared';
+import { IconArrowBackUp, IconInfoCircle, IconPlayerPlay, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyTextButton } from '../../../components/CopyTextButton';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import type { useInteractiveSession } from '../hooks/use-interactive-session';
 import {
@@ -52,26 +43,6 @@ const LENGTHS: { value: InteractiveMode; label: string }[] = [
   { value: 'short', label: 'Short' },
   { value: 'long', label: 'Long' },
 ];
-
-function CopyPiece({ value }: { value: string }) {
-  return (
-    <CopyButton value={value} timeout={COPIED_FEEDBACK_MS}>
-      {({ copied, copy }) => (
-        <Button
-          size="compact-sm"
-          variant="light"
-          color={copied ? 'teal' : undefined}
-          leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          onClick={copy}
-          disabled={value === ''}
-          data-testid="interactive-copy"
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      )}
-    </CopyButton>
-  );
-}
 
 function RawToggle({ shown, onToggle }: { shown: boolean; onToggle: () => void }) {
   return (
@@ -278,7 +249,7 @@ export function InteractiveWriter({ session, length, onLengthChange, onStart }: 
               </Title>
               <Group gap="xs">
                 <RawToggle shown={showRaw} onToggle={() => setShowRaw((value) => !value)} />
-                <CopyPiece value={copyText(state)} />
+                <CopyTextButton value={copyText(state)} testId="interactive-copy" />
               </Group>
             </Group>
             <SimpleGrid cols={{ base: 1, md: showRaw ? 2 : 1 }} spacing="md">
@@ -321,7 +292,7 @@ export function InteractiveWriter({ session, length, onLengthChange, onStart }: 
               </Title>
               <Group gap="xs">
                 <RawToggle shown={showRaw} onToggle={() => setShowRaw((value) => !value)} />
-                <CopyPiece value={screen.piece} />
+                <CopyTextButton value={screen.piece} testId="interactive-copy" />
               </Group>
             </Group>
             <SimpleGrid cols={{ base: 1, md: showRaw ? 2 : 1 }} spacing="md">

@@ -1,18 +1,10 @@
 // Quick mode's panels (spec §2 "Create Content"): the Original (the draft as it streams, with the
 // thinking process folded away) beside the Rephrased (the Voice's rewrite as its chunks stream,
 // the edited/unedited view toggle, re-rephrase, the editing progress and Copy).
-import { Box, Button, Collapse, CopyButton, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { COPIED_FEEDBACK_MS } from '@ownvoice/shared';
-import {
-  IconArrowsExchange,
-  IconBrain,
-  IconCheck,
-  IconChevronDown,
-  IconChevronUp,
-  IconCopy,
-  IconRefresh,
-} from '@tabler/icons-react';
+import { Box, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { IconArrowsExchange, IconBrain, IconChevronDown, IconChevronUp, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyTextButton } from '../../../components/CopyTextButton';
 import type { DraftState } from '../draft';
 import { draftStatus } from '../draft';
 
@@ -125,21 +117,7 @@ export function QuickPanels({
             >
               Re-rephrase
             </Button>
-            <CopyButton value={rephrased} timeout={COPIED_FEEDBACK_MS}>
-              {({ copied, copy }) => (
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                  disabled={rephrased === ''}
-                  data-testid="create-copy"
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyTextButton value={rephrased} testId="create-copy" />
           </Group>
         </Group>
         <Textarea

@@ -1,0 +1,24 @@
+// Finding a Voice for a caller, with the answers of policies/: a Voice they may not see is not
+// there (404); one they may see but not manage is 403.
+import type { UserRow, VoiceRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { voicePolicy } from '../policies/index.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+
+export async function visibleVoice(voices: VoicesRepository, user: UserRow, id: string): Promise<VoiceRow> {
+  const voice = await voices.findById(id);
+  if (!voice || !voicePolicy.canView(user, voice)) throw errors.notFound('Voice');
+  return voice;
+}
+
+/** `refusal` says what only the owner may do with it. */
+export async function managedVoice(
+  voices: VoicesRepository,
+  user: UserRow,
+  id: string,
+  refusal: string,
+): Promise<VoiceRow> {
+  const voice = await visibleVoice(voices, user, id);
+  if (!voicePolicy.canManage(user, voice)) throw errors.forbidden(refusal);
+  return voice;
+}
