@@ -32,7 +32,8 @@ npm run typecheck --silent
 
 echo "== unit and API tests"
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=1
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" \
+  --reporter=./scripts/vitest-unhandled-errors.mjs || status=1
 
 echo "== build"
 npm run build --silent
@@ -41,5 +42,5 @@ echo "== end-to-end tests (chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
   --reporter=list,json || status=1
 
-node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
+node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json" "$results/vitest-unhandled-errors.txt"
 exit $status

@@ -2,6 +2,7 @@
 // the text and stitch back with its separators, forced rerolls and their bound, a disconnect
 // stopping generation, fair sharing between simultaneous conversions, the awake requirement,
 // and the edit pass with its proofread spending.
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stitch } from '@ownvoice/engine';
 import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, type ConvertEvent, convertEventSchema } from '@ownvoice/shared';
@@ -135,21 +136,34 @@ describe('POST /api/loras/:id/convert-stream', () => {
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const { port } = ctx.app.server.address() as AddressInfo;
-      const controller = new AbortController();
-      const response = await fetch(`http://127.0.0.1:${port}/api/loras/${voice.id}/convert-stream`, {
-        method: 'POST',
-        headers: {
-          ...(await owner.csrfHeaders()),
-          authorization: `Bearer ${owner.token}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ text: `${TEXT}\n\n${TEXT}\n\n${TEXT}` }),
-        signal: controller.signal,
+      // A plain node:http client: destroying its socket is exactly a browser tab going away, with
+      // no fetch machinery of its own left to settle afterwards.
+      const body = JSON.stringify({ text: `${TEXT}\n\n${TEXT}\n\n${TEXT}` });
+      const headers = {
+        ...(await owner.csrfHeaders()),
+        authorization: `Bearer ${owner.token}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      };
+      await new Promise<void>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port, method: 'POST', path: `/api/loras/${voice.id}/convert-stream`, headers },
+          (response) => {
+            let seen = '';
+            response.on('data', (data: Buffer) => {
+              seen += data.toString('utf8');
+              if (seen.includes('"type":"chunk"')) {
+                request.destroy();
+                resolve();
+              }
+            });
+            response.on('error', () => {});
+            response.on('end', () => reject(new Error(`the stream ended before a chunk: ${seen}`)));
+          },
+        );
+        request.on('error', () => {});
+        request.end(body);
       });
-      const reader = response.body?.getReader();
-      let seen = '';
-      while (!seen.includes('"type":"chunk"')) seen += new TextDecoder().decode((await reader?.read())?.value);
-      controller.abort();
       // Every generation started for this request ends, aborted, and no new one starts.
       await expect.poll(() => calls.every((c) => c.settled), { timeout: 20_000 }).toBe(true);
       const started = calls.length;
