@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { ApiErrorBody } from '@ownvoice/shared';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -16,7 +16,8 @@ import { createPlatform, type Platform } from './platform.js';
 import { registerAuthRateLimit } from './plugins/auth-rate-limit.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
-import { registerErrorHandling } from './plugins/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
+import { adminRoutes } from './routes/admin/admin.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
@@ -31,10 +32,16 @@ import { VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    routeList: readonly { method: string; url: string }[];
+    routeList: readonly RouteEntry[];
     /** The parts behind the routes, for main.ts (workers, metering) and tests. */
     platform: Platform;
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema?: FastifySchema | undefined;
 }
 
 export interface AppDeps {
@@ -62,11 +69,13 @@ export async function buildApp({
     bodyLimit: 1024 * 1024,
     // Ids in logs let a user's report be matched to the request.
     genReqId: () => Math.random().toString(36).slice(2, 10),
+    frameworkErrors: frameworkErrorHandler,
   });
-  // Every route, as registered: tests walk this list to probe each one with bad input.
-  const routes: { method: string; url: string }[] = [];
+  // Every route, as registered, with its schema: tests walk this list to probe each one with bad
+  // input generated from the route's own zod schemas.
+  const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
   });
   app.decorate('routeList', routes);
   app.setValidatorCompiler(validatorCompiler);
@@ -106,6 +115,7 @@ export async function buildApp({
       await lorasRoutes(api, services, { dataDir: config.dataDir });
       await convertRoutes(api, services);
       await contentRoutes(api, services, { dataDir: config.dataDir });
+      await adminRoutes(api, services);
     },
     { prefix: '/api' },
   );

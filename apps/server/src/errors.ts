@@ -1,6 +1,6 @@
 // The one error type handlers and services throw. Its code comes from the closed list in
 // @ownvoice/shared; the error handler turns it into the JSON body `{ msg, code, errors? }`.
-import { type ApiErrorBody, type ErrorCode, RESOURCE_LABELS, type ResourceKey } from '@ownvoice/shared';
+import { type ApiErrorBody, type ErrorCode, MFA_MESSAGES, RESOURCE_LABELS, type ResourceKey } from '@ownvoice/shared';
 
 export class AppError extends Error {
   constructor(
@@ -38,6 +38,8 @@ export const errors = {
       'MFA_ALREADY_ENABLED',
       'Two-factor authentication is already on. Turn it off first to set it up again.',
     ),
+  mfaRequired: () =>
+    new AppError(403, 'MFA_REQUIRED', `${MFA_MESSAGES.adminRequired}: ${MFA_MESSAGES.adminRequiredDetail}.`),
   mfaNotEnabled: () => new AppError(400, 'MFA_NOT_ENABLED', 'Two-factor authentication is not on for this account.'),
   accountLocked: (retryAfterSeconds: number) =>
     new AppError(

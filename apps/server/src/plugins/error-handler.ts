@@ -2,7 +2,7 @@
 // Schema failures are 400s listing each problem; anything unexpected is logged and is a 500
 // whose body says nothing about internals.
 import type { ApiErrorBody, ErrorCode } from '@ownvoice/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
 
@@ -66,4 +66,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     };
     return reply.status(500).send(body);
   });
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed address, a path parameter
+ * past its length limit): the same error body as everything else. Passed as Fastify's
+ * `frameworkErrors` option.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const body: ApiErrorBody = {
+    msg: tooLong
+      ? 'A part of the address is far too long to name anything here. Check the link.'
+      : 'The address is malformed. Check the link.',
+    code: 'MALFORMED_REQUEST',
+  };
+  reply.status(tooLong ? 414 : 400).send(body);
 }

@@ -1,4 +1,5 @@
 // Who may do what, in one place. Services ask here; they never compare owners or roles inline.
+import { isAdminRole } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 
 export const voicePolicy = {
@@ -12,4 +13,15 @@ export const voicePolicy = {
   /** Publishing is allowed only for a finished Voice (ready or active); unpublishing always. */
   canChangeVisibility: (voice: VoiceRow, makePublic: boolean): boolean =>
     !makePublic || voice.status === 'ready' || voice.status === 'active',
+} as const;
+
+export const adminPolicy = {
+  /**
+   * The admin routes answer admins and super admins, and only once they have two-factor on: an
+   * admin's stolen password alone must not open other people's accounts.
+   */
+  access: (user: Pick<UserRow, 'role' | 'mfaEnabled'>): 'ok' | 'not_admin' | 'needs_mfa' => {
+    if (!isAdminRole(user.role)) return 'not_admin';
+    return user.mfaEnabled ? 'ok' : 'needs_mfa';
+  },
 } as const;

@@ -1,5 +1,6 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { Role } from '@ownvoice/shared';
+import { and, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
 
@@ -65,5 +66,58 @@ export class UsersRepository {
       .where(eq(users.id, id))
       .returning({ n: users.failedLoginCount });
     return row?.n ?? 0;
+  }
+
+  /** The admin overview's counts; "active" means logged in since `activeSince`. */
+  async overview(activeSince: Date): Promise<{
+    total: number;
+    admins: number;
+    active: number;
+    mfaEnabled: number;
+    credits: number;
+  }> {
+    const [row] = await this.db
+      .select({
+        total: count(),
+        admins: sql<number>`count(*) filter (where ${users.role} <> 'user')`.mapWith(Number),
+        active: sql<number>`count(*) filter (where ${gte(users.lastLoginAt, activeSince)})`.mapWith(Number),
+        mfaEnabled: sql<number>`count(*) filter (where ${users.mfaEnabled})`.mapWith(Number),
+        credits: sql<number>`coalesce(sum(${users.credits}), 0)`.mapWith(Number),
+      })
+      .from(users);
+    return row ?? { total: 0, admins: 0, active: 0, mfaEnabled: 0, credits: 0 };
+  }
+
+  /** A page of users, newest first, matching part of a username or e-mail and a role. */
+  async list(filter: { search?: string | undefined; role?: Role | undefined; offset: number; limit: number }): Promise<{
+    rows: UserRow[];
+    total: number;
+  }> {
+    const conditions: SQL[] = [];
+    if (filter.search) {
+      // The search is literal text: % and _ match themselves, not any character.
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const match = or(ilike(users.username, pattern), ilike(users.email, pattern));
+      if (match) conditions.push(match);
+    }
+    if (filter.role) conditions.push(eq(users.role, filter.role));
+    const where = conditions.length ? and(...conditions) : undefined;
+    const [rows, [totalRow]] = await Promise.all([
+      this.db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .offset(filter.offset)
+        .limit(filter.limit),
+      this.db.select({ n: count() }).from(users).where(where),
+    ]);
+    return { rows, total: totalRow?.n ?? 0 };
+  }
+
+  /** Deletes the user; their sessions, Voices, usage and codes go with them (foreign keys cascade). */
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    return rows.length > 0;
   }
 }

@@ -11,7 +11,9 @@ import { UsersRepository } from '../repositories/users.repository.js';
 import { VoicesRepository } from '../repositories/voices.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { AccountService } from './account.service.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
+import { AdminService } from './admin.service.js';
 import { AuthService } from './auth.service.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
@@ -26,6 +28,8 @@ import { VoicesService } from './voices.service.js';
 
 export interface Services {
   auth: AuthService;
+  account: AccountService;
+  admin: AdminService;
   sessions: SessionsService;
   users: UsersService;
   stats: StatsService;
@@ -76,6 +80,8 @@ export function createServices(
     preset: config.training.preset,
   });
   return {
+    account: new AccountService(usersRepo, voicesRepo, activation, mfa, storage),
+    admin: new AdminService(usersRepo, users, clock),
     auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance, mfa),
     sessions,
     users,

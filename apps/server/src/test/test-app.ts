@@ -160,6 +160,7 @@ export class TestClient {
   get = (url: string) => this.request('GET', url);
   post = (url: string, body?: unknown) => this.request('POST', url, body ?? {});
   patch = (url: string, body?: unknown) => this.request('PATCH', url, body ?? {});
+  delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
 
   /** Registers and keeps the session token. */
   async register(account = newAccount()) {

@@ -129,3 +129,22 @@ export const mfaVerifyResponseSchema = z.object({ backupCodes: z.array(z.string(
 
 /** POST /auth/mfa/disable: a current code or a backup code. */
 export const mfaDisableBodySchema = z.object({ mfaToken: loginCodeSchema });
+
+export const DELETE_ACCOUNT_MESSAGES = {
+  passwordRequired: 'Enter your password to delete your account',
+  codeRequired: 'Enter a code from your authenticator app (or a backup code) to delete your account',
+  confirm: 'Deleting your account removes your Voices, their files and your usage for good. This cannot be undone.',
+} as const;
+
+/**
+ * DELETE /auth/account: the password again, and a current or backup code when two-factor is on.
+ * (The spec shows the button without its action; docs/decisions/0009 records this one.)
+ */
+export const deleteAccountBodySchema = z.object({
+  password: z
+    .string({ error: DELETE_ACCOUNT_MESSAGES.passwordRequired })
+    .min(1, DELETE_ACCOUNT_MESSAGES.passwordRequired)
+    .max(PASSWORD_MAX, MESSAGES.passwordLength),
+  mfaToken: loginCodeSchema.optional(),
+});
+export type DeleteAccountBody = z.input<typeof deleteAccountBodySchema>;

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import {
+  deleteAccountSchema,
   loginSchema,
   logoutSchema,
   meSchema,
@@ -16,7 +17,7 @@ import {
 
 const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-export async function authRoutes(app: FastifyInstance, { auth, users, mfa }: Services): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { auth, users, mfa, account }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/register', { schema: registerSchema, preHandler: app.authRateLimit }, async (request, reply) => {
@@ -28,33 +29,43 @@ export async function authRoutes(app: FastifyInstance, { auth, users, mfa }: Ser
     auth.login(request.body, sessionMeta(request)),
   );
 
-  r.get('/auth/me', { schema: meSchema, preHandler: app.requireUser }, async (request) => ({
+  r.get('/auth/me', { schema: meSchema, onRequest: app.requireUser }, async (request) => ({
     user: await users.view(authOf(request).user),
   }));
 
-  r.post('/auth/logout', { schema: logoutSchema, preHandler: app.requireUser }, async (request) => {
+  r.post('/auth/logout', { schema: logoutSchema, onRequest: app.requireUser }, async (request) => {
     await auth.logout(authOf(request).session.id);
     return { ok: true as const };
   });
 
-  r.patch('/auth/onboarding', { schema: onboardingSchema, preHandler: app.requireUser }, async (request) => ({
+  r.patch('/auth/onboarding', { schema: onboardingSchema, onRequest: app.requireUser }, async (request) => ({
     user: await users.advanceOnboarding(authOf(request).user, request.body.step),
   }));
 
-  r.post('/auth/mfa/setup', { schema: mfaSetupSchema, preHandler: app.requireUser }, async (request) =>
+  r.post('/auth/mfa/setup', { schema: mfaSetupSchema, onRequest: app.requireUser }, async (request) =>
     mfa.setup(authOf(request).user),
   );
 
-  r.post('/auth/mfa/verify', { schema: mfaVerifySchema, preHandler: app.requireUser }, async (request) =>
+  r.post('/auth/mfa/verify', { schema: mfaVerifySchema, onRequest: app.requireUser }, async (request) =>
     mfa.verify(authOf(request).user, request.body.secret, request.body.token),
   );
 
   // Rate-limited like login: a code is a credential.
   r.post(
     '/auth/mfa/disable',
-    { schema: mfaDisableSchema, preHandler: [app.requireUser, app.authRateLimit] },
+    { schema: mfaDisableSchema, onRequest: app.requireUser, preHandler: app.authRateLimit },
     async (request) => {
       await mfa.disable(authOf(request).user, request.body.mfaToken);
+      return { ok: true as const };
+    },
+  );
+
+  // Final: the password again (and a code with two-factor on); rate-limited like login.
+  r.delete(
+    '/auth/account',
+    { schema: deleteAccountSchema, onRequest: app.requireUser, preHandler: app.authRateLimit },
+    async (request) => {
+      await account.delete(authOf(request).user, request.body);
       return { ok: true as const };
     },
   );

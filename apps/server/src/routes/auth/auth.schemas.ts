@@ -3,6 +3,7 @@
 import {
   apiErrorBodySchema,
   authResponseSchema,
+  deleteAccountBodySchema,
   loginBodySchema,
   loginResponseSchema,
   meResponseSchema,
@@ -49,3 +50,7 @@ export const mfaVerifySchema = {
   response: { 200: mfaVerifyResponseSchema, ...errorResponses },
 };
 export const mfaDisableSchema = { body: mfaDisableBodySchema, response: { 200: okResponseSchema, ...errorResponses } };
+export const deleteAccountSchema = {
+  body: deleteAccountBodySchema,
+  response: { 200: okResponseSchema, ...errorResponses },
+};

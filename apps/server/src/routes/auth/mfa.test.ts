@@ -2,45 +2,20 @@
 // (Debian's oathtool, RFC 6238): setup, verify, login with a code and with backup codes, a
 // replayed code, an expired code, a used backup code, brute force into the lockout, disable,
 // and secrets that never leave the server or sit in the database in the clear.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaBackupCodes, users } from '../../db/schema.js';
-import { createTestContext, newAccount, type TestContext } from '../../test/test-app.js';
+import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { oathtool, withTwoFactor } from '../../test/two-factor.js';
 
 let ctx: TestContext;
-
-/** The code oathtool computes for `secret` at `at`. */
-function oathtool(secret: string, at: Date): string {
-  const when = at
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC');
-  return execFileSync('oathtool', ['--totp', '-b', '--now', when, secret], { encoding: 'utf8' }).trim();
-}
 
 beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterAll(() => ctx.close());
-
-async function withTwoFactor() {
-  const client = ctx.client();
-  const account = newAccount('mfa');
-  const { res } = await client.register(account);
-  const userId: string = res.json().user.id;
-  const setup = await client.post('/api/auth/mfa/setup');
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json();
-  const verify = await client.post('/api/auth/mfa/verify', { secret, token: oathtool(secret, ctx.clock.now()) });
-  expect(verify.statusCode, verify.body).toBe(200);
-  const backupCodes: string[] = verify.json().backupCodes;
-  // The next code must come from a later time step: a code is good once.
-  ctx.clock.advance(30_000);
-  return { client, account, userId, secret, backupCodes };
-}
 
 const login = (body: Record<string, string>) => ctx.client().post('/api/auth/login', body);
 
@@ -95,7 +70,7 @@ describe('two-factor setup', () => {
 
 describe('signing in with two-factor', () => {
   it('asks for a code, then signs in with a current one and never with the same one again', async () => {
-    const { account, secret } = await withTwoFactor();
+    const { account, secret } = await withTwoFactor(ctx);
     const first = await login({ email: account.email, password: account.password });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ requiresMFA: true });
@@ -111,7 +86,7 @@ describe('signing in with two-factor', () => {
   });
 
   it('refuses an expired code and accepts one a step either side', async () => {
-    const { account, secret } = await withTwoFactor();
+    const { account, secret } = await withTwoFactor(ctx);
     ctx.clock.advance(5 * 60_000);
     const expired = oathtool(secret, new Date(ctx.clock.now().getTime() - 2 * 60_000));
     expect((await login({ email: account.email, password: account.password, mfaToken: expired })).statusCode).toBe(401);
@@ -122,7 +97,7 @@ describe('signing in with two-factor', () => {
   });
 
   it('takes each backup code once, typed with or without its dash', async () => {
-    const { account, backupCodes } = await withTwoFactor();
+    const { account, backupCodes } = await withTwoFactor(ctx);
     const [code] = backupCodes as [string];
     const ok = await login({ email: account.email, password: account.password, mfaToken: code.replace('-', '') });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -131,7 +106,7 @@ describe('signing in with two-factor', () => {
   });
 
   it('counts wrong codes towards the lockout', async () => {
-    const { account, secret } = await withTwoFactor();
+    const { account, secret } = await withTwoFactor(ctx);
     const attempts = [];
     for (let i = 0; i < 5; i++) {
       attempts.push(
@@ -151,7 +126,7 @@ describe('signing in with two-factor', () => {
 
 describe('turning two-factor off', () => {
   it('needs a current code or a backup code', async () => {
-    const { client, account, secret, userId } = await withTwoFactor();
+    const { client, account, secret, userId } = await withTwoFactor(ctx);
     const wrong = await client.post('/api/auth/mfa/disable', { mfaToken: '000000' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().code).toBe('INVALID_MFA_TOKEN');

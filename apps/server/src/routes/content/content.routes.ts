@@ -24,7 +24,7 @@ export async function contentRoutes(
 ): Promise<void> {
   const uploadsTmp = path.join(dataDir, 'tmp');
 
-  app.post('/content/generate-stream', { preHandler: app.requireUser }, async (request, reply) => {
+  app.post('/content/generate-stream', { onRequest: app.requireUser }, async (request, reply) => {
     const upload = await receiveVoiceUpload(request, uploadsTmp, 'referenceFile');
     let reference: string | undefined;
     let fields: ReturnType<typeof generateFieldsSchema.parse>;
@@ -61,7 +61,7 @@ export async function contentRoutes(
         body: interactiveNextRequestSchema,
         response: { 200: interactiveNextResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
       },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request, reply) => {
       // A client that gives up stops the model's work.

@@ -15,7 +15,7 @@ import { errorResponses, voiceIdParams } from './loras.schemas.js';
 
 export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const auth = { preHandler: app.requireUser };
+  const auth = { onRequest: app.requireUser };
 
   r.post(
     '/loras/:id/convert-stream',

@@ -25,7 +25,7 @@ export async function lorasRoutes(
   { dataDir }: { dataDir: string },
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const auth = { preHandler: app.requireUser };
+  const auth = { onRequest: app.requireUser };
   const uploadsTmp = path.join(dataDir, 'tmp');
 
   r.get('/loras', { schema: listSchema, ...auth }, async (request) => voices.listOwn(authOf(request).user));

@@ -1,0 +1,237 @@
+// The authorization matrix: every /api route, called by an anonymous visitor, the owner of a
+// Voice, another user and an admin without two-factor, answers each exactly as it should (401,
+// 403 or 404 where refused), and a refused call changes nothing in the database. A route added
+// without a row here fails the test, so no route escapes the matrix.
+import { newInteractiveState } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mfaBackupCodes, sessions, usageTranches, users, voices } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { createTestContext, type MultipartForm, type TestClient, type TestContext } from '../test/test-app.js';
+
+let ctx: TestContext;
+let anon: TestClient;
+let owner: TestClient;
+let other: TestClient;
+let adminNoMfa: TestClient;
+let ownerId: string;
+/** The owner's private Voice, and a public one of theirs. */
+let privateId: string;
+let publicId: string;
+
+type Who = 'anon' | 'owner' | 'other' | 'admin';
+const WHO: Who[] = ['anon', 'owner', 'other', 'admin'];
+const clientOf = (who: Who) => ({ anon, owner, other, admin: adminNoMfa })[who];
+
+/** What a caller gets: a status and, for refusals, the error code. */
+type Answer = { status: number; code?: string };
+const UNAUTHENTICATED: Answer = { status: 401, code: 'UNAUTHENTICATED' };
+const NOT_FOUND: Answer = { status: 404, code: 'NOT_FOUND' };
+const FORBIDDEN: Answer = { status: 403, code: 'FORBIDDEN' };
+const MFA_REQUIRED: Answer = { status: 403, code: 'MFA_REQUIRED' };
+const OK: Answer = { status: 200 };
+
+interface Row {
+  /** The request to send, built once the fixtures exist. */
+  send: (client: TestClient) => Promise<{ statusCode: number; json: () => { code?: string } }>;
+  /** The answer each caller must get; `undefined` leaves that caller out (it would act on itself). */
+  expect: Partial<Record<Who, Answer>>;
+}
+
+/** A JSON request; a body given as a function is built when sent (after the fixtures exist). */
+const json = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: () => string, body?: unknown) => (c: TestClient) =>
+  c.request(method, url(), method === 'GET' ? undefined : ((typeof body === 'function' ? body() : body) ?? {}));
+const form = (url: string, f: () => MultipartForm) => (c: TestClient) => c.upload(url, f());
+
+/** Self-service routes: anyone signed in may call them (on their own account); visitors may not. */
+const signedIn = (send: Row['send'], answers: Partial<Record<Who, Answer>> = {}): Row => ({
+  send,
+  expect: { anon: UNAUTHENTICATED, ...answers },
+});
+/** A route on the owner's private Voice: invisible (404) to everyone but its owner. */
+const onPrivateVoice = (send: Row['send'], ownerAnswer?: Answer): Row => ({
+  send,
+  expect: { anon: UNAUTHENTICATED, other: NOT_FOUND, admin: NOT_FOUND, ...(ownerAnswer ? { owner: ownerAnswer } : {}) },
+});
+/** Admin console routes: visitors 401, users 403, admins without two-factor 403 MFA_REQUIRED. */
+const adminOnly = (send: Row['send']): Row => ({
+  send,
+  expect: { anon: UNAUTHENTICATED, owner: FORBIDDEN, other: FORBIDDEN, admin: MFA_REQUIRED },
+});
+const everyone = (send: Row['send']): Row => ({ send, expect: { anon: OK, owner: OK, other: OK, admin: OK } });
+
+const voiceUrl =
+  (suffix = '') =>
+  () =>
+    `/api/loras/${privateId}${suffix}`;
+
+const MATRIX: Record<string, Row> = {
+  'GET /api/health': everyone(json('GET', () => '/api/health')),
+  'GET /api/csrf-token': everyone(json('GET', () => '/api/csrf-token')),
+  'GET /api/public/stats': everyone(json('GET', () => '/api/public/stats')),
+  'GET /api/public/engine': everyone(json('GET', () => '/api/public/engine')),
+  // Open to visitors by nature; a taken e-mail and wrong credentials are their refusals.
+  'POST /api/auth/register': {
+    send: json('POST', () => '/api/auth/register', {
+      username: 'ownerclone',
+      email: 'owner@example.com',
+      password: 'Passw0rdOk',
+    }),
+    expect: { anon: { status: 409, code: 'EMAIL_TAKEN' } },
+  },
+  'POST /api/auth/login': {
+    // An unknown e-mail: a wrong password would (rightly) count towards the owner's lockout.
+    send: json('POST', () => '/api/auth/login', { email: 'nobody@example.com', password: 'Wrong-Passw0rd' }),
+    expect: { anon: { status: 401, code: 'INVALID_CREDENTIALS' } },
+  },
+  'GET /api/auth/me': signedIn(
+    json('GET', () => '/api/auth/me'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  'POST /api/auth/logout': signedIn(json('POST', () => '/api/auth/logout')),
+  'PATCH /api/auth/onboarding': signedIn(json('PATCH', () => '/api/auth/onboarding', { step: 'choice' })),
+  'POST /api/auth/mfa/setup': signedIn(json('POST', () => '/api/auth/mfa/setup')),
+  'POST /api/auth/mfa/verify': signedIn(
+    json('POST', () => '/api/auth/mfa/verify', { secret: 'JBSWY3DPEHPK3PXP', token: '123456' }),
+  ),
+  'POST /api/auth/mfa/disable': signedIn(json('POST', () => '/api/auth/mfa/disable', { mfaToken: '123456' })),
+  'DELETE /api/auth/account': signedIn(json('DELETE', () => '/api/auth/account', { password: 'Passw0rdOk' })),
+  'GET /api/loras': signedIn(
+    json('GET', () => '/api/loras'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  'GET /api/loras/public': signedIn(
+    json('GET', () => '/api/loras/public'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  'POST /api/loras': signedIn(form('/api/loras', () => ({ fields: { name: 'Intruder', text: 'x'.repeat(25_000) } }))),
+  'POST /api/loras/count-characters': signedIn(
+    form('/api/loras/count-characters', () => ({ files: [{ name: 'a.txt', data: 'hello' }] })),
+  ),
+  'GET /api/loras/:id': onPrivateVoice(json('GET', voiceUrl()), OK),
+  'PATCH /api/loras/:id': onPrivateVoice(json('PATCH', voiceUrl(), { name: 'Hijacked', isPublic: true })),
+  'DELETE /api/loras/:id': onPrivateVoice(json('DELETE', voiceUrl())),
+  'POST /api/loras/:id/activate': onPrivateVoice(json('POST', voiceUrl('/activate'))),
+  'POST /api/loras/:id/deactivate': onPrivateVoice(json('POST', voiceUrl('/deactivate'))),
+  'POST /api/loras/:id/fork': onPrivateVoice(json('POST', voiceUrl('/fork'))),
+  'POST /api/loras/:id/convert-stream': onPrivateVoice(
+    json('POST', voiceUrl('/convert-stream'), () => ({ loraId: privateId, text: 'Some text to convert.' })),
+  ),
+  'POST /api/loras/edit-chunk': signedIn(
+    json('POST', () => '/api/loras/edit-chunk', { originalChunk: 'a', rephrasedChunk: 'b', chunkIndex: 0 }),
+  ),
+  // Writing with someone else's private Voice: it is not there for them.
+  'POST /api/content/generate-stream': onPrivateVoice(
+    form('/api/content/generate-stream', () => ({
+      fields: { prompt: 'A note to the neighbours', format: 'free', selectedLora: privateId },
+    })),
+  ),
+  'POST /api/content/interactive/next': onPrivateVoice(
+    json(
+      'POST',
+      () => '/api/content/interactive/next',
+      () => ({
+        state: newInteractiveState('short', 'A note to the neighbours', privateId),
+        action: 'ask_questions',
+      }),
+    ),
+  ),
+  'GET /api/admin/overview': adminOnly(json('GET', () => '/api/admin/overview')),
+  'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
+};
+
+/** Everything a refused call must leave alone (session last-use times move with any signed-in call). */
+async function snapshot(): Promise<string> {
+  const { db } = ctx.database;
+  const rows = await Promise.all([
+    db.select().from(users).orderBy(users.id),
+    db.select().from(voices).orderBy(voices.id),
+    db.select().from(usageTranches).orderBy(usageTranches.id),
+    db.select().from(mfaBackupCodes).orderBy(mfaBackupCodes.id),
+    db
+      .select({ id: sessions.id, userId: sessions.userId, tokenHash: sessions.tokenHash })
+      .from(sessions)
+      .orderBy(sessions.id),
+  ]);
+  return JSON.stringify(rows);
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  anon = ctx.client();
+  owner = ctx.client();
+  other = ctx.client();
+  adminNoMfa = ctx.client();
+  ownerId = (await owner.register({ username: 'owner', email: 'owner@example.com', password: 'Passw0rdOk' })).res.json()
+    .user.id;
+  await other.register();
+  const adminId: string = (await adminNoMfa.register()).res.json().user.id;
+  await ctx.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
+  privateId = newId();
+  publicId = newId();
+  await ctx.database.db.insert(voices).values([
+    { id: privateId, userId: ownerId, name: 'Private', status: 'ready', progress: 100 },
+    { id: publicId, userId: ownerId, name: 'Shared', status: 'ready', progress: 100, isPublic: true },
+  ]);
+});
+afterAll(() => ctx.close());
+
+describe('the authorization matrix', () => {
+  it('has a row for every /api route', () => {
+    const routes = ctx.app.routeList
+      .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect([...routes].sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  for (const [route, row] of Object.entries(MATRIX)) {
+    for (const who of WHO) {
+      const answer = row.expect[who];
+      if (!answer) continue;
+      it(`${route} as ${who}: ${answer.status}${answer.code ? ` ${answer.code}` : ''}`, async () => {
+        const before = await snapshot();
+        const res = await row.send(clientOf(who));
+        expect(res.statusCode, JSON.stringify(res.json())).toBe(answer.status);
+        if (answer.code) expect(res.json().code).toBe(answer.code);
+        // A refusal (and a read) changes nothing.
+        expect(await snapshot()).toBe(before);
+      });
+    }
+  }
+});
+
+describe('someone else’s public Voice', () => {
+  const refusedToNonOwners: [string, (c: TestClient) => ReturnType<TestClient['request']>][] = [
+    ['rename or publish', (c) => c.patch(`/api/loras/${publicId}`, { name: 'Hijacked', isPublic: false })],
+    ['delete', (c) => c.delete(`/api/loras/${publicId}`)],
+    ['wake', (c) => c.post(`/api/loras/${publicId}/activate`)],
+    ['sleep', (c) => c.post(`/api/loras/${publicId}/deactivate`)],
+    ['convert with', (c) => c.post(`/api/loras/${publicId}/convert-stream`, { text: 'Some text.' })],
+  ];
+
+  for (const who of ['other', 'admin'] as const) {
+    it(`is visible to ${who}, who may not manage it (403) and changes nothing`, async () => {
+      const client = clientOf(who);
+      expect((await client.get(`/api/loras/${publicId}`)).statusCode).toBe(200);
+      const listed = (await client.get('/api/loras/public')).json() as { _id: string }[];
+      expect(listed.map((v) => v._id)).toContain(publicId);
+      expect(listed.map((v) => v._id)).not.toContain(privateId);
+      for (const [what, send] of refusedToNonOwners) {
+        const before = await snapshot();
+        const res = await send(client);
+        expect(res.statusCode, what).toBe(403);
+        expect(res.json().code, what).toBe('FORBIDDEN');
+        expect(await snapshot(), what).toBe(before);
+      }
+    });
+  }
+
+  it('lists only the caller’s own Voices on the dashboard', async () => {
+    expect(((await owner.get('/api/loras')).json() as { _id: string }[]).map((v) => v._id).sort()).toEqual(
+      [privateId, publicId].sort(),
+    );
+    for (const who of ['other', 'admin'] as const) {
+      expect((await clientOf(who).get('/api/loras')).json()).toEqual([]);
+    }
+  });
+});

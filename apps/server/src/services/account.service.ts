@@ -1,0 +1,42 @@
+// Deleting an account, for good: the password again (and a code when two-factor is on), then
+// every Voice is put to sleep, the user's rows go (sessions, Voices, usage and codes cascade),
+// and the Voices' files are removed. The spec shows the button without its action;
+// docs/decisions/0009 records what it does.
+import { DELETE_ACCOUNT_MESSAGES } from '@ownvoice/shared';
+import type { UserRow } from '../db/schema.js';
+import { AppError, errors } from '../errors.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import type { ActivationService } from './activation.service.js';
+import type { MfaService } from './mfa.service.js';
+import { verifyPassword } from './passwords.js';
+import { voiceFolder } from './voices.service.js';
+
+export class AccountService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly voices: VoicesRepository,
+    private readonly activation: Pick<ActivationService, 'release'>,
+    private readonly mfa: Pick<MfaService, 'checkCode'>,
+    private readonly storage: ArtifactStorage,
+  ) {}
+
+  async delete(user: UserRow, input: { password: string; mfaToken?: string | undefined }): Promise<void> {
+    // 400, not 401: the caller is signed in, and a 401 would sign them out of the page.
+    if (!(await verifyPassword(user.passwordHash, input.password))) {
+      throw new AppError(400, 'INVALID_CREDENTIALS', 'That password is not right. Nothing was deleted.');
+    }
+    if (user.mfaEnabled) {
+      if (!input.mfaToken) throw new AppError(400, 'INVALID_MFA_TOKEN', DELETE_ACCOUNT_MESSAGES.codeRequired);
+      if (!(await this.mfa.checkCode(user, input.mfaToken))) throw errors.invalidMfaToken(400);
+    }
+    const owned = await this.voices.listByOwner(user.id);
+    // Awake Voices leave the engine (and their time is charged) before their rows go.
+    for (const voice of owned) await this.activation.release(voice);
+    if (!(await this.users.delete(user.id))) throw errors.notFound('User');
+    // Rows first: a failure below leaves orphan folders, never a Voice without its files. A
+    // training in progress notices its Voice is gone and stops (workers/training-worker.ts).
+    for (const voice of owned) await this.storage.remove(voiceFolder(voice.id));
+  }
+}
