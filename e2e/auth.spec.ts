@@ -1,15 +1,8 @@
 // The account journey through the real UI: sign up, onboarding, the dashboard, log out, log in;
 // plus the error messages of the auth screen. Screenshots go to e2e/artifacts/ for review.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
+import { logIn, runId, screenshot } from './support';
 
-const artifactsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
-const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-// Unique per run, so the spec also passes against a server with data from earlier runs.
-const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const account = {
   username: `e2e_${runId}`,
   email: `e2e-${runId}@example.com`,
@@ -26,13 +19,6 @@ async function fillRegistration(
   await form.getByLabel('Password', { exact: true }).fill(values.password);
   await form.getByLabel('Confirm password').fill(values.confirmPassword);
   await form.getByRole('button', { name: 'Create account' }).click();
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  const form = page.getByRole('form', { name: 'Login' });
-  await form.getByLabel('E-mail').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Log in' }).click();
 }
 
 test.describe

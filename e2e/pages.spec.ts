@@ -1,27 +1,7 @@
 // Routes, guards and the less travelled auth paths (second factor, full beta), with screenshots
 // of every public page for review.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-
-const artifactsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
-const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-/** Creates an account through the API, as the browser would: CSRF token first. */
-async function registerViaApi(request: APIRequestContext, suffix: string) {
-  const account = {
-    username: `p_${suffix}_${runId}`,
-    email: `p-${suffix}-${runId}@example.com`,
-    password: 'Passw0rd-e2e',
-  };
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const response = await request.post('/api/auth/register', { headers: { 'X-CSRF-Token': csrfToken }, data: account });
-  expect(response.status()).toBe(201);
-  return account;
-}
+import { expect, test } from '@playwright/test';
+import { registerViaApi, screenshot } from './support';
 
 test('public pages render with their key content', async ({ page }) => {
   await page.goto('/');

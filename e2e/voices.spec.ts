@@ -4,14 +4,9 @@
 // account. Screenshots go to e2e/artifacts/ for review.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
-
-const e2eDir = path.dirname(fileURLToPath(import.meta.url));
-const artifactsDir = path.join(e2eDir, 'artifacts');
-const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+import { e2eDir, logIn, runId, screenshot } from './support';
 
 const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');
 /** About `chars` characters of real prose, from `at` (0..1) into the Jargon File. */
@@ -20,7 +15,6 @@ function prose(chars: number, at: number): string {
   return corpus.slice(start, corpus.indexOf('\n\n', start + chars));
 }
 
-const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const writer = { username: `writer_${runId}`, email: `writer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const reader = { username: `reader_${runId}`, email: `reader-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const voiceName = `Jargon ${runId.slice(0, 6)}`;
@@ -50,10 +44,7 @@ The fair raised four hundred pounds last year, and this year we hope to buy new 
 
 async function logInAs(page: Page, account: typeof writer) {
   await page.goto('/auth?tab=login');
-  const login = page.getByRole('form', { name: 'Login' });
-  await login.getByLabel('E-mail').fill(account.email);
-  await login.getByLabel('Password', { exact: true }).fill(account.password);
-  await login.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

@@ -116,6 +116,7 @@ export const MFA_MESSAGES = {
 
 /** POST /auth/mfa/setup: the pending secret and its QR code (a data: URL). */
 export const mfaSetupResponseSchema = z.object({ secret: z.string(), qrCode: z.string() });
+export type MfaSetupResponse = z.infer<typeof mfaSetupResponseSchema>;
 
 /** POST /auth/mfa/verify: the secret from setup and a 6-digit code from the app. */
 export const mfaVerifyBodySchema = z.object({
@@ -126,6 +127,7 @@ export const mfaVerifyBodySchema = z.object({
     .regex(/^\d{6}$/, MFA_MESSAGES.codeRequired),
 });
 export const mfaVerifyResponseSchema = z.object({ backupCodes: z.array(z.string()) });
+export type MfaVerifyResponse = z.infer<typeof mfaVerifyResponseSchema>;
 
 /** POST /auth/mfa/disable: a current code or a backup code. */
 export const mfaDisableBodySchema = z.object({ mfaToken: loginCodeSchema });
@@ -148,3 +150,12 @@ export const deleteAccountBodySchema = z.object({
   mfaToken: loginCodeSchema.optional(),
 });
 export type DeleteAccountBody = z.input<typeof deleteAccountBodySchema>;
+
+/** The account screen's error messages (spec §8 Account). */
+export const ACCOUNT_MESSAGES = {
+  loadFailed: 'Failed to load account information',
+  mfaSetupFailed: 'Failed to start MFA setup',
+  mfaVerifyFailed: 'Failed to verify MFA code',
+  mfaDisableFailed: 'Failed to disable MFA',
+  deleteFailed: 'Failed to delete account',
+} as const;

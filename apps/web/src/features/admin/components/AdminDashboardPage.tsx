@@ -1,8 +1,11 @@
-// /admin and /admin/dashboard: the three admin areas of spec §2, filled by a later release.
+// /admin and /admin/dashboard: the admin areas of spec §2. The overview and the user list read
+// the server; invitations arrive with the admin release.
 import { Tabs } from '@mantine/core';
 import { IconChartBar, IconMailForward, IconUsers } from '@tabler/icons-react';
 import { ComingSoon } from '../../../components/ComingSoon';
 import { Page } from '../../../components/Page';
+import { SystemOverview } from './SystemOverview';
+import { UserList } from './UserList';
 
 export function AdminDashboardPage() {
   return (
@@ -20,15 +23,10 @@ export function AdminDashboardPage() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
-          <ComingSoon title="System overview" icon={<IconChartBar size={32} />}>
-            User counts (admins, regular, active in the last 30 days, with MFA) and credits in circulation.
-          </ComingSoon>
+          <SystemOverview />
         </Tabs.Panel>
         <Tabs.Panel value="users">
-          <ComingSoon title="User management" icon={<IconUsers size={32} />}>
-            Search users by username or e-mail, filter by role, change roles, grant credits, edit limits and review each
-            user's activity.
-          </ComingSoon>
+          <UserList />
         </Tabs.Panel>
         <Tabs.Panel value="invites">
           <ComingSoon title="Admin invites" icon={<IconMailForward size={32} />}>
