@@ -2,18 +2,8 @@
 // computing the code with Debian's oathtool (an implementation independent of the server's), save
 // the backup codes, log out, log in with a code, log in with a backup code, and turn it off; then
 // delete the account. Screenshots of the setup dialog and the account page go to e2e/artifacts/.
-import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
-import { logIn, registerViaApi, screenshot } from './support';
-
-/** The authenticator app's code for `secret`, `offsetSeconds` from now. */
-function totp(secret: string, offsetSeconds = 0): string {
-  const at = new Date(Date.now() + offsetSeconds * 1000)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC');
-  return execFileSync('oathtool', ['--totp', '-b', '--now', at, secret], { encoding: 'utf8' }).trim();
-}
+import { logIn, registerViaApi, screenshot, totp } from './support';
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).click();

@@ -1,7 +1,7 @@
 // Routes, guards and the less travelled auth paths (second factor, full beta), with screenshots
 // of every public page for review.
 import { expect, test } from '@playwright/test';
-import { registerViaApi, screenshot } from './support';
+import { E2E_ADMIN_EMAIL, enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot } from './support';
 
 test('public pages render with their key content', async ({ page }) => {
   await page.goto('/');
@@ -133,36 +133,46 @@ test('a full beta sends sign-ups to the waitlist but lets members log in', async
   await expect(page.getByRole('form', { name: 'Login' })).toBeVisible();
 });
 
-test('an admin sees the Admin link, the role badge and the admin pages', async ({ page }) => {
-  const account = await registerViaApi(page.request, 'admin');
-  // No admin can sign up through the UI: the session's user is answered as a super admin who
-  // has finished onboarding, which is all the web app decides on.
-  await page.route('**/api/auth/me', async (route) => {
-    const response = await route.fetch();
-    const { user } = (await response.json()) as { user: Record<string, unknown> };
-    await route.fulfill({
-      response,
-      json: { user: { ...user, role: 'super_admin', onboarding: { step: 'tutorial_complete' } } },
-    });
-  });
+test('an admin is asked for two-factor, turns it on, then sees the console', async ({ page }) => {
+  // The e2e server makes this e-mail its super admin (OWNVOICE_SUPER_ADMIN_EMAIL).
+  const account = await registerViaApi(page.request, 'admin', E2E_ADMIN_EMAIL);
   await page.goto('/auth?tab=login&redirect=%2Fadmin');
-  const form = page.getByRole('form', { name: 'Login' });
-  await form.getByLabel('E-mail').fill(account.email);
-  await form.getByLabel('Password', { exact: true }).fill(account.password);
-  await form.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, account.email, account.password);
 
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole('tab', { name: 'User Management' })).toBeVisible();
   await expect(page.getByTestId('navbar-user')).toContainText('Super Admin');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
-  await expect(nav.getByRole('link', { name: 'Buy More Usage' })).toBeVisible();
-  await screenshot(page, 'admin');
+  await expect(nav.getByText('Buy More Usage')).toBeVisible();
+  // Without two-factor the server refuses the console (403 MFA_REQUIRED) and the page says why.
+  const warning = page.getByTestId('admin-mfa-warning');
+  await expect(warning).toContainText('MFA is REQUIRED for admin accounts');
+  await expect(warning).toContainText('you must enable MFA before you can access admin functions');
+  await screenshot(page, 'admin-mfa-required');
   // The longest navbar (admin links and badge) still fits at the narrowest desktop width.
   await page.setViewportSize({ width: 1200, height: 800 });
   await expect(page.getByRole('button', { name: 'Logout' })).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 720 });
+
+  await warning.getByRole('link', { name: 'Set up two-factor on your account page' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/account$/);
+  await expect(page.getByTestId('admin-mfa-warning')).toBeVisible();
+  const { codesDialog } = await enableTwoFactorOnAccountPage(page);
+  await codesDialog.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page.getByTestId('admin-mfa-warning')).toHaveCount(0);
+
+  await nav.getByRole('link', { name: 'Admin' }).click();
+  const overview = page.getByTestId('admin-overview');
+  await expect(overview).toContainText('With two-factor');
+  await expect(overview).toContainText('Users');
+  await screenshot(page, 'admin');
+  await page.getByRole('tab', { name: 'User Management' }).click();
+  await page.getByRole('textbox', { name: 'Search users' }).fill('admin@e2e');
+  const users = page.getByTestId('admin-users');
+  await expect(users).toContainText(account.username);
+  await expect(users.locator('tbody tr')).toHaveCount(1);
+  await screenshot(page, 'admin-users');
 
   await page.goto('/onboarding/choice');
   await expect(page.getByRole('link', { name: 'Bypass onboarding' })).toHaveAttribute(

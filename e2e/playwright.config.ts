@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_ADMIN_EMAIL } from './support';
 
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(e2eDir, '..');
@@ -58,6 +59,7 @@ export default defineConfig({
       OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
       // Hermetic: never download a model in tests.
       OWNVOICE_BASE_MODEL: 'tiny',
+      OWNVOICE_SUPER_ADMIN_EMAIL: E2E_ADMIN_EMAIL,
       LOG_LEVEL: 'warn',
     },
   },

@@ -1,5 +1,6 @@
 // What every e2e spec shares: screenshots for review, a run id that keeps accounts unique across
 // runs against the same server, sign-up through the API and log-in through the form.
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
@@ -14,10 +15,10 @@ export const screenshot = (page: Page, name: string) =>
 export const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** Creates an account through the API, as the browser would: CSRF token first. */
-export async function registerViaApi(request: APIRequestContext, suffix: string) {
+export async function registerViaApi(request: APIRequestContext, suffix: string, email?: string) {
   const account = {
     username: `p_${suffix}_${runId}`,
-    email: `p-${suffix}-${runId}@example.com`,
+    email: email ?? `p-${suffix}-${runId}@example.com`,
     password: 'Passw0rd-e2e',
   };
   const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
@@ -32,4 +33,31 @@ export async function logIn(page: Page, email: string, password: string) {
   await form.getByLabel('E-mail').fill(email);
   await form.getByLabel('Password', { exact: true }).fill(password);
   await form.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** The account the e2e server makes super admin (OWNVOICE_SUPER_ADMIN_EMAIL in playwright.config.ts). */
+export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
+
+/** An authenticator app's code for `secret`, `offsetSeconds` from now, by Debian's oathtool. */
+export function totp(secret: string, offsetSeconds = 0): string {
+  const at = new Date(Date.now() + offsetSeconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
+  return execFileSync('oathtool', ['--totp', '-b', '--now', at, secret], { encoding: 'utf8' }).trim();
+}
+
+/** Turns two-factor on from the account page it is on; returns the secret and the backup codes. */
+export async function enableTwoFactorOnAccountPage(page: Page) {
+  await page.getByRole('button', { name: 'Set up two-factor' }).click();
+  const setup = page.getByTestId('mfa-setup-dialog');
+  const secret = (await setup.getByTestId('mfa-secret').textContent())?.trim() ?? '';
+  await setup.getByTestId('mfa-setup-code').fill(totp(secret));
+  await setup.getByRole('button', { name: 'Verify and turn on' }).click();
+  const codesDialog = page.getByRole('dialog', { name: 'Save your backup codes' });
+  await expect(codesDialog).toBeVisible();
+  const backupCodes = (await codesDialog.getByTestId('backup-codes').locator('p').allTextContents()).map((c) =>
+    c.trim(),
+  );
+  return { secret, backupCodes, codesDialog };
 }

@@ -37,7 +37,13 @@ describe('loadConfig', () => {
   it('names every bad variable and says what it should be', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OWNVOICE_BETA_CAP: '-1', OWNVOICE_TRUST_PROXY: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        OWNVOICE_BETA_CAP: '-1',
+        OWNVOICE_TRUST_PROXY: 'maybe',
+        OWNVOICE_SUPER_ADMIN_EMAIL: 'root',
+      });
     } catch (e) {
       error = e;
     }
@@ -47,5 +53,6 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/DATABASE_URL="mysql:\/\/x" must be a postgres:\/\//);
     expect(problems).toMatch(/OWNVOICE_BETA_CAP="-1" must be a whole number/);
     expect(problems).toMatch(/OWNVOICE_TRUST_PROXY="maybe" must be true or false/);
+    expect(problems).toMatch(/OWNVOICE_SUPER_ADMIN_EMAIL="root" must be an e-mail address/);
   });
 });

@@ -47,6 +47,13 @@ const envSchema = z.object({
   OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
   OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
   OWNVOICE_THREADS: intIn(1, 256).optional(),
+  OWNVOICE_SUPER_ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(100, 'must be at most 100 characters')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address')
+    .optional(),
   OWNVOICE_SECRET_KEY: z
     .string()
     .trim()
@@ -81,6 +88,8 @@ export type Config = {
   };
   /** An awake Voice unused this long is put to sleep. */
   voiceIdleMinutes: number;
+  /** The account (by e-mail) that is made super admin: at sign-up, or at start if it exists. */
+  superAdminEmail: string | undefined;
   /** Encrypts two-factor secrets at rest; undefined uses (or creates) <dataDir>/secret.key. */
   secretKey: string | undefined;
   /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
@@ -123,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     dataDir: path.resolve(e.OWNVOICE_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     betaCap: e.OWNVOICE_BETA_CAP,
+    superAdminEmail: e.OWNVOICE_SUPER_ADMIN_EMAIL,
     authRateLimit: {
       perIp: e.OWNVOICE_AUTH_RATE_LIMIT_IP,
       perAccount: e.OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT,

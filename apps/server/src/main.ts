@@ -40,6 +40,14 @@ async function main(): Promise<void> {
   const baseModel = new BaseModelService();
   const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
+  if (config.superAdminEmail) {
+    const exists = await app.platform.services.users.promoteSuperAdmin(config.superAdminEmail);
+    app.log.info(
+      exists
+        ? `${config.superAdminEmail} is a super admin (OWNVOICE_SUPER_ADMIN_EMAIL)`
+        : `${config.superAdminEmail} becomes a super admin when it signs up (OWNVOICE_SUPER_ADMIN_EMAIL)`,
+    );
+  }
 
   let worker: TrainingWorker | undefined;
   let closing = false;

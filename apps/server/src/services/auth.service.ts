@@ -38,10 +38,14 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly sessions: SessionsService,
     private readonly clock: Clock,
-    private readonly betaCap: number,
     private readonly usage: UsageService,
-    private readonly starter: StarterAllowance,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
+    private readonly options: {
+      betaCap: number;
+      starter: StarterAllowance;
+      /** Signing up with this e-mail makes the first super admin (OWNVOICE_SUPER_ADMIN_EMAIL). */
+      superAdminEmail: string | undefined;
+    },
   ) {}
 
   async register(input: RegisterInput, meta: SessionMeta): Promise<{ token: string; user: User }> {
@@ -59,13 +63,14 @@ export class AuthService {
           username: input.username,
           email: input.email,
           passwordHash,
-          modelStorageSlotsTotal: this.starter.storageSlots,
+          role: input.email === this.options.superAdminEmail ? 'super_admin' : 'user',
+          modelStorageSlotsTotal: this.options.starter.storageSlots,
           createdAt: now,
           updatedAt: now,
         },
         tx,
       );
-      await this.usage.grantStarter(user.id, this.starter, tx);
+      await this.usage.grantStarter(user.id, this.options.starter, tx);
       return user;
     });
     const token = await this.sessions.create(created.id, meta);
@@ -101,7 +106,7 @@ export class AuthService {
   }
 
   private async assertRegistrable(input: RegisterInput, db: Database): Promise<void> {
-    if ((await this.users.count(db)) >= this.betaCap) throw errors.betaWaitlist();
+    if ((await this.users.count(db)) >= this.options.betaCap) throw errors.betaWaitlist();
     if (await this.users.findByEmail(input.email, db)) throw errors.emailTaken();
     if (await this.users.findByUsernameInsensitive(input.username, db)) throw errors.usernameTaken();
   }

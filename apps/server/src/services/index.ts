@@ -60,7 +60,7 @@ export interface ServiceRuntime {
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'superAdminEmail'>,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
@@ -82,7 +82,11 @@ export function createServices(
   return {
     account: new AccountService(usersRepo, voicesRepo, activation, mfa, storage),
     admin: new AdminService(usersRepo, users, clock),
-    auth: new AuthService(db, usersRepo, users, sessions, clock, config.betaCap, usage, config.starterAllowance, mfa),
+    auth: new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, {
+      betaCap: config.betaCap,
+      starter: config.starterAllowance,
+      superAdminEmail: config.superAdminEmail,
+    }),
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),

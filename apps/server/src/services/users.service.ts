@@ -48,4 +48,15 @@ export class UsersService {
     const earlier = ONBOARDING_STEPS.filter((step) => canAdvance(step, 'training_started'));
     await this.users.moveOnboardingStep(user.id, earlier, 'training_started', db);
   }
+
+  /**
+   * Makes the configured account super admin (OWNVOICE_SUPER_ADMIN_EMAIL): the way in to the admin
+   * console for the first administrator. Returns whether such an account exists yet.
+   */
+  async promoteSuperAdmin(email: string): Promise<boolean> {
+    const user = await this.users.findByEmail(email);
+    if (!user) return false;
+    if (user.role !== 'super_admin') await this.users.update(user.id, { role: 'super_admin' });
+    return true;
+  }
 }

@@ -102,3 +102,26 @@ describe('GET /api/admin/overview and /api/admin/users', () => {
     }
   });
 });
+
+describe('the first super admin (OWNVOICE_SUPER_ADMIN_EMAIL)', () => {
+  it('is made at sign-up, or at start for an existing account, and nobody else is', async () => {
+    const own = await createTestContext({ superAdminEmail: 'root@example.com' });
+    try {
+      const root = own.client();
+      const { res } = await root.register({ username: 'root', email: 'Root@Example.com ', password: 'Passw0rdOk' });
+      expect(res.json().user.role).toBe('super_admin');
+      const plain = own.client();
+      expect((await plain.register()).res.json().user.role).toBe('user');
+      // An account that exists before the variable is set is promoted when the service starts.
+      const later = own.client();
+      const { account } = await later.register();
+      expect(await own.app.platform.services.users.promoteSuperAdmin(account.email)).toBe(true);
+      expect((await later.get('/api/auth/me')).json().user.role).toBe('super_admin');
+      expect(await own.app.platform.services.users.promoteSuperAdmin('nobody@example.com')).toBe(false);
+      // Still behind two-factor.
+      expect((await root.get('/api/admin/overview')).json().code).toBe('MFA_REQUIRED');
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -88,7 +88,7 @@ export function UserList() {
           {data.data.users.length === 0 && <Text c="dimmed">No users match.</Text>}
           <Group justify="space-between">
             <Text fz="sm" c="dimmed">
-              {data.data.pagination.total} users
+              {data.data.pagination.total} {data.data.pagination.total === 1 ? 'user' : 'users'}
             </Text>
             <Pagination total={data.data.pagination.pages} value={page} onChange={setPage} size="sm" />
           </Group>
