@@ -209,4 +209,14 @@ describe('api client', () => {
     );
     expect(anonymous).not.toHaveBeenCalled();
   });
+
+  it('hands a stream its raw answer and reports a refused session there too', async () => {
+    const onSessionRejected = vi.fn();
+    const api = client({ onSessionRejected });
+    const refused = await api.stream('/expired', { body: { text: 'x' } });
+    expect(refused.status).toBe(401);
+    // The caller can still read the body it was given.
+    expect(await refused.json()).toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect(onSessionRejected).toHaveBeenCalledTimes(1);
+  });
 });

@@ -22,6 +22,8 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Overrides the stored token, e.g. to revoke a session whose token was just removed. */
   token?: string | null;
+  /** The Accept header; JSON unless a stream is asked for. */
+  accept?: string;
 }
 
 export interface ApiClientOptions {
@@ -36,6 +38,11 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   request<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  /**
+   * A request whose answer the caller reads itself (an event stream): the raw Response, ok or not,
+   * sent with the token and CSRF header, and reporting a refused session like request() does.
+   */
+  stream(path: string, options?: Omit<RequestOptions<unknown>, 'schema'>): Promise<Response>;
   get<T = unknown>(path: string, options?: Omit<RequestOptions<T>, 'method' | 'body'>): Promise<T>;
   post<T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'method' | 'body'>): Promise<T>;
   patch<T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'method' | 'body'>): Promise<T>;
@@ -79,7 +86,7 @@ export function createApiClient({
   });
 
   async function send(path: string, method: HttpMethod, options: RequestOptions<unknown>): Promise<Response> {
-    const headers = new Headers({ Accept: 'application/json' });
+    const headers = new Headers({ Accept: options.accept ?? 'application/json' });
     const token = options.token === undefined ? getToken() : options.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
     if (!SAFE_METHODS.has(method)) headers.set(CSRF_HEADER, await csrf.get());
@@ -96,6 +103,22 @@ export function createApiClient({
     if (body !== undefined) init.body = body;
     if (options.signal) init.signal = options.signal;
     return fetchImpl(url(path), init);
+  }
+
+  /** A 401 for a token that was sent means the session is gone: the app signs out. */
+  function reportIfSessionRejected(error: ApiError, options: RequestOptions<unknown>): void {
+    const sentToken = options.token === undefined ? getToken() : options.token;
+    if (error.status === 401 && sentToken && error.code && SESSION_REJECTED_CODES.has(error.code)) {
+      onSessionRejected?.(error);
+    }
+  }
+
+  async function stream(path: string, options: Omit<RequestOptions<unknown>, 'schema'> = {}): Promise<Response> {
+    const response = await send(path, options.method ?? 'POST', options);
+    if (response.status === 401) {
+      reportIfSessionRejected(apiErrorFromBody(401, await readBody(response.clone())), options);
+    }
+    return response;
   }
 
   async function request<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
@@ -115,10 +138,7 @@ export function createApiClient({
 
     if (!response.ok) {
       const error = apiErrorFromBody(response.status, body);
-      const sentToken = options.token === undefined ? getToken() : options.token;
-      if (response.status === 401 && sentToken && error.code && SESSION_REJECTED_CODES.has(error.code)) {
-        onSessionRejected?.(error);
-      }
+      reportIfSessionRejected(error, options);
       throw error;
     }
 
@@ -137,6 +157,7 @@ export function createApiClient({
   return {
     csrf,
     request,
+    stream,
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     patch: (path, body, options) => request(path, { ...options, method: 'PATCH', body }),

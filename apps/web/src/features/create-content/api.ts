@@ -1,10 +1,9 @@
-// Create's calls (spec §7): the generate stream (multipart, read with fetch directly because the
-// API client only speaks JSON) and the interactive step. The re-rephrase and the edit pass use the
+// Create's calls (spec §7): the generate stream (multipart; its body read here as events) and the
+// interactive step. The re-rephrase and the edit pass use the
 // shared rewrite calls (lib/rewrite/api).
 import {
   type ContentFormat,
   type CreateEvent,
-  CSRF_HEADER,
   createEventSchema,
   type InteractiveAction,
   type InteractiveState,
@@ -14,7 +13,6 @@ import { api } from '../../lib/api';
 import { ApiError } from '../../lib/api-error';
 import { ConvertRequestError } from '../../lib/rewrite/errors';
 import { readSseData } from '../../lib/sse';
-import { readToken } from '../../lib/token-storage';
 import { CREATE_ERRORS } from './constants';
 import { generateRequestError } from './errors';
 
@@ -62,19 +60,7 @@ export async function openGenerateStream({
   body.set('selectedLora', loraId);
   if (referenceFile) body.set('referenceFile', referenceFile, referenceFile.name);
 
-  // No Content-Type: the browser writes the multipart boundary.
-  const headers = new Headers({ Accept: 'text/event-stream' });
-  const token = readToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  headers.set(CSRF_HEADER, await api.csrf.get());
-
-  const response = await fetch('/api/content/generate-stream', {
-    method: 'POST',
-    headers,
-    body,
-    credentials: 'include',
-    signal,
-  });
+  const response = await api.stream('/content/generate-stream', { body, signal, accept: 'text/event-stream' });
   if (!response.ok) {
     const error = generateRequestError(response.status, await response.text().catch(() => ''));
     if (error.csrf) api.csrf.clear();

@@ -1,15 +1,13 @@
 // The Voice's rewrite calls (spec §7), used by Convert and by Create's re-rephrase: the convert
-// stream, read with fetch directly because the API client only speaks JSON, and the edit-chunk
-// call of the edit pass.
-import { CONVERT_MESSAGES, CSRF_HEADER } from '@ownvoice/shared';
+// stream (its body read here as events) and the edit-chunk call of the edit pass.
+import { CONVERT_MESSAGES } from '@ownvoice/shared';
 import { api } from '../api';
 import { ApiError } from '../api-error';
-import { readToken } from '../token-storage';
 import type { ConvertRequest } from './conversion-run';
 import { ConvertRequestError, convertRequestError } from './errors';
 import { type ConvertStreamEvent, type EditChunkPayload, editChunkResponseSchema, readConvertEvents } from './events';
 
-const convertStreamPath = (loraId: string) => `/api/loras/${encodeURIComponent(loraId)}/convert-stream`;
+const convertStreamPath = (loraId: string) => `/loras/${encodeURIComponent(loraId)}/convert-stream`;
 
 /**
  * POST /loras/:id/convert-stream: resolves with the stream's events once the server accepted the
@@ -20,17 +18,10 @@ export async function openConvertStream({
   text,
   signal,
 }: ConvertRequest): Promise<AsyncIterable<ConvertStreamEvent>> {
-  const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' });
-  const token = readToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  headers.set(CSRF_HEADER, await api.csrf.get());
-
-  const response = await fetch(convertStreamPath(loraId), {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ loraId, text }),
-    credentials: 'include',
+  const response = await api.stream(convertStreamPath(loraId), {
+    body: { loraId, text },
     signal,
+    accept: 'text/event-stream',
   });
   if (!response.ok) {
     const error = convertRequestError(response.status, await response.text().catch(() => ''));
