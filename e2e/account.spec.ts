@@ -3,7 +3,7 @@
 // the backup codes, log out, log in with a code, log in with a backup code, and turn it off; then
 // delete the account. Screenshots of the setup dialog and the account page go to e2e/artifacts/.
 import { expect, type Page, test } from '@playwright/test';
-import { logIn, registerViaApi, screenshot, totp } from './support';
+import { enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot, totp } from './support';
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).click();
@@ -98,4 +98,29 @@ test('two-factor: set up on the account page, log in with a code and a backup co
   await page.goto('/auth?tab=login');
   await logIn(page, account.email, account.password);
   await expect(page.getByTestId('form-error')).toHaveText('Invalid email or password. Please try again.');
+});
+
+test('wrong codes in the second step lock the account, with the spec’s message', async ({ page }) => {
+  const account = await registerViaApi(page.request, 'lock');
+  await page.goto('/auth?tab=login&redirect=%2Fdashboard%2Faccount');
+  await logIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard\/account$/);
+  const { codesDialog } = await enableTwoFactorOnAccountPage(page);
+  await codesDialog.getByRole('button', { name: 'I have saved them' }).click();
+  await logOut(page);
+
+  await page.goto('/auth?tab=login');
+  await logIn(page, account.email, account.password);
+  const codeForm = page.getByRole('form', { name: 'Two-factor code' });
+  const error = page.getByTestId('form-error');
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await codeForm.getByLabel('Authentication code').fill(`00000${attempt}`);
+    await codeForm.getByRole('button', { name: 'Verify and log in' }).click();
+    await expect(error).toHaveText('Invalid authenticator code. Please try again or use a backup code.');
+    await codeForm.getByLabel('Authentication code').fill('');
+  }
+  await codeForm.getByLabel('Authentication code').fill('000005');
+  await codeForm.getByRole('button', { name: 'Verify and log in' }).click();
+  await expect(error).toContainText('locked after multiple failed login attempts');
+  await screenshot(page, 'auth-mfa-locked');
 });
