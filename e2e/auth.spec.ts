@@ -61,7 +61,7 @@ test.describe
       await expect(page.getByTestId('drawer-user')).toContainText(account.username);
       // The drawer slides in; wait until it is fully on screen before taking the picture.
       await expect(page.getByRole('dialog')).toBeInViewport({ ratio: 1 });
-      await page.screenshot({ path: path.join(artifactsDir, 'dashboard-375-menu.png') });
+      await screenshot(page, 'dashboard-375-menu', { fullPage: false });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('drawer-user')).toBeHidden();
       await page.setViewportSize({ width: 1280, height: 720 });

@@ -8,8 +8,9 @@ import { type APIRequestContext, expect, type Page } from '@playwright/test';
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');
 
-export const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+/** Saves e2e/artifacts/<name>.png, the whole page unless `fullPage` is false (the viewport). */
+export const screenshot = (page: Page, name: string, { fullPage = true } = {}) =>
+  page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage });
 
 // Unique per run, so the specs also pass against a server with data from earlier runs.
 export const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -28,11 +28,24 @@ export interface DatabaseHandle {
 
 export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | 'memory' }
-  | { kind: 'postgres'; url: string; maxConnections?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      maxConnections?: number;
+      /** Told when an idle connection breaks (server restart, network); stderr by default. */
+      onIdleError?: (error: Error) => void;
+    };
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.maxConnections ?? 10 });
+    // An idle connection that breaks (the server restarts, a proxy drops it) is an 'error' event on
+    // the pool; unheard, it would crash the process. The pool replaces the connection by itself.
+    pool.on(
+      'error',
+      target.onIdleError ??
+        ((error) => process.stderr.write(`database: an idle connection was lost (${error.message}); reconnecting\n`)),
+    );
     // Fail at start with the server's own message rather than on the first request.
     const client = await pool.connect();
     client.release();

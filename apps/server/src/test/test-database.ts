@@ -8,7 +8,9 @@ import { runMigrations } from '../db/migrate.js';
 export const testDatabaseKind = (): 'pglite' | 'postgres' =>
   process.env.OWNVOICE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  options: { onIdleError?: (error: Error) => void } = {},
+): Promise<DatabaseHandle> {
   if (testDatabaseKind() === 'pglite') {
     const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
     await runMigrations(handle);
@@ -23,7 +25,13 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), maxConnections: 5 });
+  const handle = await openDatabase({
+    kind: 'postgres',
+    url: url.toString(),
+    maxConnections: 5,
+    // Closing drops the database WITH (FORCE), which ends its idle connections by design.
+    onIdleError: options.onIdleError ?? (() => {}),
+  });
   await runMigrations(handle);
   return {
     ...handle,
