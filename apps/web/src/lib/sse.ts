@@ -2,6 +2,7 @@
 // network splits or joins the bytes. Follows the EventSource rules that matter here: lines end in
 // LF, CR or CRLF; a blank line ends an event; several data lines join with LF; lines starting with
 // ':' are comments; other fields (event, id, retry) are ignored.
+import type { z } from 'zod';
 
 export class SseDataParser {
   #buffer = '';
@@ -76,5 +77,28 @@ export async function* readSseData(stream: ReadableStream<Uint8Array>): AsyncGen
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
+  }
+}
+
+/** One `data:` payload as an event of `schema`; null when it is not JSON or not such an event. */
+export function parseEventData<E>(data: string, schema: z.ZodType<E>): E | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The events of a stream body, in order; payloads that are not events of `schema` are skipped. */
+export async function* readEvents<E>(
+  stream: ReadableStream<Uint8Array>,
+  schema: z.ZodType<E>,
+): AsyncGenerator<E, void, undefined> {
+  for await (const data of readSseData(stream)) {
+    const event = parseEventData(data, schema);
+    if (event !== null) yield event;
   }
 }

@@ -1,6 +1,5 @@
-// Create's calls (spec §7): the generate stream (multipart; its body read here as events) and the
-// interactive step. The re-rephrase and the edit pass use the
-// shared rewrite calls (lib/rewrite/api).
+// Create's calls (spec §7): the generate stream and the interactive step. The re-rephrase and the
+// edit pass use the shared rewrite calls (lib/rewrite/api).
 import {
   type ContentFormat,
   type CreateEvent,
@@ -10,9 +9,7 @@ import {
   interactiveNextResponseSchema,
 } from '@ownvoice/shared';
 import { api } from '../../lib/api';
-import { ApiError } from '../../lib/api-error';
-import { ConvertRequestError } from '../../lib/rewrite/errors';
-import { readSseData } from '../../lib/sse';
+import { openEventStream } from '../../lib/rewrite/api';
 import { CREATE_ERRORS } from './constants';
 import { generateRequestError } from './errors';
 
@@ -24,29 +21,7 @@ export interface GenerateRequest {
   signal: AbortSignal;
 }
 
-/** One `data:` payload as a Create event; null when it is not JSON or not an event of this stream. */
-export function parseCreateEvent(data: string): CreateEvent | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = createEventSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
-}
-
-async function* readCreateEvents(stream: ReadableStream<Uint8Array>): AsyncGenerator<CreateEvent, void, undefined> {
-  for await (const data of readSseData(stream)) {
-    const event = parseCreateEvent(data);
-    if (event) yield event;
-  }
-}
-
-/**
- * POST /content/generate-stream: resolves with the stream's events once the server accepted the
- * request, or rejects with a ConvertRequestError (the CSRF cache is dropped when it refused the token).
- */
+/** POST /content/generate-stream (multipart: the browser writes the boundary). */
 export async function openGenerateStream({
   prompt,
   format,
@@ -60,17 +35,10 @@ export async function openGenerateStream({
   body.set('selectedLora', loraId);
   if (referenceFile) body.set('referenceFile', referenceFile, referenceFile.name);
 
-  const response = await api.stream('/content/generate-stream', { body, signal, accept: 'text/event-stream' });
-  if (!response.ok) {
-    const error = generateRequestError(response.status, await response.text().catch(() => ''));
-    if (error.csrf) api.csrf.clear();
-    throw error;
-  }
-  if (!response.body) {
-    const message = CREATE_ERRORS.generateFailed;
-    throw new ConvertRequestError(message, new ApiError({ status: response.status, msg: message }), false);
-  }
-  return readCreateEvents(response.body);
+  return openEventStream('/content/generate-stream', { body, signal }, createEventSchema, {
+    refused: generateRequestError,
+    noBody: CREATE_ERRORS.generateFailed,
+  });
 }
 
 /** POST /content/interactive/next: the session's next state. */

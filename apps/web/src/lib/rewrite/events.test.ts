@@ -1,5 +1,8 @@
+import { convertEventSchema } from '@ownvoice/shared';
 import { describe, expect, it } from 'vitest';
-import { parseConvertEvent } from './events';
+import { parseEventData } from '../sse';
+
+const parseConvertEvent = (data: string) => parseEventData(data, convertEventSchema);
 
 describe('parseConvertEvent', () => {
   it('reads every event type of the stream', () => {

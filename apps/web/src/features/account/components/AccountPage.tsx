@@ -9,14 +9,12 @@ import { useCurrentUser, useSession } from '../../../app/session/session-context
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RoleBadge } from '../../../components/RoleBadge';
+import { formatDate } from '../../../lib/format';
 import { AccountField } from './AccountField';
 import { DeleteAccountButton } from './DeleteAccountButton';
 import { SubscriptionCard } from './SubscriptionCard';
 import { TwoFactorCard } from './TwoFactorCard';
 import { UsageLimitsCard } from './UsageLimitsCard';
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
 export function AccountPage() {
   const user = useCurrentUser();

@@ -1,7 +1,7 @@
 // Delete Account: confirmed with the password (and a code when two-factor is on), then final.
 // The spec shows the button without its action; docs/decisions/0009 records this one.
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { ACCOUNT_MESSAGES, DELETE_ACCOUNT_MESSAGES } from '@ownvoice/shared';
+import { ACCOUNT_MESSAGES, DELETE_ACCOUNT_MESSAGES, filterLoginCodeInput, LOGIN_CODE_MIN } from '@ownvoice/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../../../app/session/session-context';
@@ -28,7 +28,7 @@ export function DeleteAccountButton() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!password) return setError(DELETE_ACCOUNT_MESSAGES.passwordRequired);
-    if (needsCode && code.length < 6) return setError(DELETE_ACCOUNT_MESSAGES.codeRequired);
+    if (needsCode && code.length < LOGIN_CODE_MIN) return setError(DELETE_ACCOUNT_MESSAGES.codeRequired);
     setBusy(true);
     setError(null);
     try {
@@ -61,7 +61,7 @@ export function DeleteAccountButton() {
               <TextInput
                 label="Code from your authenticator app (or a backup code)"
                 value={code}
-                onChange={(e) => setCode(e.currentTarget.value.replace(/[^A-Za-z0-9]/g, '').slice(0, 8))}
+                onChange={(e) => setCode(filterLoginCodeInput(e.currentTarget.value))}
                 autoComplete="one-time-code"
               />
             )}

@@ -3,6 +3,7 @@
 import { Badge, Card, Group, Text, Title } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { IconCreditCard } from '@tabler/icons-react';
+import { formatDate } from '../../../lib/format';
 import { AccountField } from './AccountField';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -46,7 +47,7 @@ export function SubscriptionCard({ user }: { user: User }) {
       {pending && (
         <AccountField label="Pending change">
           {`${capitalise(pending.plan ?? '')}${pending.billingCycle ? ` (${pending.billingCycle})` : ''}${
-            pending.effectiveAt ? ` from ${new Date(pending.effectiveAt).toLocaleDateString()}` : ''
+            pending.effectiveAt ? ` from ${formatDate(pending.effectiveAt)}` : ''
           }`}
         </AccountField>
       )}

@@ -1,7 +1,13 @@
 // Two-factor settings: set up with an authenticator app (QR code, 6-digit code), see the backup
 // codes once, and turn it off with a current code (spec §2 Account screen, §5 Account MFA).
 import { Badge, Button, Card, Group, Image, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
-import { ACCOUNT_MESSAGES, MFA_MESSAGES, type MfaSetupResponse } from '@ownvoice/shared';
+import {
+  ACCOUNT_MESSAGES,
+  filterLoginCodeInput,
+  LOGIN_CODE_MIN,
+  MFA_MESSAGES,
+  type MfaSetupResponse,
+} from '@ownvoice/shared';
 import { IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../../../app/session/session-context';
@@ -11,7 +17,6 @@ import { disableMfa, startMfaSetup, verifyMfa } from '../api';
 import { BackupCodesDialog } from './BackupCodesDialog';
 
 const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 6);
-const loginCode = (value: string) => value.replace(/[^A-Za-z0-9]/g, '').slice(0, 8);
 const failure = (fallback: string, error: unknown) => {
   const detail = errorMessage(error, '');
   return detail ? `${fallback}: ${detail}` : fallback;
@@ -198,7 +203,7 @@ function DisableDialog({ onClose, onDisabled }: { onClose: () => void; onDisable
           <TextInput
             label="Code"
             value={code}
-            onChange={(e) => setCode(loginCode(e.currentTarget.value))}
+            onChange={(e) => setCode(filterLoginCodeInput(e.currentTarget.value))}
             autoComplete="one-time-code"
             data-autofocus
             data-testid="mfa-disable-code"
@@ -208,7 +213,7 @@ function DisableDialog({ onClose, onDisabled }: { onClose: () => void; onDisable
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" color="red" loading={busy} disabled={code.length < 6}>
+            <Button type="submit" color="red" loading={busy} disabled={code.length < LOGIN_CODE_MIN}>
               Turn off
             </Button>
           </Group>

@@ -2,10 +2,8 @@
 import { Card, Group, Table, Text, Title } from '@mantine/core';
 import type { UsageLimits } from '@ownvoice/shared';
 import { IconGauge } from '@tabler/icons-react';
+import { formatDate } from '../../../lib/format';
 import { formatRemaining, usageSummary } from '../usage-summary';
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 export function UsageLimitsCard({ limits }: { limits: UsageLimits }) {
   const lines = usageSummary(limits, new Date());

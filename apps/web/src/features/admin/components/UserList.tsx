@@ -1,7 +1,7 @@
 // User management: search by username or e-mail, filter by role, ten to a page.
 import { Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ROLES, type Role } from '@ownvoice/shared';
+import { ROLE_LABELS, ROLES, type Role } from '@ownvoice/shared';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -10,8 +10,6 @@ import { RoleBadge } from '../../../components/RoleBadge';
 import { errorMessage } from '../../../lib/api-error';
 import { needsMfa, useAdminUsers } from '../hooks/use-admin-data';
 import { AdminMfaWarning } from './AdminMfaWarning';
-
-const ROLE_LABELS: Record<Role, string> = { user: 'User', admin: 'Admin', super_admin: 'Super Admin' };
 
 export function UserList() {
   const [search, setSearch] = useState('');

@@ -1,23 +1,17 @@
-// Admin console queries; an MFA_REQUIRED refusal is not retried (the page shows the warning).
+// Admin console queries. A refusal (MFA_REQUIRED, FORBIDDEN) is an answer, not retried (the
+// query client's default); the page shows the two-factor warning for MFA_REQUIRED.
 import type { AdminUsersQuery } from '@ownvoice/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-error';
 import { fetchAdminOverview, fetchAdminUsers } from '../api';
 
-const noRetryOnRefusal = (count: number, error: unknown) => !(isApiError(error) && error.status < 500) && count < 2;
-
 export const useAdminOverview = () =>
-  useQuery({
-    queryKey: ['admin', 'overview'],
-    queryFn: ({ signal }) => fetchAdminOverview(signal),
-    retry: noRetryOnRefusal,
-  });
+  useQuery({ queryKey: ['admin', 'overview'], queryFn: ({ signal }) => fetchAdminOverview(signal) });
 
 export const useAdminUsers = (query: AdminUsersQuery) =>
   useQuery({
     queryKey: ['admin', 'users', query],
     queryFn: ({ signal }) => fetchAdminUsers(query, signal),
-    retry: noRetryOnRefusal,
     placeholderData: keepPreviousData,
   });
 

@@ -1,24 +1,14 @@
 // The Convert screen's onboarding panels (spec §4): the step-1 guide at training_started, and the
 // first-conversion prompt at activation_tour_complete while the text box is empty.
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { IconBulb, IconSchool } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconBulb } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { GuidePanel } from '../../../components/GuidePanel';
 import { PATHS } from '../../../lib/paths';
 
 export function StepOneGuide() {
-  const [open, setOpen] = useState(true);
-  if (!open) return null;
   return (
-    <Alert
-      color="violet"
-      icon={<IconSchool size={20} />}
-      title="Step 1: wake your Voice"
-      withCloseButton
-      onClose={() => setOpen(false)}
-      closeButtonLabel="Close guide"
-      data-testid="convert-guide"
-    >
+    <GuidePanel title="Step 1: wake your Voice" closeButtonLabel="Close guide" testId="convert-guide">
       <Text fz="sm">
         Convert rewrites text with an awake Voice. Once your Voice has finished training, press Wake Up on its card on
         the Dashboard. Waking usually takes a minute or two (sometimes up to 5-10 minutes). Then come back here, pick
@@ -27,7 +17,7 @@ export function StepOneGuide() {
       <Button component={Link} to={PATHS.dashboard} size="xs" variant="light" mt="sm">
         Go to the Dashboard
       </Button>
-    </Alert>
+    </GuidePanel>
   );
 }
 

@@ -9,7 +9,9 @@ import { useCurrentUser } from '../../../app/session/session-context';
 import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { isBusy, mixedOutput, rephrasedOutput, statusTexts } from '../../../lib/rewrite/conversion';
+import { RewriteOutput } from '../../../components/RewriteOutput';
+import { isBusy, statusTexts } from '../../../lib/rewrite/conversion';
+import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { useAwakeVoices } from '../../../lib/use-awake-voices';
 import { useConversion } from '../hooks/use-conversion';
 import { useConvertOnboarding } from '../hooks/use-convert-onboarding';
@@ -17,7 +19,6 @@ import { showsFirstConversionPrompt, showsStepOneGuide } from '../onboarding';
 import { submitLabel } from '../submit-label';
 import { ChunkList } from './ChunkList';
 import { FirstConversionPrompt, SAMPLE_TEXT, StepOneGuide } from './ConvertGuides';
-import { ConvertOutput, type OutputView } from './ConvertOutput';
 import type { MarkdownEditorHandle } from './MarkdownEditor';
 
 const LORA_PARAM = 'loraId';
@@ -58,17 +59,8 @@ export function ConvertPage() {
     );
   };
 
-  // The view the user picked for this run; by default the edited view once an edit pass ran.
-  const [viewChoice, setViewChoice] = useState<{ runId: number; view: OutputView } | null>(null);
-  const editPassRan = state.editPass.status !== 'off';
-  const view: OutputView = viewChoice?.runId === state.runId ? viewChoice.view : editPassRan ? 'mixed' : 'rephrased';
-  const toggleView = () => setViewChoice({ runId: state.runId, view: view === 'mixed' ? 'rephrased' : 'mixed' });
-
-  // What the user typed into the output, per run and view, over the stitched text.
-  const [outputEdits, setOutputEdits] = useState<Record<string, string>>({});
-  const outputKey = `${state.runId}:${view}`;
-  const stitched = view === 'mixed' ? mixedOutput(state) : rephrasedOutput(state);
-  const output = outputEdits[outputKey] ?? stitched;
+  const output = useRewriteOutput(state);
+  const resetOutput = output.reset;
   const busy = isBusy(state);
 
   const noAwakeVoices = voicesQuery.isSuccess && awake.length === 0;
@@ -85,15 +77,14 @@ export function ConvertPage() {
       return;
     }
     setFormError(null);
-    setOutputEdits({});
-    setViewChoice(null);
+    resetOutput();
     start({
       loraId: selectedId,
       text,
       editPassEnabled: () => editPassRef.current,
       onComplete: onConversionComplete,
     });
-  }, [selectedId, start, onConversionComplete]);
+  }, [selectedId, start, onConversionComplete, resetOutput]);
 
   const useSample = () => {
     editorRef.current?.setMarkdown(SAMPLE_TEXT);
@@ -156,13 +147,19 @@ export function ConvertPage() {
             <MarkdownEditor ref={editorRef} onBlankChange={setTextIsBlank} />
           </Suspense>
         </Stack>
-        <ConvertOutput
-          value={output}
-          onChange={(value) => setOutputEdits((edits) => ({ ...edits, [outputKey]: value }))}
+        <RewriteOutput
+          testIdPrefix="convert"
+          title="Converted text"
+          label="Converted text"
+          placeholder="Your text, in your Voice, appears here."
+          textTestId="convert-output"
+          plainViewLabel="View rephrased"
+          value={output.text}
+          onChange={output.edit}
           readOnly={busy}
           statuses={statusTexts(state)}
-          view={editPassRan ? view : null}
-          onToggleView={toggleView}
+          view={output.view}
+          onToggleView={output.toggleView}
         />
       </SimpleGrid>
 

@@ -1,12 +1,10 @@
 // The screen's conversion: the reducer's state plus `start`, which runs a conversion and aborts
 // the one before it (a newer run cancels a stale one), and aborts on leaving the page.
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
-import { editChunk, openConvertStream } from '../../../lib/rewrite/api';
+import { useCallback, useReducer } from 'react';
+import { openConvertStream } from '../../../lib/rewrite/api';
 import { conversionReducer, initialConversionState } from '../../../lib/rewrite/conversion';
 import { runConversion } from '../../../lib/rewrite/conversion-run';
-import { voiceKeys } from '../../../lib/voice-queries';
+import { useRewriteRun } from '../../../lib/rewrite/use-rewrite-run';
 
 export interface StartConversion {
   loraId: string;
@@ -20,40 +18,24 @@ export interface StartConversion {
 
 export function useConversion() {
   const [state, dispatch] = useReducer(conversionReducer, initialConversionState);
-  const queryClient = useQueryClient();
-  const controllerRef = useRef<AbortController | null>(null);
-  const runIdRef = useRef(0);
-
-  useEffect(() => () => controllerRef.current?.abort(), []);
+  const { next, calls } = useRewriteRun();
 
   const start = useCallback(
     ({ loraId, text, editPassEnabled, onComplete }: StartConversion) => {
-      controllerRef.current?.abort();
-      const controller = new AbortController();
-      controllerRef.current = controller;
-      runIdRef.current += 1;
+      const { runId, controller, release } = next();
       void runConversion({
-        runId: runIdRef.current,
+        ...calls,
+        runId,
         loraId,
         text,
         signal: controller.signal,
         dispatch,
         openStream: openConvertStream,
-        editChunk,
         editPassEnabled,
-        handleInsufficientLimit,
         ...(onComplete ? { onComplete } : {}),
-        // A Voice that fell asleep or vanished: the selector should learn about it.
-        onRequestRefused: (error) => {
-          if (error.status === 404 || error.apiError.code === 'VOICE_NOT_READY') {
-            void queryClient.invalidateQueries({ queryKey: voiceKeys.mine });
-          }
-        },
-      }).finally(() => {
-        if (controllerRef.current === controller) controllerRef.current = null;
-      });
+      }).finally(release);
     },
-    [queryClient],
+    [next, calls],
   );
 
   return { state, start };

@@ -16,14 +16,14 @@ import {
 import { IconFileText, IconSparkles } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCurrentUser } from '../../../app/session/session-context';
+import { useAdvanceOnboarding } from '../../../app/session/use-advance-onboarding';
 import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { mixedOutput, rephrasedOutput } from '../../../lib/rewrite/conversion';
+import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { useAwakeVoices } from '../../../lib/use-awake-voices';
 import { CREATE_ERRORS, SAMPLE_PROMPT } from '../constants';
 import { createFormError, referenceFileError } from '../form';
-import { useAdvanceOnboarding } from '../hooks/use-create-onboarding';
 import { useCreateRun } from '../hooks/use-create-run';
 import { useInteractiveSession } from '../hooks/use-interactive-session';
 import { browserStorage, loadInteractiveState } from '../interactive-storage';
@@ -31,7 +31,7 @@ import { completesCreateQuickstart, showsCreateQuickstart, showsCreateTour } fro
 import { canRerephrase, createStatusTexts, generateLabel, isCreateBusy } from '../quick-view';
 import { CreateQuickstart, CreateTour, WrapUp } from './CreateGuides';
 import { InteractiveWriter } from './InteractiveWriter';
-import { QuickPanels, type RephrasedView } from './QuickPanels';
+import { QuickPanels } from './QuickPanels';
 
 type CreateMode = 'quick' | 'interactive';
 
@@ -97,18 +97,7 @@ export function CreateContentPage() {
         ? (awake[0]?._id ?? null)
         : null;
 
-  // The view the user picked for this run; by default the edited view once an edit pass ran.
-  const [viewChoice, setViewChoice] = useState<{ runId: number; view: RephrasedView } | null>(null);
-  const editPassRan = rewrite.editPass.status !== 'off';
-  const view: RephrasedView =
-    viewChoice?.runId === rewrite.runId ? viewChoice.view : editPassRan ? 'mixed' : 'rephrased';
-  const toggleView = () => setViewChoice({ runId: rewrite.runId, view: view === 'mixed' ? 'rephrased' : 'mixed' });
-
-  // What the user typed into the Rephrased panel, per run and view, over the stitched text.
-  const [outputEdits, setOutputEdits] = useState<Record<string, string>>({});
-  const outputKey = `${rewrite.runId}:${view}`;
-  const stitched = view === 'mixed' ? mixedOutput(rewrite) : rephrasedOutput(rewrite);
-  const rephrased = outputEdits[outputKey] ?? stitched;
+  const output = useRewriteOutput(rewrite);
   const busy = isCreateBusy(draft, rewrite);
 
   const noAwakeVoices = voicesQuery.isSuccess && awake.length === 0;
@@ -124,8 +113,7 @@ export function CreateContentPage() {
       return;
     }
     setFormError(null);
-    setOutputEdits({});
-    setViewChoice(null);
+    output.reset();
     generate({
       loraId: selectedId,
       request: { prompt: prompt.trim(), format, referenceFile },
@@ -140,8 +128,7 @@ export function CreateContentPage() {
       return;
     }
     setFormError(null);
-    setOutputEdits({});
-    setViewChoice(null);
+    output.reset();
     rerephrase({ loraId: selectedId, draft: draft.draft, editPassEnabled: () => editPassRef.current });
   };
 
@@ -273,12 +260,12 @@ export function CreateContentPage() {
           {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
           <QuickPanels
             draft={draft}
-            rephrased={rephrased}
-            onRephrasedChange={(value) => setOutputEdits((edits) => ({ ...edits, [outputKey]: value }))}
+            rephrased={output.text}
+            onRephrasedChange={output.edit}
             rephrasedReadOnly={busy}
             statuses={createStatusTexts(draft, rewrite)}
-            view={editPassRan ? view : null}
-            onToggleView={toggleView}
+            view={output.view}
+            onToggleView={output.toggleView}
             onRerephrase={submitRerephrase}
             rerephraseDisabled={!canRerephrase(draft, rewrite) || selectedId === null}
           />

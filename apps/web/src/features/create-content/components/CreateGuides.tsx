@@ -1,27 +1,25 @@
 // The Create screen's onboarding panels (spec §4): the seven-step Create tour at training_started,
 // the quickstart at convert_quickstart_complete, and the wrap-up prompt leading to Plans.
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { IconBulb, IconConfetti, IconSchool } from '@tabler/icons-react';
+import { IconBulb, IconConfetti } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { GuidePanel } from '../../../components/GuidePanel';
 import { PATHS } from '../../../lib/paths';
 import { CREATE_TOUR_STEPS } from '../onboarding';
 
 export function CreateTour({ onFinish }: { onFinish: () => void }) {
   const [open, setOpen] = useState(true);
   const [index, setIndex] = useState(0);
-  if (!open) return null;
   const step = CREATE_TOUR_STEPS[index] ?? CREATE_TOUR_STEPS[0];
   const last = index === CREATE_TOUR_STEPS.length - 1;
   return (
-    <Alert
-      color="violet"
-      icon={<IconSchool size={20} />}
+    <GuidePanel
       title={`${step?.title ?? ''} (${index + 1}/${CREATE_TOUR_STEPS.length})`}
-      withCloseButton
-      onClose={() => setOpen(false)}
       closeButtonLabel="Close tour"
-      data-testid="create-tour"
+      testId="create-tour"
+      opened={open}
+      onClose={() => setOpen(false)}
     >
       <Text fz="sm">{step?.body}</Text>
       <Group mt="sm" gap="xs">
@@ -45,7 +43,7 @@ export function CreateTour({ onFinish }: { onFinish: () => void }) {
           </Button>
         )}
       </Group>
-    </Alert>
+    </GuidePanel>
   );
 }
 

@@ -2,13 +2,12 @@
 // thinking process folded away) beside the Rephrased (the Voice's rewrite as its chunks stream,
 // the edited/unedited view toggle, re-rephrase, the editing progress and Copy).
 import { Box, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { IconArrowsExchange, IconBrain, IconChevronDown, IconChevronUp, IconRefresh } from '@tabler/icons-react';
+import { IconBrain, IconChevronDown, IconChevronUp, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
-import { CopyTextButton } from '../../../components/CopyTextButton';
+import { RewriteOutput } from '../../../components/RewriteOutput';
+import type { RewriteView } from '../../../lib/rewrite/use-rewrite-output';
 import type { DraftState } from '../draft';
 import { draftStatus } from '../draft';
-
-export type RephrasedView = 'mixed' | 'rephrased';
 
 function Thinking({ draft }: { draft: DraftState }) {
   const [choice, setChoice] = useState<{ runId: number; open: boolean } | null>(null);
@@ -46,7 +45,7 @@ export interface QuickPanelsProps {
   rephrasedReadOnly: boolean;
   statuses: readonly string[];
   /** The current view, or null when no edit pass ran (no toggle then). */
-  view: RephrasedView | null;
+  view: RewriteView | null;
   onToggleView: () => void;
   onRerephrase: () => void;
   rerephraseDisabled: boolean;
@@ -87,51 +86,32 @@ export function QuickPanels({
           data-testid="create-original"
         />
       </Stack>
-      <Stack gap="xs">
-        <Group justify="space-between" gap="xs" wrap="wrap">
-          <Group gap="xs" wrap="wrap">
-            <Text fw={600}>Rephrased</Text>
-            <Text c="dimmed" fz="sm" data-testid="create-status" aria-live="polite">
-              {statuses.join(' ')}
-            </Text>
-          </Group>
-          <Group gap="xs" wrap="wrap">
-            {view !== null && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                leftSection={<IconArrowsExchange size={16} />}
-                onClick={onToggleView}
-                data-testid="create-view-toggle"
-              >
-                {view === 'mixed' ? 'View unedited' : 'View edited'}
-              </Button>
-            )}
-            <Button
-              size="compact-sm"
-              variant="subtle"
-              leftSection={<IconRefresh size={16} />}
-              onClick={onRerephrase}
-              disabled={rerephraseDisabled}
-              data-testid="create-rerephrase"
-            >
-              Re-rephrase
-            </Button>
-            <CopyTextButton value={rephrased} testId="create-copy" />
-          </Group>
-        </Group>
-        <Textarea
-          aria-label="Rephrased text"
-          placeholder="The draft, in your Voice, appears here."
-          value={rephrased}
-          onChange={(event) => onRephrasedChange(event.currentTarget.value)}
-          readOnly={rephrasedReadOnly}
-          autosize
-          minRows={14}
-          maxRows={40}
-          data-testid="create-rephrased"
-        />
-      </Stack>
+      <RewriteOutput
+        testIdPrefix="create"
+        title="Rephrased"
+        label="Rephrased text"
+        placeholder="The draft, in your Voice, appears here."
+        textTestId="create-rephrased"
+        plainViewLabel="View unedited"
+        value={rephrased}
+        onChange={onRephrasedChange}
+        readOnly={rephrasedReadOnly}
+        statuses={statuses}
+        view={view}
+        onToggleView={onToggleView}
+        actions={
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            leftSection={<IconRefresh size={16} />}
+            onClick={onRerephrase}
+            disabled={rerephraseDisabled}
+            data-testid="create-rerephrase"
+          >
+            Re-rephrase
+          </Button>
+        }
+      />
     </SimpleGrid>
   );
 }

@@ -62,6 +62,14 @@ function InProgress({ voice }: { voice: Voice }) {
   );
 }
 
+function BackToMyVoices() {
+  return (
+    <Button component={Link} to={PATHS.dashboard} variant="default" leftSection={<IconLayoutDashboard size={18} />}>
+      Back to My Voices
+    </Button>
+  );
+}
+
 function Failed({ voice }: { voice: Voice }) {
   return (
     <Card data-testid="training-failed">
@@ -75,14 +83,7 @@ function Failed({ voice }: { voice: Voice }) {
           </Stack>
         </Alert>
         <Group>
-          <Button
-            component={Link}
-            to={PATHS.dashboard}
-            variant="default"
-            leftSection={<IconLayoutDashboard size={18} />}
-          >
-            Back to My Voices
-          </Button>
+          <BackToMyVoices />
         </Group>
       </Stack>
     </Card>
@@ -142,14 +143,7 @@ export function TrainingStatusPanel({ id }: { id: string }) {
       <Stack data-testid="training-error" gap="sm">
         <ErrorAlert message="Failed to fetch Voice status" />
         <Group>
-          <Button
-            component={Link}
-            to={PATHS.dashboard}
-            variant="default"
-            leftSection={<IconLayoutDashboard size={18} />}
-          >
-            Back to My Voices
-          </Button>
+          <BackToMyVoices />
         </Group>
       </Stack>
     );
