@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tabRun } from '../test/hostile-files.js';
 import { cleanExtracted, cleanText, countChars } from './clean.js';
 
 describe('cleanText', () => {
@@ -40,6 +41,16 @@ describe('cleanText', () => {
     expect(cleanText(text, { unwrapLines: true })).toBe('A line wrapped here.\n\nNew paragraph here.');
     expect(cleanExtracted({ text, format: 'pdf' })).toBe('A line wrapped here.\n\nNew paragraph here.');
     expect(cleanExtracted({ text, format: 'txt' })).toBe(cleanText(text));
+  });
+
+  it('takes linear time on long runs of spaces and tabs, at line ends or not', () => {
+    const started = performance.now();
+    expect(cleanText(tabRun(200_000))).toBe(tabRun(200_000));
+    expect(cleanText(`x${' \t'.repeat(100_000)}y`)).toBe(`x${' \t'.repeat(100_000)}y`);
+    expect(cleanText(`x${'\t'.repeat(200_000)}\n${'\t'.repeat(200_000)}y`)).toBe('x\ny');
+    expect(cleanText(`x\u00AD${'\t'.repeat(200_000)}y`)).toBe(`x${'\t'.repeat(200_000)}y`);
+    // Quadratic patterns took tens of seconds here.
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('is idempotent', () => {

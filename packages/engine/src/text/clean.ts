@@ -22,6 +22,13 @@ const CONTROL = /(?![\t\n])\p{Cc}/gu;
 // Unicode spaces (no-break, thin, ideographic, ...) are written as a plain space.
 const SPACE_LIKE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
 
+// Spaces and tabs at the start or end of a line go. One pass over each run: a pattern such as
+// /[ \t]+\n/ retries every run from each of its characters, quadratic in the run's length.
+const trimAtLineEnds = (run: string, at: number, text: string): string =>
+  text.charCodeAt(at - 1) === 10 || text.charCodeAt(at + run.length) === 10 ? '' : run;
+
+// Every pattern here matches in time linear in the text: no pattern can fail after consuming an
+// unbounded run and then be retried from inside that run.
 export function cleanText(text: string, options: CleanOptions = {}): string {
   let t = text
     .replace(/\r\n?/g, '\n')
@@ -33,8 +40,7 @@ export function cleanText(text: string, options: CleanOptions = {}): string {
     .replace(INVISIBLE, '')
     .replace(SPACE_LIKE, ' ')
     .replace(/ {2,}/g, ' ')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n[ \t]+/g, '\n')
+    .replace(/[ \t]+/g, trimAtLineEnds)
     // A word hyphenated at a line end (PDFs, hard-wrapped text): "exam-\nple" -> "example".
     .replace(/(\p{L})-\n(?=\p{Ll})/gu, '$1');
   if (options.unwrapLines) t = t.replace(/([^\n])\n(?=[^\n])/g, '$1 ');

@@ -2,7 +2,9 @@
 // lines are rebuilt from them, and paragraphs from the layout: a gap wider than the usual line
 // spacing, or a first line indented from the left margin. Lines within a paragraph stay separate
 // here; cleanText's unwrapLines joins them.
+import { constants, inflateSync } from 'node:zlib';
 import { extractTextItems, getDocumentProxy, type StructuredTextItem } from 'unpdf';
+import { ExtractionLimitError, MAX_EXTRACTED_CHARS, MAX_PDF_DECODED_BYTES, MAX_PDF_STREAM_BYTES } from './limits.js';
 
 interface Line {
   text: string;
@@ -12,6 +14,7 @@ interface Line {
 }
 
 export async function pdfToText(data: Uint8Array): Promise<string> {
+  checkPdfStreams(data);
   // A copy: PDF.js may take over the buffer it is given, and the caller's must stay intact.
   const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
   try {
@@ -21,12 +24,62 @@ export async function pdfToText(data: Uint8Array): Promise<string> {
       const page = pageText(pageItems);
       if (!page) continue;
       // A page that ends mid-sentence continues its paragraph on the next page.
-      if (out) out += /[.!?:;"”’)\]…]$/.test(out) ? '\n\n' : '\n';
+      if (out) out += SENTENCE_END.has(out.charAt(out.length - 1)) ? '\n\n' : '\n';
       out += page;
+      if (out.length > MAX_EXTRACTED_CHARS) throw new ExtractionLimitError('the PDF gives more text than a file may');
     }
     return out;
   } finally {
     await pdf.destroy();
+  }
+}
+
+const SENTENCE_END = new Set('.!?:;"”’)]…');
+
+const LATIN1 = 'latin1';
+
+/**
+ * PDF.js inflates a stream whole, however large it grows, before it reads a character of it. So
+ * every Flate-compressed stream other than an image (text extraction never decodes images) is
+ * inflated here first with a bound, and a PDF whose streams decode past the limits is refused.
+ */
+export function checkPdfStreams(data: Uint8Array): void {
+  const pdf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let total = 0;
+  let from = 0;
+  for (;;) {
+    const keyword = pdf.indexOf('stream', from, LATIN1);
+    if (keyword < 0) return;
+    from = keyword + 6;
+    // "endstream", or the word inside something else, is not the start of a stream.
+    if (pdf.toString(LATIN1, Math.max(0, keyword - 3), keyword) === 'end') continue;
+    let start = from;
+    if (pdf[start] === 0x0d) start++;
+    if (pdf[start] !== 0x0a && pdf[from] !== 0x0d) continue;
+    if (pdf[start] === 0x0a) start++;
+    // The stream's dictionary: back to its "obj", looking no further than a dictionary can sensibly be.
+    const before = pdf.subarray(Math.max(0, keyword - 4096), keyword);
+    const dict = before.toString(LATIN1, Math.max(0, before.lastIndexOf('obj', undefined, LATIN1)));
+    const found = pdf.indexOf('endstream', start, LATIN1);
+    const end = found < 0 ? pdf.length : found;
+    from = end + 9;
+    const flates = dict.split('/FlateDecode').length - 1;
+    if (flates === 0 || /\/Subtype\s*\/Image\b/.test(dict)) continue;
+    let bytes: Buffer = pdf.subarray(start, end);
+    for (let i = 0; i < flates; i++) {
+      const allowed = Math.min(MAX_PDF_STREAM_BYTES, MAX_PDF_DECODED_BYTES - total);
+      try {
+        bytes = inflateSync(bytes, { maxOutputLength: allowed + 1, finishFlush: constants.Z_SYNC_FLUSH });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+          throw new ExtractionLimitError('a stream of the PDF decodes past the limit');
+        }
+        // Damaged streams are PDF.js's to forgive or refuse.
+        break;
+      }
+      if (bytes.length > allowed) throw new ExtractionLimitError('a stream of the PDF decodes past the limit');
+      total += bytes.length;
+    }
   }
 }
 

@@ -9,10 +9,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { countWrittenChars } from '@ownvoice/shared';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
-import { cleanExtracted, cleanText } from '../text/clean.js';
-import { extractText, type UploadedFile } from '../text/extract.js';
+import { cleanText } from '../text/clean.js';
+import { extractTrainingText, type UploadedFile } from '../text/extract.js';
 import { holdOut, splitPassages } from '../text/passages.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
 import { evaluateVoice, type VoiceEvaluation } from './evaluate.js';
@@ -102,13 +103,14 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // 1. extract
   report('extract', 0, 'Reading your writing');
   const texts = [];
-  for (const file of req.files) texts.push(cleanExtracted(await extractText(file)));
+  // Files are read in the engine's extraction processes, with bounds on time and memory.
+  for (const file of req.files) texts.push((await extractTrainingText(file)).text);
   if (req.pastedText?.trim()) texts.push(cleanText(req.pastedText));
   const allPassages = texts.flatMap((t) =>
     splitPassages(t, { maxChars: req.preset.passageMaxChars, minChars: Math.floor(req.preset.passageMaxChars / 3) }),
   );
   const passages = spreadEvenly(allPassages, req.preset.maxPassages);
-  const characters = texts.reduce((n, t) => n + t.length, 0);
+  const characters = texts.reduce((n, t) => n + countWrittenChars(t), 0);
   if (passages.length < 2) throw new Error('Not enough text to train a Voice: at least two passages are needed.');
   const { train: trainPassages, heldOut: heldOutPassages } = holdOut(
     passages,

@@ -70,5 +70,8 @@ describe('totalCharacters', () => {
     expect(totalCharacters('abc', [10, null, 5])).toBe(18);
     expect(hasEnoughCharacters(totalCharacters('', [19_999]))).toBe(false);
     expect(hasEnoughCharacters(totalCharacters('x', [19_999]))).toBe(true);
+    // A run of whitespace is one character, as the server counts it.
+    expect(totalCharacters(`a${'\t'.repeat(100_000)}b`, [])).toBe(3);
+    expect(hasEnoughCharacters(totalCharacters(' '.repeat(30_000), []))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // 10 MB each and 50 MB together; the rest are reported with the shared messages, grouped by
 // problem. The server's per-file count can refuse a file too (bad encoding, unreadable).
 import {
+  countWrittenChars,
   hasAcceptedExtension,
   MAX_FILE_BYTES,
   MAX_TOTAL_UPLOAD_BYTES,
@@ -95,9 +96,9 @@ export function failureMessages(failures: readonly FileFailure[]): string[] {
   return messages;
 }
 
-/** Characters the Voice would train on: the pasted text plus every counted file. */
+/** Characters the Voice would train on, as the server counts them: the pasted text plus every counted file. */
 export function totalCharacters(pasted: string, counts: readonly (number | null)[]): number {
-  return counts.reduce<number>((sum, count) => sum + (count ?? 0), pasted.length);
+  return counts.reduce<number>((sum, count) => sum + (count ?? 0), countWrittenChars(pasted));
 }
 
 export const hasEnoughCharacters = (total: number): boolean => total >= MIN_TRAINING_CHARS;
