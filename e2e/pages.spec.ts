@@ -1,7 +1,7 @@
 // Routes, guards and the less travelled auth paths (second factor, full beta), with screenshots
 // of every public page for review.
 import { expect, test } from '@playwright/test';
-import { E2E_ADMIN_EMAIL, enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot } from './support';
+import { E2E_ADMIN, enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot } from './support';
 
 test('public pages render with their key content', async ({ page }) => {
   await page.goto('/');
@@ -134,8 +134,8 @@ test('a full beta sends sign-ups to the waitlist but lets members log in', async
 });
 
 test('an admin is asked for two-factor, turns it on, then sees the console', async ({ page }) => {
-  // The e2e server makes this e-mail its super admin (OWNVOICE_SUPER_ADMIN_EMAIL).
-  const account = await registerViaApi(page.request, 'admin', E2E_ADMIN_EMAIL);
+  // The e2e server starts with this super admin, made by `npm run admin -- create-super-admin`.
+  const account = E2E_ADMIN;
   await page.goto('/auth?tab=login&redirect=%2Fadmin');
   await logIn(page, account.email, account.password);
 

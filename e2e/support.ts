@@ -16,10 +16,10 @@ export const screenshot = (page: Page, name: string, { fullPage = true } = {}) =
 export const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** Creates an account through the API, as the browser would: CSRF token first. */
-export async function registerViaApi(request: APIRequestContext, suffix: string, email?: string) {
+export async function registerViaApi(request: APIRequestContext, suffix: string) {
   const account = {
     username: `p_${suffix}_${runId}`,
-    email: email ?? `p-${suffix}-${runId}@example.com`,
+    email: `p-${suffix}-${runId}@example.com`,
     password: 'Passw0rd-e2e',
   };
   const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
@@ -36,8 +36,8 @@ export async function logIn(page: Page, email: string, password: string) {
   await form.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** The account the e2e server makes super admin (OWNVOICE_SUPER_ADMIN_EMAIL in playwright.config.ts). */
-export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
+/** The super admin the e2e server starts with, made by the admin command (playwright.config.ts). */
+export const E2E_ADMIN = { username: 'e2e_admin', email: 'admin@e2e.example.com', password: 'Passw0rd-e2e-admin' };
 
 /** An authenticator app's code for `secret`, `offsetSeconds` from now, by Debian's oathtool. */
 export function totp(secret: string, offsetSeconds = 0): string {

@@ -1,4 +1,5 @@
-// Bundles the server into dist/main.js (and the standalone training worker into dist/worker.js)
+// Bundles the server into dist/main.js (the standalone training worker into dist/worker.js, the
+// operator commands into dist/admin.js)
 // and copies the SQL migrations beside it, where
 // migrate.ts looks for them. Workspace packages (@ownvoice/*) are TypeScript source and are
 // bundled; every npm package stays external and loads from node_modules at run time (some,
@@ -17,7 +18,7 @@ const externalNpmPackages = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts', 'src/worker.ts'],
+  entryPoints: ['src/main.ts', 'src/worker.ts', 'src/admin.ts'],
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -28,4 +29,4 @@ await build({
   logLevel: 'warning',
 });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
-console.log('server built: apps/server/dist/main.js, apps/server/dist/worker.js');
+console.log('server built: apps/server/dist/main.js, apps/server/dist/worker.js, apps/server/dist/admin.js');

@@ -42,7 +42,6 @@ describe('loadConfig', () => {
         DATABASE_URL: 'mysql://x',
         OWNVOICE_BETA_CAP: '-1',
         OWNVOICE_TRUST_PROXY: 'maybe',
-        OWNVOICE_SUPER_ADMIN_EMAIL: 'root',
       });
     } catch (e) {
       error = e;
@@ -53,6 +52,22 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/DATABASE_URL="mysql:\/\/x" must be a postgres:\/\//);
     expect(problems).toMatch(/OWNVOICE_BETA_CAP="-1" must be a whole number/);
     expect(problems).toMatch(/OWNVOICE_TRUST_PROXY="maybe" must be true or false/);
-    expect(problems).toMatch(/OWNVOICE_SUPER_ADMIN_EMAIL="root" must be an e-mail address/);
+  });
+
+  it('bounds how long a request may take to arrive and how many uploads run at once', () => {
+    expect(loadConfig({})).toMatchObject({
+      http: { requestTimeoutMs: 300_000, headersTimeoutMs: 30_000, bodyIdleTimeoutMs: 30_000 },
+      uploads: { perUser: 6, total: 32 },
+    });
+    const config = loadConfig({
+      OWNVOICE_REQUEST_TIMEOUT_SECONDS: '20',
+      OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: '5',
+      OWNVOICE_UPLOADS_PER_USER: '1',
+      OWNVOICE_UPLOADS_TOTAL: '4',
+    });
+    expect(config).toMatchObject({
+      http: { requestTimeoutMs: 20_000, headersTimeoutMs: 20_000, bodyIdleTimeoutMs: 5_000 },
+      uploads: { perUser: 1, total: 4 },
+    });
   });
 });

@@ -32,6 +32,10 @@ const envSchema = z.object({
   OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: intIn(1, 1_000_000).default(10),
   OWNVOICE_AUTH_RATE_WINDOW_SECONDS: intIn(1, 86_400).default(60),
   OWNVOICE_TRUST_PROXY: bool.default(false),
+  OWNVOICE_REQUEST_TIMEOUT_SECONDS: intIn(10, 3600).default(300),
+  OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: intIn(1, 600).default(30),
+  OWNVOICE_UPLOADS_PER_USER: intIn(1, 1000).default(6),
+  OWNVOICE_UPLOADS_TOTAL: intIn(1, 100_000).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_BASE_MODEL: z.string().trim().min(1).optional(),
@@ -47,13 +51,6 @@ const envSchema = z.object({
   OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
   OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
   OWNVOICE_THREADS: intIn(1, 256).optional(),
-  OWNVOICE_SUPER_ADMIN_EMAIL: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(100, 'must be at most 100 characters')
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address')
-    .optional(),
   OWNVOICE_SECRET_KEY: z
     .string()
     .trim()
@@ -69,6 +66,17 @@ export type Config = {
   betaCap: number;
   authRateLimit: { perIp: number; perAccount: number; windowMs: number };
   trustProxy: boolean;
+  /** Bounds on how long a client may take to send a request; none applies to the response. */
+  http: {
+    /** The whole request, headers and body, must arrive within this. */
+    requestTimeoutMs: number;
+    /** The headers must arrive within this (at most requestTimeoutMs). */
+    headersTimeoutMs: number;
+    /** A body that stops arriving for this long is cut, and an upload's files deleted. */
+    bodyIdleTimeoutMs: number;
+  };
+  /** Uploads received at once, per signed-in user and in all; one more is refused with a 429. */
+  uploads: { perUser: number; total: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Folder of the built web app; undefined serves the API alone. */
   webDir: string | undefined;
@@ -88,8 +96,6 @@ export type Config = {
   };
   /** An awake Voice unused this long is put to sleep. */
   voiceIdleMinutes: number;
-  /** The account (by e-mail) that is made super admin: at sign-up, or at start if it exists. */
-  superAdminEmail: string | undefined;
   /** Encrypts two-factor secrets at rest; undefined uses (or creates) <dataDir>/secret.key. */
   secretKey: string | undefined;
   /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
@@ -132,13 +138,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     dataDir: path.resolve(e.OWNVOICE_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     betaCap: e.OWNVOICE_BETA_CAP,
-    superAdminEmail: e.OWNVOICE_SUPER_ADMIN_EMAIL,
     authRateLimit: {
       perIp: e.OWNVOICE_AUTH_RATE_LIMIT_IP,
       perAccount: e.OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT,
       windowMs: e.OWNVOICE_AUTH_RATE_WINDOW_SECONDS * 1000,
     },
     trustProxy: e.OWNVOICE_TRUST_PROXY,
+    http: {
+      requestTimeoutMs: e.OWNVOICE_REQUEST_TIMEOUT_SECONDS * 1000,
+      headersTimeoutMs: Math.min(30, e.OWNVOICE_REQUEST_TIMEOUT_SECONDS) * 1000,
+      bodyIdleTimeoutMs: e.OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS * 1000,
+    },
+    uploads: { perUser: e.OWNVOICE_UPLOADS_PER_USER, total: e.OWNVOICE_UPLOADS_TOTAL },
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
     baseModel: e.OWNVOICE_BASE_MODEL,

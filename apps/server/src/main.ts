@@ -3,7 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
+import { claimDataFolder, DataFolderInUseError } from './data-folder.js';
+import { type DatabaseHandle, openDatabase, pgliteDir, pgliteSocketDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { startBaseModel } from './platform.js';
@@ -23,12 +24,24 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Before anything opens the embedded database: a second process on the same folder leaves
+  // without touching it.
+  try {
+    claimDataFolder(config, 'the OwnVoice server');
+  } catch (error) {
+    if (error instanceof DataFolderInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
   let database: DatabaseHandle;
   try {
     database = await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: pgliteDir(config.dataDir) },
+        : { kind: 'pglite', dataDir: pgliteDir(config.dataDir), socketDir: pgliteSocketDir(config.dataDir) },
     );
     await runMigrations(database);
   } catch (error) {
@@ -40,12 +53,10 @@ async function main(): Promise<void> {
   const baseModel = new BaseModelService();
   const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
-  if (config.superAdminEmail) {
-    const exists = await app.platform.services.users.promoteSuperAdmin(config.superAdminEmail);
-    app.log.info(
-      exists
-        ? `${config.superAdminEmail} is a super admin (OWNVOICE_SUPER_ADMIN_EMAIL)`
-        : `${config.superAdminEmail} becomes a super admin when it signs up (OWNVOICE_SUPER_ADMIN_EMAIL)`,
+  if (process.env.OWNVOICE_SUPER_ADMIN_EMAIL) {
+    app.log.warn(
+      'OWNVOICE_SUPER_ADMIN_EMAIL is no longer read: an e-mail address nobody verified proves nothing. ' +
+        'Make the first super admin with `npm run admin -- create-super-admin --email <address>` (see README.md).',
     );
   }
 
@@ -69,6 +80,9 @@ async function main(): Promise<void> {
         },
       );
   };
+  // A promise nobody awaited that fails (a generation cut short after its stream ended) is one
+  // request's problem: log it rather than end the process for every user.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 

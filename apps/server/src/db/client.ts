@@ -1,6 +1,7 @@
 // Opens the database: PGlite in-process (persisted under the data folder) by default, or a
 // PostgreSQL server when DATABASE_URL is set. Both speak the same SQL and share migrations.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -20,14 +21,24 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
   /**
    * A postgres:// URL for clients that speak the wire protocol (the job queue): the server's
-   * own URL, or for PGlite a socket server on loopback, started on first call.
+   * own URL, or for PGlite a socket server on a Unix socket only this OS user can reach, started
+   * on first call.
    */
   connectionString(): Promise<string>;
   close(): Promise<void>;
 }
 
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | 'memory' }
+  | {
+      kind: 'pglite';
+      dataDir: string | 'memory';
+      /**
+       * The folder for the wire-protocol socket, made owner-only; a private temporary folder when
+       * absent (or when the path is too long for a socket). The caller must own it: a socket
+       * left there by a crash is replaced.
+       */
+      socketDir?: string;
+    }
   | {
       kind: 'postgres';
       url: string;
@@ -65,25 +76,61 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     client = new PGlite(target.dataDir);
   }
   await client.waitReady;
-  let socket: Promise<PGLiteSocketServer> | undefined;
+  let socket: Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> | undefined;
   return {
     db: drizzlePglite(client, { schema }),
     kind: 'pglite',
     connectionString: async () => {
-      socket ??= (async () => {
-        // Loopback only, on a free port: the job queue of this process is its only client.
-        const server = new PGLiteSocketServer({ db: client, host: '127.0.0.1', port: 0, maxConnections: 8 });
-        await server.start();
-        return server;
-      })();
-      return `postgresql://postgres:postgres@${(await socket).getServerConn()}/postgres?sslmode=disable`;
+      socket ??= startSocketServer(client, target.socketDir);
+      // pg reads a host that is a folder as the Unix socket <folder>/.s.PGSQL.5432.
+      return `postgresql:///postgres?host=${encodeURIComponent((await socket).dir)}&user=postgres&sslmode=disable`;
     },
     close: async () => {
-      if (socket) await (await socket).stop();
+      const started = await socket?.catch(() => undefined);
+      if (started) {
+        await started.server.stop();
+        rmSync(started.temporary ? started.dir : path.join(started.dir, SOCKET_NAME), { recursive: true, force: true });
+      }
       await client.close();
     },
   };
 }
 
+const SOCKET_NAME = '.s.PGSQL.5432';
+/** The longest socket path every platform takes (macOS: 104 bytes with the final NUL); Node cuts longer ones silently. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * PGlite accepts any user and password on its wire protocol, so the socket itself is the only
+ * guard: a Unix socket in a folder only this OS user may enter, never a TCP port another local
+ * process could reach.
+ */
+async function startSocketServer(
+  client: PGlite,
+  socketDir: string | undefined,
+): Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> {
+  const fits = (dir: string) => Buffer.byteLength(path.join(dir, SOCKET_NAME)) <= MAX_SOCKET_PATH_BYTES;
+  let dir: string;
+  let temporary = false;
+  if (socketDir && fits(path.resolve(socketDir))) {
+    dir = path.resolve(socketDir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    rmSync(path.join(dir, SOCKET_NAME), { force: true });
+  } else {
+    // mkdtemp makes the folder owner-only (0700) under an unguessable name.
+    dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-db-'));
+    temporary = true;
+    if (!fits(dir)) throw new Error(`The temporary folder ${tmpdir()} has too long a path for a socket: set TMPDIR.`);
+  }
+  const socketPath = path.join(dir, SOCKET_NAME);
+  const server = new PGLiteSocketServer({ db: client, path: socketPath, maxConnections: 8 });
+  await server.start();
+  chmodSync(socketPath, 0o600);
+  return { server, dir, temporary };
+}
+
 /** Where PGlite keeps its files inside the service's data folder. */
 export const pgliteDir = (dataDir: string): string => path.join(dataDir, 'pglite');
+/** Where the embedded database's owner-only socket lives inside the service's data folder. */
+export const pgliteSocketDir = (dataDir: string): string => path.join(dataDir, 'run');

@@ -43,8 +43,6 @@ export class AuthService {
     private readonly options: {
       betaCap: number;
       starter: StarterAllowance;
-      /** Signing up with this e-mail makes the first super admin (OWNVOICE_SUPER_ADMIN_EMAIL). */
-      superAdminEmail: string | undefined;
     },
   ) {}
 
@@ -63,7 +61,8 @@ export class AuthService {
           username: input.username,
           email: input.email,
           passwordHash,
-          role: input.email === this.options.superAdminEmail ? 'super_admin' : 'user',
+          // Never an admin: an e-mail address nobody verified proves nothing (see the admin CLI).
+          role: 'user',
           modelStorageSlotsTotal: this.options.starter.storageSlots,
           createdAt: now,
           updatedAt: now,

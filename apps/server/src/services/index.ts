@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
+import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
@@ -60,7 +61,7 @@ export interface ServiceRuntime {
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'superAdminEmail'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training'>,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
@@ -85,17 +86,24 @@ export function createServices(
     auth: new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, {
       betaCap: config.betaCap,
       starter: config.starterAllowance,
-      superAdminEmail: config.superAdminEmail,
     }),
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),
-    voices: new VoicesService(voicesRepo, storage, clock, activation, users),
+    voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
     conversion,
     content: new ContentService(conversion, activation, usage, runtime.engine),
-    interactive: new InteractiveService(conversion, activation, usage, runtime.engine),
+    interactive: new InteractiveService(
+      db,
+      new InteractiveSessionsRepository(db),
+      conversion,
+      activation,
+      usage,
+      runtime.engine,
+      clock,
+    ),
     usage,
     mfa,
     repositories: { voices: voicesRepo },

@@ -1,5 +1,12 @@
 // What a user sees of their own account, and the onboarding ladder they climb.
-import { BILLING_OWNED_STEPS, canAdvance, ONBOARDING_STEPS, type OnboardingStep, type User } from '@ownvoice/shared';
+import {
+  BILLING_OWNED_STEPS,
+  CLIENT_STEP_SOURCES,
+  canAdvance,
+  ONBOARDING_STEPS,
+  type OnboardingStep,
+  type User,
+} from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
@@ -26,8 +33,9 @@ export class UsersService {
   }
 
   /**
-   * Moves the user's onboarding step forward. Asking for the current or an earlier step changes
-   * nothing (two tabs may race), and steps that record a payment are only set by billing.
+   * Moves the user's onboarding step forward, only along the moves a client may make
+   * (CLIENT_STEP_SOURCES). Asking for the current or an earlier step changes nothing (two tabs
+   * may race); steps that record a payment, and the end of the tutorial, are not set directly.
    */
   async advanceOnboarding(user: UserRow, step: OnboardingStep): Promise<User> {
     if (BILLING_OWNED_STEPS.includes(step)) {
@@ -35,7 +43,16 @@ export class UsersService {
     }
     const current = user.onboardingStep as OnboardingStep;
     if (!canAdvance(current, step)) return this.view(user);
-    const updated = await this.users.update(user.id, { onboardingStep: step });
+    const sources = CLIENT_STEP_SOURCES[step];
+    if (!sources) {
+      throw errors.forbidden('The tutorial is finished from the Plans page once a plan is chosen, not set directly.');
+    }
+    if (!sources.includes(current)) {
+      throw errors.forbidden(`Onboarding cannot move from ${current} to ${step}: finish the steps before it first.`);
+    }
+    // Conditional on the step still being one it may come from: a racing tab changes nothing.
+    await this.users.moveOnboardingStep(user.id, sources, step);
+    const updated = await this.users.findById(user.id);
     if (!updated) throw errors.notFound('User');
     return this.view(updated);
   }
@@ -47,16 +64,5 @@ export class UsersService {
   async reachedFirstVoice(user: Pick<UserRow, 'id'>, db?: Database): Promise<void> {
     const earlier = ONBOARDING_STEPS.filter((step) => canAdvance(step, 'training_started'));
     await this.users.moveOnboardingStep(user.id, earlier, 'training_started', db);
-  }
-
-  /**
-   * Makes the configured account super admin (OWNVOICE_SUPER_ADMIN_EMAIL): the way in to the admin
-   * console for the first administrator. Returns whether such an account exists yet.
-   */
-  async promoteSuperAdmin(email: string): Promise<boolean> {
-    const user = await this.users.findByEmail(email);
-    if (!user) return false;
-    if (user.role !== 'super_admin') await this.users.update(user.id, { role: 'super_admin' });
-    return true;
   }
 }

@@ -4,7 +4,9 @@
 import { MFA_MESSAGES } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.js';
 import { users } from '../../db/schema.js';
+import { SuperAdminError, SuperAdminService } from '../../services/super-admin.service.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 import { enableTwoFactor } from '../../test/two-factor.js';
 
@@ -103,25 +105,57 @@ describe('GET /api/admin/overview and /api/admin/users', () => {
   });
 });
 
-describe('the first super admin (OWNVOICE_SUPER_ADMIN_EMAIL)', () => {
-  it('is made at sign-up, or at start for an existing account, and nobody else is', async () => {
-    const own = await createTestContext({ superAdminEmail: 'root@example.com' });
+describe('the first super admin', () => {
+  it('is never made by signing up, whatever address a configuration names', async () => {
+    // Configurations from before named the first admin by e-mail, and whoever signed up first
+    // with it (any case, any spaces) got the console. Such a setting must grant nothing now.
+    const legacy = { betaCap: 500, superAdminEmail: 'owner@example.com' };
+    const own = await createTestContext(legacy);
     try {
-      const root = own.client();
-      const { res } = await root.register({ username: 'root', email: 'Root@Example.com ', password: 'Passw0rdOk' });
-      expect(res.json().user.role).toBe('super_admin');
-      const plain = own.client();
-      expect((await plain.register()).res.json().user.role).toBe('user');
-      // An account that exists before the variable is set is promoted when the service starts.
-      const later = own.client();
-      const { account } = await later.register();
-      expect(await own.app.platform.services.users.promoteSuperAdmin(account.email)).toBe(true);
-      expect((await later.get('/api/auth/me')).json().user.role).toBe('super_admin');
-      expect(await own.app.platform.services.users.promoteSuperAdmin('nobody@example.com')).toBe(false);
-      // Still behind two-factor.
-      expect((await root.get('/api/admin/overview')).json().code).toBe('MFA_REQUIRED');
+      const first = own.client();
+      const { res } = await first.register({
+        username: 'squatter',
+        email: 'OWNER@example.com ',
+        password: 'Passw0rdOk',
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().user.role).toBe('user');
+      expect((await first.get('/api/admin/overview')).statusCode).toBe(403);
     } finally {
       await own.close();
     }
+  });
+
+  it("is made by the operator's command: a new account, or an existing one only with its password", async () => {
+    const admins = new SuperAdminService(ctx.database.db, systemClock, ctx.config.starterAllowance);
+    const created = await admins.createOrPromote({ email: ' Owner-New@Example.com', password: 'Passw0rdOk' });
+    expect(created).toMatchObject({
+      outcome: 'created',
+      user: { role: 'super_admin', email: 'owner-new@example.com' },
+    });
+    const owner = ctx.client();
+    const login = await owner.post('/api/auth/login', { email: 'owner-new@example.com', password: 'Passw0rdOk' });
+    expect(login.statusCode).toBe(200);
+    owner.token = login.json().token;
+    expect((await owner.get('/api/admin/overview')).json().code).toBe('MFA_REQUIRED');
+    // A new account needs a password that sign-up would take.
+    await expect(admins.createOrPromote({ email: 'weak@example.com', password: 'short' })).rejects.toThrow(
+      SuperAdminError,
+    );
+
+    // An account someone signed up is not promoted by naming its address...
+    const member = ctx.client();
+    const { account } = await member.register();
+    await expect(admins.createOrPromote({ email: account.email, password: 'Guessed1Password' })).rejects.toThrow(
+      /exists, and that is not its password/,
+    );
+    expect((await member.get('/api/auth/me')).json().user.role).toBe('user');
+    // ...only by its owner, who knows the password.
+    const promoted = await admins.createOrPromote({ email: account.email.toUpperCase(), password: account.password });
+    expect(promoted.outcome).toBe('promoted');
+    expect((await member.get('/api/auth/me')).json().user.role).toBe('super_admin');
+    expect((await admins.createOrPromote({ email: account.email, password: account.password })).outcome).toBe(
+      'already',
+    );
   });
 });

@@ -1,0 +1,106 @@
+// The embedded database speaks the wire protocol to the job queue. PGlite accepts any password, so
+// the socket must be one that only this OS user can reach, and the job queue must still work on it.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase, pgliteDir, pgliteSocketDir } from './client.js';
+import { runMigrations } from './migrate.js';
+
+const NOBODY = 65_534;
+const canSwitchUser = process.platform !== 'win32' && process.getuid?.() === 0;
+
+let handle: DatabaseHandle | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  dataDir = undefined;
+});
+
+/** Connects as the OS user `uid` with a made-up password and counts the accounts. */
+function readAs(uid: number, url: string): Promise<string> {
+  const script = `
+    const pg = require(process.env.PG_MODULE);
+    const client = new pg.Client({ connectionString: process.env.URL, password: 'not-the-password', connectionTimeoutMillis: 5000 });
+    client.connect()
+      .then(() => client.query('select count(*)::int as n from users'))
+      .then((r) => { console.log('READ ' + r.rows[0].n); process.exit(0); },
+            (e) => { console.log('REFUSED ' + (e.code || e.message)); process.exit(1); });`;
+  const child = spawn(process.execPath, ['-e', script], {
+    uid,
+    gid: uid,
+    cwd: '/',
+    env: { PATH: process.env.PATH, URL: url, PG_MODULE: createRequire(import.meta.url).resolve('pg') },
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  return new Promise((resolve) => child.on('exit', () => resolve(out.trim())));
+}
+
+describe("the embedded database's socket", () => {
+  it('is a Unix socket in an owner-only folder, not a port, and the owner can use it', async () => {
+    handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    await runMigrations(handle);
+    const url = await handle.connectionString();
+    const folder = new URL(url).searchParams.get('host') ?? '';
+    expect(path.isAbsolute(folder), url).toBe(true);
+    expect(statSync(folder).mode & 0o077).toBe(0);
+    expect(statSync(path.join(folder, '.s.PGSQL.5432')).mode & 0o077).toBe(0);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    expect((await client.query('select count(*)::int as n from users')).rows).toEqual([{ n: 0 }]);
+    await client.end();
+    await handle.close();
+    handle = undefined;
+    // The private folder goes with the database.
+    expect(() => statSync(folder)).toThrow();
+  });
+
+  it.skipIf(!canSwitchUser)('refuses another local account whatever password it gives', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-socket-'));
+    // An ordinary, world-readable data folder: only the socket's own folder keeps others out.
+    chmodSync(dataDir, 0o755);
+    handle = await openDatabase({
+      kind: 'pglite',
+      dataDir: pgliteDir(dataDir),
+      socketDir: pgliteSocketDir(dataDir),
+    });
+    await runMigrations(handle);
+    const url = await handle.connectionString();
+    expect(new URL(url).searchParams.get('host')).toBe(pgliteSocketDir(dataDir));
+    const result = await readAs(NOBODY, url);
+    expect(result).toMatch(/^REFUSED (EACCES|EPERM)/);
+    // The owner still reads.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+
+  it('replaces a socket a crash left in the data folder', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-socket-'));
+    const first = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: pgliteSocketDir(dataDir) });
+    await first.connectionString();
+    // Not closed: the socket file stays behind, as after a kill -9 (its server is stopped by hand).
+    const second = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: pgliteSocketDir(dataDir) });
+    try {
+      const client = new pg.Client({ connectionString: await second.connectionString() });
+      await client.connect();
+      expect((await client.query('select 2 as two')).rows).toEqual([{ two: 2 }]);
+      await client.end();
+    } finally {
+      await second.close();
+      await first.close().catch(() => {});
+    }
+  });
+});
