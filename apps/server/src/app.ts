@@ -16,7 +16,8 @@ import { createPlatform, type Platform } from './platform.js';
 import { registerAuthRateLimit } from './plugins/auth-rate-limit.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
-import { frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
+import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-limits.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
@@ -70,7 +71,13 @@ export async function buildApp({
     // Ids in logs let a user's report be matched to the request.
     genReqId: () => Math.random().toString(36).slice(2, 10),
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // How long a client may take to send a request (the response is not bounded: conversions
+    // stream for minutes); plugins/http-limits.ts cuts a body that stops arriving.
+    requestTimeout: config.http.requestTimeoutMs,
+    http: { connectionsCheckingInterval: connectionsCheckingInterval(config.http) },
   });
+  app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
   // Every route, as registered, with its schema: tests walk this list to probe each one with bad
   // input generated from the route's own zod schemas.
   const routes: RouteEntry[] = [];
@@ -81,6 +88,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerHttpLimits(app, config);
   await app.register(cookie);
 
   const platform = createPlatform({

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'CSRF_MISSING_TOKEN',
   'CSRF_INVALID_TOKEN',
   'INTERNAL_ERROR',
+  'REQUEST_TIMEOUT',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

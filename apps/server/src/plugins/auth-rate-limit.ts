@@ -2,6 +2,7 @@
 // account (e-mail), both from configuration. Loopback is not exempt: a proxy on the same host
 // would otherwise exempt everyone.
 import rateLimit from '@fastify/rate-limit';
+import { EMAIL_MAX, normalizeEmail } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
@@ -24,7 +25,8 @@ export async function registerAuthRateLimit(app: FastifyInstance, limits: Config
     timeWindow: limits.windowMs,
     keyGenerator: (request) => `account:${accountKey(request)}`,
   });
-  // Runs as a preHandler, after the body has been validated and the e-mail normalised.
+  // Runs as a preValidation hook: a malformed body counts against the budget as any attempt does,
+  // and is refused before any rule reads it.
   app.decorate('authRateLimit', async (request: FastifyRequest) => {
     for (const limiter of [perIp, perAccount]) {
       const result = await limiter(request);
@@ -33,9 +35,12 @@ export async function registerAuthRateLimit(app: FastifyInstance, limits: Config
   });
 }
 
-/** The account an attempt is against: the e-mail of a sign-in, or the signed-in user (a code check). */
+/**
+ * The account an attempt is against: the e-mail of a sign-in (not yet validated, so normalised
+ * here from a bounded prefix), or the signed-in user (a code check).
+ */
 function accountKey(request: FastifyRequest): string {
   const body = request.body as { email?: unknown } | undefined;
-  if (typeof body?.email === 'string') return body.email;
+  if (typeof body?.email === 'string') return normalizeEmail(body.email.slice(0, EMAIL_MAX * 2));
   return request.auth ? `user:${request.auth.user.id}` : `ip:${request.ip}`;
 }

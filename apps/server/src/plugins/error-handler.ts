@@ -1,6 +1,8 @@
 // Every error leaves as `{ msg, code, errors? }` with a 4xx or 5xx status that fits it.
 // Schema failures are 400s listing each problem; anything unexpected is logged and is a 500
 // whose body says nothing about internals.
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ApiErrorBody, ErrorCode } from '@ownvoice/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -27,6 +29,7 @@ function codeForStatus(status: number): ErrorCode {
   if (status === 403) return 'FORBIDDEN';
   if (status === 404) return 'NOT_FOUND';
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 408) return 'REQUEST_TIMEOUT';
   if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
   if (status === 429) return 'RATE_LIMITED';
   return 'MALFORMED_REQUEST';
@@ -82,4 +85,54 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
     code: 'MALFORMED_REQUEST',
   };
   reply.status(tooLong ? 414 : 400).send(body);
+}
+
+const answered = new WeakSet<Socket>();
+
+/** What the HTTP parser refuses before Fastify sees a request, in the API's error body. */
+function clientErrorAnswer(code: string | undefined): { status: number; body: ApiErrorBody } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: 408,
+      body: {
+        msg: 'The request took too long to arrive. Check your connection and try again.',
+        code: 'REQUEST_TIMEOUT',
+      },
+    };
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      status: 431,
+      body: {
+        msg: "The request's headers are too large, usually from too many cookies. Clear this site's cookies and try again.",
+        code: 'MALFORMED_REQUEST',
+      },
+    };
+  }
+  return { status: 400, body: { msg: 'The request is malformed and could not be read.', code: 'MALFORMED_REQUEST' } };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: errors of the HTTP parser and the server's timeouts (bad
+ * framing, headers too large, a request that took too long) answer in the same body as
+ * everything else, then the connection closes.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // The parser reports again for each chunk that follows its first error: answered once is enough.
+  if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  // A response already under way cannot be followed by another one on the same connection.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const { status, body } = clientErrorAnswer(error.code);
+    const json = JSON.stringify(body);
+    answered.add(socket);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+    // Whatever the client still sends is not read; give the answer a moment to leave first.
+    setTimeout(() => socket.destroy(), 1000).unref();
+    return;
+  }
+  socket.destroy(error);
 }

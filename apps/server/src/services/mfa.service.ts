@@ -2,6 +2,7 @@
 // from it turns two-factor on and returns ten one-time backup codes (stored hashed); a current
 // code or a backup code turns it off and signs in. Each TOTP code is accepted once.
 import { createHash, randomInt } from 'node:crypto';
+import { normalizeLoginCode } from '@ownvoice/shared';
 import QRCode from 'qrcode';
 import type { Clock } from '../clock.js';
 import type { UserRow } from '../db/schema.js';
@@ -15,9 +16,8 @@ export const BACKUP_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: codes people copy by hand. */
 const BACKUP_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
-/** Backup codes are compared without case, spaces or dashes: "ABCD-efgh" is "abcdefgh". */
-const normalizeBackupCode = (code: string): string => code.toLowerCase().replace(/[\s-]/g, '');
-const hashBackupCode = (code: string): string => createHash('sha256').update(normalizeBackupCode(code)).digest('hex');
+/** Backup codes are compared as normalizeLoginCode leaves them: "ABCD-efgh" is "abcdefgh". */
+const hashBackupCode = (code: string): string => createHash('sha256').update(normalizeLoginCode(code)).digest('hex');
 
 function newBackupCode(): string {
   const chars = Array.from({ length: 8 }, () => BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)]);
@@ -71,12 +71,12 @@ export class MfaService {
    */
   async checkCode(user: UserRow, code: string): Promise<boolean> {
     if (!user.mfaEnabled || !user.mfaSecret) return false;
-    const trimmed = code.trim();
-    if (/^\d{6}$/.test(trimmed)) {
-      const step = matchTotp(this.box.open(user.mfaSecret), trimmed, this.clock.now());
+    const normalized = normalizeLoginCode(code);
+    if (/^\d{6}$/.test(normalized)) {
+      const step = matchTotp(this.box.open(user.mfaSecret), normalized, this.clock.now());
       return step !== null && (await this.mfa.claimStep(user.id, step));
     }
-    if (!/^[a-z0-9\s-]{8,12}$/i.test(trimmed)) return false;
-    return this.mfa.useBackupCode(user.id, hashBackupCode(trimmed), this.clock.now());
+    if (!/^[a-z0-9]{8}$/.test(normalized)) return false;
+    return this.mfa.useBackupCode(user.id, hashBackupCode(normalized), this.clock.now());
   }
 }

@@ -10,7 +10,7 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from '../constants.js';
-import { cleanString, stripNul } from './text.js';
+import { cleanText, stripNul } from './text.js';
 
 export const MESSAGES = {
   usernameLength: 'Username must be 3-30 characters long',
@@ -18,6 +18,8 @@ export const MESSAGES = {
   emailRequired: 'Email is required',
   emailLength: 'Email must be at most 100 characters long',
   emailInvalid: 'Please enter a valid email address',
+  emailLookAlike:
+    'Please type your email address in one alphabet, without invisible characters (copying from some apps adds them)',
   passwordLength: 'Password must be 8-128 characters long',
   passwordStrength: 'Password must contain at least one uppercase letter, one lowercase letter, and one number',
   passwordMismatch: 'Passwords do not match',
@@ -25,37 +27,129 @@ export const MESSAGES = {
 } as const;
 
 const USERNAME_CHARS = /^[A-Za-z0-9_-]+$/;
-// Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Deliberately simple: one @, something before it, a domain of dot-separated labels, no spaces.
+// Each label excludes the dot that separates it from the next, so there is one way to match and
+// the test takes linear time whatever the input.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+/** Longer raw input is refused before any normalising or pattern: trimming cannot bring it under. */
+const RAW_INPUT_MAX = 400;
+
+/** Characters that show nothing: zero-width, bidi controls, fillers, other format and control characters. */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]/u;
+// Scripts a look-alike address mixes; letters of any other script count as one script of their own.
+const SCRIPTS = [
+  'Latin',
+  'Greek',
+  'Cyrillic',
+  'Armenian',
+  'Hebrew',
+  'Arabic',
+  'Georgian',
+  'Cherokee',
+  'Devanagari',
+  'Bengali',
+  'Tamil',
+  'Thai',
+  'Ethiopic',
+  'Hangul',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Han',
+].map((name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'u') }));
+const SCRIPT_NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
+// Scripts that are written together (Unicode's "highly restrictive" sets): Japanese, Chinese, Korean.
+const WRITTEN_TOGETHER = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+];
+
+/** The scripts of the letters in `value` (digits and punctuation belong to none). */
+function scriptsOf(value: string): Set<string> {
+  const found = new Set<string>();
+  for (const char of value) {
+    if (SCRIPT_NEUTRAL.test(char)) continue;
+    found.add(SCRIPTS.find((s) => s.pattern.test(char))?.name ?? 'Other');
+  }
+  return found;
+}
+
+/** Whether `value` mixes scripts that are not written together, as look-alikes such as "vіctim" (Cyrillic і) do. */
+export function mixesScripts(value: string): boolean {
+  const scripts = [...scriptsOf(value)];
+  return scripts.length > 1 && !WRITTEN_TOGETHER.some((set) => scripts.every((s) => set.includes(s)));
+}
 
 /** What the username box keeps as the user types: allowed characters, at most 30. */
 export const filterUsernameInput = (value: string): string =>
   value.replace(/[^A-Za-z0-9_-]/g, '').slice(0, USERNAME_MAX);
 
-/** What the login-code box keeps as the user types: letters and digits, at most 8. */
+/**
+ * A sign-in code as the server compares it: backup codes are issued as "abcd-efgh", and people
+ * copy them with any case, dashes or spaces; authenticator codes are digits and keep them.
+ */
+export const normalizeLoginCode = (value: string): string => stripNul(value).replace(/[\s-]/g, '').toLowerCase();
+
+/** What the login-code box keeps as the user types: the code as the server compares it, at most 8. */
 export const filterLoginCodeInput = (value: string): string =>
-  value.replace(/[^A-Za-z0-9]/g, '').slice(0, LOGIN_CODE_MAX);
+  normalizeLoginCode(value)
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, LOGIN_CODE_MAX);
 
-export const normalizeEmail = (value: string): string => stripNul(value).trim().toLowerCase();
+/**
+ * One spelling per address: compatibility forms folded (fullwidth "ｖ" is "v"), then trimmed and
+ * lower-cased. Invisible and mixed-script addresses are refused by emailSchema, not repaired.
+ */
+export const normalizeEmail = (value: string): string => stripNul(value).normalize('NFKC').trim().toLowerCase();
 
-export const usernameSchema = cleanString().pipe(
-  z
-    .string()
-    .min(USERNAME_MIN, MESSAGES.usernameLength)
-    .max(USERNAME_MAX, MESSAGES.usernameLength)
-    .regex(USERNAME_CHARS, MESSAGES.usernameChars),
-);
+/** The first rule `email` (normalised) breaks, checking length before any pattern; undefined if none. */
+function emailProblem(email: string): string | undefined {
+  if (email.length === 0) return MESSAGES.emailRequired;
+  if (email.length > EMAIL_MAX) return MESSAGES.emailLength;
+  if (INVISIBLE.test(email)) return MESSAGES.emailLookAlike;
+  if (!EMAIL_PATTERN.test(email)) return MESSAGES.emailInvalid;
+  const [local = '', domain = ''] = email.split('@');
+  if ([local, ...domain.split('.')].some(mixesScripts)) return MESSAGES.emailLookAlike;
+  return undefined;
+}
 
-export const emailSchema = z
-  .string({ error: MESSAGES.emailRequired })
-  .transform(normalizeEmail)
-  .pipe(
-    z
-      .string()
-      .min(1, MESSAGES.emailRequired)
-      .max(EMAIL_MAX, MESSAGES.emailLength)
-      .regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
-  );
+/** The first rule `username` (trimmed) breaks, length first; undefined if none. */
+function usernameProblem(username: string): string | undefined {
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) return MESSAGES.usernameLength;
+  if (!USERNAME_CHARS.test(username)) return MESSAGES.usernameChars;
+  return undefined;
+}
+
+/**
+ * A string schema that stops at the first broken rule: `problem` sees the normalised value only
+ * when the raw input is of a plausible length, so no pattern ever runs over a huge input.
+ */
+const checkedString = (
+  normalize: (value: string) => string,
+  problem: (value: string) => string | undefined,
+  messages: { missing: string; tooLong: string },
+) =>
+  z.string({ error: messages.missing }).transform((raw, ctx) => {
+    const value = raw.length > RAW_INPUT_MAX ? undefined : normalize(raw);
+    const message = value === undefined ? messages.tooLong : problem(value);
+    if (message !== undefined) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return value as string;
+  });
+
+/** Usernames are plain letters, digits, _ and -; compatibility forms (fullwidth) fold to them first. */
+export const usernameSchema = checkedString((v) => cleanText(v).normalize('NFKC'), usernameProblem, {
+  missing: MESSAGES.usernameLength,
+  tooLong: MESSAGES.usernameLength,
+});
+
+export const emailSchema = checkedString(normalizeEmail, emailProblem, {
+  missing: MESSAGES.emailRequired,
+  tooLong: MESSAGES.emailLength,
+});
 
 // Passwords lose NUL characters but are not trimmed: spaces are legitimate password characters.
 const passwordBase = z.string({ error: MESSAGES.passwordLength }).transform(stripNul);
@@ -72,16 +166,21 @@ export const loginPasswordSchema = passwordBase.pipe(
   z.string().min(PASSWORD_MIN, MESSAGES.passwordLength).max(PASSWORD_MAX, MESSAGES.passwordLength),
 );
 
-export const loginCodeSchema = cleanString().pipe(
-  z
-    .string()
-    .min(LOGIN_CODE_MIN, MESSAGES.codeFormat)
-    .max(LOGIN_CODE_MAX, MESSAGES.codeFormat)
-    .regex(/^[A-Za-z0-9]+$/, MESSAGES.codeFormat),
-);
+/** A current authenticator code or a backup code, as issued ("abcd-efgh") or typed without its dash. */
+export const loginCodeSchema = z
+  .string({ error: MESSAGES.codeFormat })
+  .max(RAW_INPUT_MAX, MESSAGES.codeFormat)
+  .transform(normalizeLoginCode)
+  .pipe(
+    z
+      .string()
+      .min(LOGIN_CODE_MIN, MESSAGES.codeFormat)
+      .max(LOGIN_CODE_MAX, MESSAGES.codeFormat)
+      .regex(/^[a-z0-9]+$/, MESSAGES.codeFormat),
+  );
 
 export const registerBodySchema = z.object({
-  username: z.string({ error: MESSAGES.usernameLength }).pipe(usernameSchema),
+  username: usernameSchema,
   email: emailSchema,
   password: newPasswordSchema,
 });

@@ -20,12 +20,12 @@ const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: r
 export async function authRoutes(app: FastifyInstance, { auth, users, mfa, account }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/auth/register', { schema: registerSchema, preHandler: app.authRateLimit }, async (request, reply) => {
+  r.post('/auth/register', { schema: registerSchema, preValidation: app.authRateLimit }, async (request, reply) => {
     const result = await auth.register(request.body, sessionMeta(request));
     return reply.status(201).send(result);
   });
 
-  r.post('/auth/login', { schema: loginSchema, preHandler: app.authRateLimit }, async (request) =>
+  r.post('/auth/login', { schema: loginSchema, preValidation: app.authRateLimit }, async (request) =>
     auth.login(request.body, sessionMeta(request)),
   );
 
@@ -53,7 +53,7 @@ export async function authRoutes(app: FastifyInstance, { auth, users, mfa, accou
   // Rate-limited like login: a code is a credential.
   r.post(
     '/auth/mfa/disable',
-    { schema: mfaDisableSchema, onRequest: app.requireUser, preHandler: app.authRateLimit },
+    { schema: mfaDisableSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
       await mfa.disable(authOf(request).user, request.body.mfaToken);
       return { ok: true as const };
@@ -63,7 +63,7 @@ export async function authRoutes(app: FastifyInstance, { auth, users, mfa, accou
   // Final: the password again (and a code with two-factor on); rate-limited like login.
   r.delete(
     '/auth/account',
-    { schema: deleteAccountSchema, onRequest: app.requireUser, preHandler: app.authRateLimit },
+    { schema: deleteAccountSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
       await account.delete(authOf(request).user, request.body);
       return { ok: true as const };

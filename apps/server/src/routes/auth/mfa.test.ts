@@ -105,6 +105,19 @@ describe('signing in with two-factor', () => {
     expect(again.statusCode).toBe(401);
   });
 
+  it('takes a backup code as issued, in any case, wherever a code is taken', async () => {
+    const { client, account, backupCodes } = await withTwoFactor(ctx);
+    const [first, second, third] = backupCodes as [string, string, string];
+    expect(first).toMatch(/^[a-z0-9]{4}-[a-z0-9]{4}$/);
+    const ok = await login({ email: account.email, password: account.password, mfaToken: first.toUpperCase() });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const deleteRefused = await client.delete('/api/auth/account', { password: 'Wrong-pass1', mfaToken: second });
+    // The code passes the body's rules; the wrong password is what refuses it.
+    expect(deleteRefused.json().code, deleteRefused.body).toBe('INVALID_CREDENTIALS');
+    const off = await client.post('/api/auth/mfa/disable', { mfaToken: ` ${third} ` });
+    expect(off.statusCode, off.body).toBe(200);
+  });
+
   it('counts wrong codes towards the lockout', async () => {
     const { account, secret } = await withTwoFactor(ctx);
     const attempts = [];

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { filterLoginCodeInput, LOGIN_CODE_MAX, LOGIN_CODE_MIN, PASSWORD_MAX } from '@ownvoice/shared';
+import { filterLoginCodeInput, LOGIN_CODE_MIN, PASSWORD_MAX } from '@ownvoice/shared';
 import { IconArrowLeft, IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -47,7 +47,8 @@ export function LoginForm() {
             placeholder="123456"
             autoFocus
             value={code}
-            maxLength={LOGIN_CODE_MAX}
+            // No maxLength: a backup code pasted as issued ("abcd-efgh") is one longer than the
+            // code it is; the filter drops the dash and keeps at most LOGIN_CODE_MAX characters.
             onChange={(event) => setCode(filterLoginCodeInput(event.currentTarget.value))}
             styles={{ input: { letterSpacing: '0.3em', fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />

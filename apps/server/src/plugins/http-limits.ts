@@ -1,0 +1,131 @@
+// Bounds on what a client can hold open by sending slowly or not at all: a body that stops
+// arriving is cut, uploads in progress are counted per user and in all, and a refusal sent
+// before the body has arrived is followed by a bounded read of the rest, so that the client
+// receives it instead of a connection reset.
+import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { MAX_TOTAL_UPLOAD_BYTES } from '@ownvoice/shared';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    uploadSlots: UploadSlots;
+  }
+}
+
+/** How long the rest of a refused body is read at most, in all and without a byte arriving. */
+export const LINGER_MS = 30_000;
+export const LINGER_IDLE_MS = 5_000;
+/** How much of a refused body is read at most before the connection is closed anyway. */
+export const LINGER_MAX_BYTES = MAX_TOTAL_UPLOAD_BYTES + 16 * 1024 * 1024;
+
+/** Uploads being received: a bounded number per user and in all, so stalled ones cannot pile up. */
+export class UploadSlots {
+  private readonly perUser = new Map<string, number>();
+  private total = 0;
+
+  constructor(private readonly limits: Config['uploads']) {}
+
+  /** Takes a slot for `userId` or throws a 429 saying why; the returned function gives it back (once). */
+  take(userId: string): () => void {
+    const mine = this.perUser.get(userId) ?? 0;
+    if (mine >= this.limits.perUser) {
+      throw new AppError(
+        429,
+        'RATE_LIMITED',
+        `You are already sending ${mine} uploads. Please wait for one to finish, then try again.`,
+        { retryAfterSeconds: 10 },
+      );
+    }
+    if (this.total >= this.limits.total) {
+      throw new AppError(
+        429,
+        'RATE_LIMITED',
+        'The server is receiving many uploads right now. Please try again in a minute.',
+        { retryAfterSeconds: 60 },
+      );
+    }
+    this.perUser.set(userId, mine + 1);
+    this.total += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total -= 1;
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
+    };
+  }
+}
+
+/** How often Node checks the request and header timeouts: often enough to keep them close to their value. */
+export const connectionsCheckingInterval = (http: Config['http']): number =>
+  Math.max(100, Math.min(30_000, Math.floor(Math.min(http.headersTimeoutMs, http.requestTimeoutMs) / 4)));
+
+/** A request on a real connection (not an injected one) whose body has yet to arrive in full. */
+const bodyArriving = (raw: IncomingMessage): boolean =>
+  raw.socket instanceof Socket &&
+  !raw.complete &&
+  (raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0);
+
+export function registerHttpLimits(app: FastifyInstance, config: Pick<Config, 'http' | 'uploads'>): void {
+  app.decorate('uploadSlots', new UploadSlots(config.uploads));
+
+  // While a body is arriving, the socket may sit idle only this long: Node then destroys it (no
+  // 'timeout' listener keeps it), which ends the body's readers with an error, so an upload's
+  // files are deleted. Once the body is in, the response may take as long as it needs.
+  app.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    if (!bodyArriving(raw)) return done();
+    raw.socket.setTimeout(config.http.bodyIdleTimeoutMs);
+    raw.once('end', () => {
+      // After the response, Node sets its own keep-alive timeout on the socket: leave that.
+      if (!reply.raw.writableEnded) raw.socket.setTimeout(0);
+    });
+    done();
+  });
+
+  // A refusal sent before the body has arrived (413, 400, 401 on an upload...) closes the
+  // connection, after reading the rest of the body within bounds, as nginx's lingering close
+  // does. Closing at once would reset the connection while the client is still sending, and
+  // most clients then lose the answer.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (bodyArriving(raw) && !reply.raw.headersSent) {
+      reply.header('connection', 'close');
+      lingerOnClose(raw);
+    }
+    done(null, payload);
+  });
+}
+
+/** Makes the server's close of this connection (after its last response) a lingering one. */
+function lingerOnClose(raw: IncomingMessage): void {
+  const socket = raw.socket as Socket & { destroySoon?: () => void };
+  // Node calls destroySoon once the last response on a connection has been written.
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    let bytes = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    socket.setTimeout(LINGER_IDLE_MS);
+    socket.once('close', () => clearTimeout(timer));
+    // Whoever was reading the body (a multipart parser) has stopped: discard the rest.
+    raw.unpipe();
+    raw.removeAllListeners('data');
+    raw.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > LINGER_MAX_BYTES) close();
+    });
+    raw.once('end', close);
+    raw.once('error', close);
+    socket.once('end', close);
+    raw.resume();
+  };
+}
