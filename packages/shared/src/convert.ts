@@ -2,6 +2,7 @@
 // conversion, and the edit pass.
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
+import { ERROR_CODES } from './errors.js';
 
 export const CONVERT_MESSAGES = {
   selectVoice: 'Please select a Voice',
@@ -64,7 +65,8 @@ export const convertEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chunk'), chunkIndex: z.number().int().nonnegative(), text: z.string() }),
   z.object({ type: z.literal('chunk_reroll'), chunkIndex: z.number().int().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('complete') }),
-  z.object({ type: z.literal('error'), error: z.string() }),
+  /** `code` is one of ERROR_CODES: VOICE_NOT_READY when the Voice went to sleep mid-stream. */
+  z.object({ type: z.literal('error'), error: z.string(), code: z.enum(ERROR_CODES).optional() }),
 ]);
 export type ConvertEvent = z.infer<typeof convertEventSchema>;
 

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
 import { chunkPositionSchema } from './convert.js';
+import { ERROR_CODES } from './errors.js';
 
 /** What the draft should be; each gives the model a length and shape to aim at. */
 export const CONTENT_FORMATS = ['blog_post', 'email', 'social_post', 'newsletter', 'article', 'free'] as const;
@@ -56,6 +57,7 @@ export const createEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chunk'), stage, chunkIndex: z.number().int().nonnegative(), text: z.string() }),
   z.object({ type: z.literal('chunk_reroll'), stage, chunkIndex: z.number().int().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('complete') }),
-  z.object({ type: z.literal('error'), error: z.string() }),
+  /** `code` is one of ERROR_CODES: VOICE_NOT_READY when the Voice went to sleep mid-stream. */
+  z.object({ type: z.literal('error'), error: z.string(), code: z.enum(ERROR_CODES).optional() }),
 ]);
 export type CreateEvent = z.infer<typeof createEventSchema>;

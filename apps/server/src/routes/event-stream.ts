@@ -1,36 +1,91 @@
 // Server-sent events: `data: <json>` blocks written as events are produced. A client that goes
-// away aborts the producer at once; a producer that fails ends with an `error` event, since the
-// status line has already gone out.
+// away aborts the producer at once; a producer that fails ends with an `error` event (code and
+// message), since the status line has already gone out. The producer is pulled only while the
+// client reads: when the socket's buffer is full the next event (and with it the next piece of
+// generation) waits for it to drain, and a reader that stalls longer than `stallMs` is cut off.
+import type { ErrorCode } from '@ownvoice/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+/** Why a stream was cut: its reader stopped reading. */
+class ReaderStalled extends Error {
+  constructor() {
+    super('the client stopped reading the stream');
+    this.name = 'ReaderStalled';
+  }
+}
+
+/** The error event for a failure: known refusals keep their code and message, the rest are logged. */
+function failureEvent(
+  request: FastifyRequest,
+  error: unknown,
+  failureMessage: string,
+): { type: 'error'; code: ErrorCode; error: string } {
+  if (error instanceof AppError) return { type: 'error', code: error.code, error: error.message };
+  request.log.error({ err: error }, 'event stream failed');
+  return { type: 'error', code: 'INTERNAL_ERROR', error: failureMessage };
+}
+
+/** Resolves true once the response drains, false when it closes or `stallMs` pass first. */
+function drained(reply: FastifyReply, stallMs: number): Promise<boolean> {
+  const res = reply.raw;
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), stallMs);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
 
 export async function sendEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   produce: (signal: AbortSignal) => AsyncIterable<unknown>,
   failureMessage: string,
+  { stallMs }: { stallMs: number },
 ): Promise<void> {
   const controller = new AbortController();
+  const res = reply.raw;
   // The response closing before we ended it means the client went away.
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('the client disconnected'));
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
   });
+  // A write to a socket the client reset must not become an uncaught error.
+  res.on('error', (error) => controller.abort(error));
   reply.hijack();
-  reply.raw.writeHead(200, {
+  res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     // Proxies must pass events through as they come.
     'x-accel-buffering': 'no',
   });
-  const send = (event: unknown) => reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
-  try {
-    for await (const event of produce(controller.signal)) send(event);
-  } catch (error) {
+  /** Writes one event; false when the reader is gone or stalled (the stream is then over). */
+  const send = async (event: unknown): Promise<boolean> => {
+    if (res.destroyed) return false;
+    if (res.write(`data: ${JSON.stringify(event)}\n\n`)) return true;
+    if (await drained(reply, stallMs)) return true;
     if (!controller.signal.aborted) {
-      request.log.error({ err: error }, 'event stream failed');
-      send({ type: 'error', error: failureMessage });
+      request.log.warn(`event stream cut: its reader read nothing for ${stallMs} ms`);
+      controller.abort(new ReaderStalled());
     }
+    res.destroy();
+    return false;
+  };
+  try {
+    for await (const event of produce(controller.signal)) {
+      if (!(await send(event))) break;
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) await send(failureEvent(request, error, failureMessage));
   } finally {
-    reply.raw.end();
+    if (!res.destroyed) res.end();
   }
 }

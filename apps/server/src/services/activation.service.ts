@@ -2,6 +2,12 @@
 // the resident base model (activating, then active); sleeping frees it (deactivating, then
 // ready). Awake time is charged by the minute against waking hours; a Voice goes to sleep when
 // its owner's hours run out and after an idle period.
+//
+// Each Voice is one state machine: its wakes, sleeps and metering run one at a time (a queue per
+// Voice), and each re-reads the row first, so the database state, the metering and the engine's
+// awake set agree whatever order requests arrive in.
+
+import { GgufError, KeyedQueue } from '@ownvoice/engine';
 import type { Voice } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
@@ -21,6 +27,15 @@ export const SLEEP_MESSAGES = {
   restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
 } as const;
 
+/** What a generation cut short by its Voice going to sleep tells the person. */
+export const STOPPED_MESSAGES = {
+  putToSleep: 'This Voice was put to sleep, so its writing stopped. Wake it up and try again.',
+  deleted: 'This Voice was deleted, so its writing stopped.',
+} as const;
+
+/** A deleted Voice's id stays refused for waking this long, while its row and files go. */
+const RETIRED_MS = 5 * MINUTE_MS;
+
 export interface ActivationOptions {
   idleMinutes: number;
   log: { warn(msg: string): void; error(obj: unknown, msg?: string): void };
@@ -28,6 +43,10 @@ export interface ActivationOptions {
 
 export class ActivationService {
   private meterTimer: NodeJS.Timeout | undefined;
+  /** The transitions of each Voice (wake, sleep, metering), one at a time. */
+  private readonly queue = new KeyedQueue();
+  /** Voices being deleted: never woken again. */
+  private readonly retired = new Set<string>();
 
   constructor(
     private readonly voices: VoicesRepository,
@@ -43,7 +62,17 @@ export class ActivationService {
   }
 
   async activate(user: UserRow, id: string): Promise<Voice> {
-    const voice = await this.owned(user, id);
+    await this.owned(user, id);
+    return this.queue.run(id, async () => {
+      // The row as it is now, after any transition that ran before this one.
+      const voice = await this.owned(user, id);
+      if (this.retired.has(voice.id)) throw errors.notFound('Voice');
+      return this.wake(user, voice);
+    });
+  }
+
+  private async wake(user: UserRow, voice: VoiceRow): Promise<Voice> {
+    const id = voice.id;
     if (voice.status === 'active' || voice.status === 'activating') return toVoiceView(voice, user);
     if (voice.status !== 'ready' || !voice.adapterKey) {
       throw errors.voiceNotReady('Only a trained Voice that is asleep can be woken up.');
@@ -60,8 +89,16 @@ export class ActivationService {
         statusMessage: 'The Voice could not be woken up. Please try again.',
       });
       if (error instanceof AppError) throw error;
+      // The detail (file paths included) is for the log; the person gets what to do.
       this.options.log.error(error, `waking Voice ${voice.id} failed`);
-      throw errors.engineUnavailable((error as Error).message);
+      if (error instanceof GgufError) {
+        throw new AppError(
+          503,
+          'ENGINE_UNAVAILABLE',
+          'This Voice could not be woken up: its model file is missing or damaged. Try again later; if it keeps failing, train it again.',
+        );
+      }
+      throw errors.engineUnavailable(null);
     }
     const now = this.clock.now();
     const active = await this.voices.transition(voice.id, ['activating'], {
@@ -70,27 +107,43 @@ export class ActivationService {
       lastUsedAt: now,
     });
     if (!active) {
-      // Deleted or put to sleep while it woke: do not leave it loaded.
-      await this.unload(voice.id);
+      // Deleted while it woke: do not leave it loaded.
+      await this.unload(voice.id, STOPPED_MESSAGES.deleted);
       return toVoiceView((await this.voices.findById(id)) ?? voice, user);
     }
     return toVoiceView(active, user);
   }
 
   async deactivate(user: UserRow, id: string): Promise<Voice> {
-    const voice = await this.owned(user, id);
-    if (voice.status === 'ready' || voice.status === 'deactivating') return toVoiceView(voice, user);
-    if (voice.status !== 'active' && voice.status !== 'activating') {
-      throw errors.voiceNotReady('Only an awake Voice can be put to sleep.');
-    }
-    return toVoiceView(await this.sleep(voice, null), user);
+    await this.owned(user, id);
+    return this.queue.run(id, async () => {
+      const voice = await this.owned(user, id);
+      if (voice.status === 'ready' || voice.status === 'deactivating') return toVoiceView(voice, user);
+      if (voice.status !== 'active' && voice.status !== 'activating') {
+        throw errors.voiceNotReady('Only an awake Voice can be put to sleep.');
+      }
+      return toVoiceView(await this.sleep(voice, null, STOPPED_MESSAGES.putToSleep), user);
+    });
   }
 
-  /** Frees a Voice that is about to be deleted; its awake time is charged first. */
+  /**
+   * Frees a Voice that is about to be deleted; its awake time is charged first. From here on
+   * it is never woken again.
+   */
   async release(voice: VoiceRow): Promise<void> {
-    if (voice.status === 'active' || voice.status === 'activating' || voice.status === 'deactivating') {
-      await this.sleep(voice, null);
-    }
+    this.retired.add(voice.id);
+    setTimeout(() => this.retired.delete(voice.id), RETIRED_MS).unref();
+    await this.queue.run(voice.id, async () => {
+      const current = await this.voices.findById(voice.id);
+      if (
+        current &&
+        (current.status === 'active' || current.status === 'activating' || current.status === 'deactivating')
+      ) {
+        await this.sleep(current, null, STOPPED_MESSAGES.deleted);
+      }
+      // Whatever the row says, nothing of it stays in the engine.
+      await this.unload(voice.id, STOPPED_MESSAGES.deleted);
+    });
   }
 
   /** Marks a use of an awake Voice (conversion, content): it is not idle. */
@@ -98,9 +151,10 @@ export class ActivationService {
     await this.voices.transition(voiceId, ['active'], { lastUsedAt: this.clock.now() });
   }
 
-  private async sleep(voice: VoiceRow, message: string | null): Promise<VoiceRow> {
+  /** Puts a Voice to sleep; `message` is kept on the Voice, `stopped` told to generations cut short. */
+  private async sleep(voice: VoiceRow, message: string | null, stopped: string): Promise<VoiceRow> {
     const going = await this.voices.transition(voice.id, ['active', 'activating'], { status: 'deactivating' });
-    await this.unload(voice.id);
+    await this.unload(voice.id, stopped);
     // Each started minute counts: a Voice woken for 20 seconds costs one minute.
     if (going?.meteredUntil) await this.charge(going, { roundUp: true });
     const asleep = await this.voices.transition(voice.id, ['deactivating'], {
@@ -111,9 +165,9 @@ export class ActivationService {
     return asleep ?? (await this.voices.findById(voice.id)) ?? voice;
   }
 
-  private async unload(voiceId: string): Promise<void> {
+  private async unload(voiceId: string, stopped: string): Promise<void> {
     const engine = await this.engine.started();
-    await engine?.sleep(voiceId);
+    await engine?.sleep(voiceId, stopped);
   }
 
   /**
@@ -142,18 +196,24 @@ export class ActivationService {
   /** One metering round: charge awake Voices, and put to sleep those out of hours or idle. */
   async tick(): Promise<void> {
     const now = this.clock.now().getTime();
-    for (const voice of await this.voices.listByStatus(['active'])) {
+    for (const listed of await this.voices.listByStatus(['active'])) {
       try {
-        if (!(await this.charge(voice))) {
-          await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut);
-          continue;
-        }
-        const lastUse = (voice.lastUsedAt ?? voice.meteredUntil ?? voice.updatedAt).getTime();
-        if (now - lastUse >= this.options.idleMinutes * MINUTE_MS) {
-          await this.sleep(voice, SLEEP_MESSAGES.idle(this.options.idleMinutes));
-        }
+        await this.queue.run(listed.id, async () => {
+          // Put to sleep or deleted since the list was read: nothing to charge.
+          const voice = await this.voices.findById(listed.id);
+          if (voice?.status !== 'active') return;
+          if (!(await this.charge(voice))) {
+            await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut, SLEEP_MESSAGES.hoursRanOut);
+            return;
+          }
+          const lastUse = (voice.lastUsedAt ?? voice.meteredUntil ?? voice.updatedAt).getTime();
+          if (now - lastUse >= this.options.idleMinutes * MINUTE_MS) {
+            const idle = SLEEP_MESSAGES.idle(this.options.idleMinutes);
+            await this.sleep((await this.voices.findById(voice.id)) ?? voice, idle, idle);
+          }
+        });
       } catch (error) {
-        this.options.log.error(error, `metering Voice ${voice.id} failed`);
+        this.options.log.error(error, `metering Voice ${listed.id} failed`);
       }
     }
   }
@@ -164,29 +224,34 @@ export class ActivationService {
    */
   async restore(): Promise<void> {
     for (const voice of await this.voices.listByStatus(['active', 'activating', 'deactivating'])) {
-      if (voice.status === 'deactivating' || !voice.adapterKey) {
-        await this.voices.transition(voice.id, ['deactivating', 'activating', 'active'], {
-          status: 'ready',
-          meteredUntil: null,
-        });
-        continue;
-      }
-      try {
-        const engine = await this.engine.get();
-        await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
-        await this.voices.transition(voice.id, ['active', 'activating'], {
-          status: 'active',
-          // Time the service was down is not the owner's to pay.
-          meteredUntil: this.clock.now(),
-        });
-      } catch (error) {
-        this.options.log.warn(`Voice ${voice.id} could not be woken after a restart: ${(error as Error).message}`);
-        await this.voices.transition(voice.id, ['active', 'activating'], {
-          status: 'ready',
-          meteredUntil: null,
-          statusMessage: SLEEP_MESSAGES.restartFailed,
-        });
-      }
+      await this.queue.run(voice.id, () => this.restoreOne(voice));
+    }
+  }
+
+  private async restoreOne(voice: VoiceRow): Promise<void> {
+    if (voice.status === 'deactivating' || !voice.adapterKey) {
+      await this.voices.transition(voice.id, ['deactivating', 'activating', 'active'], {
+        status: 'ready',
+        meteredUntil: null,
+      });
+      return;
+    }
+    try {
+      const engine = await this.engine.get();
+      await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
+      const awake = await this.voices.transition(voice.id, ['active', 'activating'], {
+        status: 'active',
+        // Time the service was down is not the owner's to pay.
+        meteredUntil: this.clock.now(),
+      });
+      if (!awake) await this.unload(voice.id, STOPPED_MESSAGES.deleted);
+    } catch (error) {
+      this.options.log.warn(`Voice ${voice.id} could not be woken after a restart: ${(error as Error).message}`);
+      await this.voices.transition(voice.id, ['active', 'activating'], {
+        status: 'ready',
+        meteredUntil: null,
+        statusMessage: SLEEP_MESSAGES.restartFailed,
+      });
     }
   }
 

@@ -1,9 +1,11 @@
 // Create Content, Quick mode: the plain base model thinks (a short plan), then drafts from the
 // prompt, streamed; the awake Voice then rewrites the draft chunk by chunk, as Convert does.
-// One generation spends one short content, given back if it fails.
+// One generation spends one short content, given back only when no part of the draft reached the
+// person (a reader who takes the draft and hangs up has had it).
 import type { ContentFormat, CreateEvent } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import type { EngineHost } from '../engine/engine-host.js';
+import { errors } from '../errors.js';
 import type { ActivationService } from './activation.service.js';
 import { type ConversionService, streamText } from './conversion.service.js';
 import type { UsageService } from './usage.service.js';
@@ -34,8 +36,17 @@ export interface QuickCreateRequest {
   prompt: string;
   format: ContentFormat;
   voiceId: string;
-  /** Text of an uploaded reference file, if one was sent. */
-  reference?: string | undefined;
+  /**
+   * Reads the uploaded reference file, if one was sent; called only once every check that needs
+   * no parsing has passed, so a refused request never costs an extraction.
+   */
+  reference?: (() => Promise<string | undefined>) | undefined;
+}
+
+interface QuickCreateInput {
+  prompt: string;
+  format: ContentFormat;
+  reference: string | undefined;
 }
 
 export interface PreparedCreate {
@@ -50,21 +61,27 @@ export class ContentService {
     private readonly engine: EngineHost,
   ) {}
 
-  /** Checks the Voice and spends one short content; throws the 4xx to answer before any event. */
+  /**
+   * Checks the Voice and the balance, reads the reference, then spends one short content; throws
+   * the 4xx to answer before any event.
+   */
   async prepareQuick(user: UserRow, request: QuickCreateRequest): Promise<PreparedCreate> {
     const voice = await this.conversion.awakeVoice(user, request.voiceId);
+    if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
+    const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
     await this.usage.consume(user.id, 'shortContent', 1);
     return {
-      events: (signal) => this.quick(user, voice, request, signal),
+      events: (signal) => this.quick(user, voice, input, signal),
     };
   }
 
   private async *quick(
     user: UserRow,
     voice: VoiceRow,
-    request: QuickCreateRequest,
+    request: QuickCreateInput,
     signal: AbortSignal,
   ): AsyncGenerator<CreateEvent> {
+    // Set once a piece of the draft has been handed to the reader: from then on it is charged.
     let delivered = false;
     try {
       const engine = await this.engine.get();
@@ -102,6 +119,8 @@ export class ContentService {
       )) {
         draft += text;
         yield { type: 'content_chunk', stage: 'content', text };
+        // The stream pulls the next event only once this one was written out.
+        if (text.trim()) delivered = true;
       }
       draft = draft.trim();
       yield { type: 'generation_complete', stage: 'content', text: draft };
@@ -109,7 +128,6 @@ export class ContentService {
         yield { type: 'error', error: 'The model wrote nothing for this prompt. Please rephrase it and try again.' };
         return;
       }
-      delivered = true;
       for await (const event of this.conversion.rewrite(voice, draft, signal)) {
         yield { ...event, stage: 'rephrase' };
       }

@@ -12,6 +12,7 @@ import {
   type RewriteVerdict,
   rewritePrompt,
   stitch,
+  VoiceNotAwakeError,
 } from '@ownvoice/engine';
 import { CONVERT_MESSAGES, type ConvertEvent, chunkErrorMarker } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
@@ -19,6 +20,7 @@ import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
+import { GenerationGate } from './generation-gate.js';
 import type { UsageService } from './usage.service.js';
 import { managedVoice } from './voice-access.js';
 
@@ -39,6 +41,9 @@ const EDIT_SYSTEM =
   'You are a careful editor. You get an ORIGINAL text and a REWRITE of it in another style. Correct the REWRITE only where it differs from the ORIGINAL in facts: names, numbers, dates, places and claims. Keep the REWRITE\u2019s wording and style everywhere else. Answer with the corrected rewrite only.';
 
 export class ConversionService {
+  /** How much model work each person may hold at once (Convert, Create and the edit pass share it). */
+  readonly gate = new GenerationGate();
+
   constructor(
     private readonly voices: VoicesRepository,
     private readonly activation: ActivationService,
@@ -201,6 +206,8 @@ export async function* streamText(
     wake = undefined;
   }
   await finished;
+  // A Voice put to sleep (or deleted) under the generation: the reason is the person's to read.
+  if (failure instanceof VoiceNotAwakeError) throw errors.voiceNotReady(failure.reason);
   if (failure) throw failure;
   signal.throwIfAborted();
 }

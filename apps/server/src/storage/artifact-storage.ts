@@ -53,6 +53,8 @@ export class LocalArtifactStorage implements ArtifactStorage {
   }
 
   async remove(key: string): Promise<void> {
-    await rm(this.localPath(key), { recursive: true, force: true });
+    // Retried: a trainer still writing into the folder (its Voice deleted mid-training) makes a
+    // single pass fail with ENOTEMPTY.
+    await rm(this.localPath(key), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

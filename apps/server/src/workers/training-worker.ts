@@ -140,8 +140,12 @@ export class TrainingWorker {
     try {
       await this.train(voice, controller.signal);
     } catch (error) {
-      const reason = controller.signal.aborted ? controller.signal.reason : error;
+      const aborted = controller.signal.aborted ? controller.signal.reason : error;
+      // Deleting a Voice removes its files under the trainer, which then fails on a missing
+      // file before the lease check notices: that is a cancellation, not a failure.
+      const reason = aborted instanceof Interrupted || (await this.exists(voice.id)) ? aborted : new VoiceGone();
       if (reason instanceof VoiceGone) {
+        this.options.log.info(`training of Voice ${voice.id} cancelled: the Voice was deleted`);
         await this.storage.remove(voiceFolder(voice.id));
       } else if (reason instanceof Interrupted) {
         // The lease stays: should the hand-back below not reach the queue, it lapses and any
@@ -161,6 +165,10 @@ export class TrainingWorker {
       this.current = undefined;
       finish();
     }
+  }
+
+  private async exists(voiceId: string): Promise<boolean> {
+    return (await this.voices.findById(voiceId)) !== undefined;
   }
 
   /** Renews the lease; false when the Voice no longer exists or is no longer training. */

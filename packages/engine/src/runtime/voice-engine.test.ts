@@ -87,6 +87,53 @@ describe('VoiceEngine', () => {
     await expect(engine.complete(PROMPT, { voiceId: 'a' })).rejects.toBeInstanceOf(VoiceNotAwakeError);
   });
 
+  it('stops and awaits every generation on a Voice put to sleep under it, then frees its context', async () => {
+    for (let round = 0; round < 10; round++) {
+      await engine.wake('s', voiceA);
+      let first: () => void = () => {};
+      const started = new Promise<void>((resolve) => {
+        first = resolve;
+      });
+      // Three at once: two on the Voice's sequences, one waiting in line for them.
+      const running = Array.from({ length: 3 }, () =>
+        engine.complete(PROMPT, { maxTokens: 400, voiceId: 's', onChunk: () => first() }).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      );
+      await started;
+      await engine.sleep('s', 'put to sleep by its owner');
+      for (const error of await Promise.all(running)) {
+        expect(error).toBeInstanceOf(VoiceNotAwakeError);
+        expect((error as VoiceNotAwakeError).reason).toBe('put to sleep by its owner');
+      }
+      expect(engine.isAwake('s')).toBe(false);
+    }
+    // The engine goes on serving.
+    expect((await engine.complete(PROMPT, { maxTokens: 8 })).length).toBeGreaterThan(0);
+  });
+
+  it('runs the wakes and sleeps of one Voice one at a time, leaving no context behind', async () => {
+    const contexts: { disposed: boolean }[] = [];
+    const create = engine.runtime.createContext.bind(engine.runtime);
+    engine.runtime.createContext = async (...args) => {
+      const context = await create(...args);
+      contexts.push(context);
+      return context;
+    };
+    try {
+      for (let round = 0; round < 30; round++) {
+        await Promise.all([engine.wake('r', round % 2 ? voiceA : voiceB), engine.sleep('r'), engine.wake('r', voiceA)]);
+        expect(engine.isAwake('r')).toBe(true);
+        expect(contexts.filter((c) => !c.disposed)).toHaveLength(1);
+      }
+      await engine.sleep('r');
+      expect(contexts.filter((c) => !c.disposed)).toHaveLength(0);
+    } finally {
+      engine.runtime.createContext = create;
+    }
+  });
+
   it('serves the new weights when an adapter file is replaced under the same name', async () => {
     const replaced = path.join(dir, 'voice-c.gguf');
     copyFileSync(voiceA, replaced);

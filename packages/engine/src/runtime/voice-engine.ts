@@ -2,11 +2,16 @@
 // awake beside it. Waking a Voice loads its LoRA adapter (well under a second: the base
 // weights stay put) into a context of its own; sleeping it disposes that context and frees the
 // adapter. Generation streams text chunks and stops at once when its AbortSignal fires.
+// A context is never disposed under a generation: sleeping a Voice first aborts every
+// generation on it and waits for them to end (llama.cpp reads freed memory otherwise), and the
+// wakes and sleeps of one Voice run one at a time.
 import { statSync } from 'node:fs';
 import { LlamaChatSession, LlamaCompletion, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
 import { GgufError } from '../gguf/errors.js';
 import { LlamaRuntime, type RuntimeOptions } from './llama-runtime.js';
-import { Pool } from './pool.js';
+import { KeyedQueue, Pool } from './pool.js';
+
+export { KeyedQueue } from './pool.js';
 
 /** Generations that run at once on one context; more wait in line. */
 const SEQUENCES_PER_CONTEXT = 2;
@@ -32,18 +37,20 @@ export interface ChatMessage {
 }
 
 export class VoiceNotAwakeError extends Error {
-  constructor(voiceId: string) {
-    super(`Voice ${voiceId} is not awake. Wake it first.`);
+  constructor(
+    readonly voiceId: string,
+    /** Why it is not awake, for the person whose generation it stopped. */
+    readonly reason = 'This Voice is asleep. Wake it up, then try again.',
+  ) {
+    super(`Voice ${voiceId} is not awake: ${reason}`);
     this.name = 'VoiceNotAwakeError';
   }
 }
 
-interface AwakeVoice {
+interface AwakeVoice extends PooledContext {
   adapterPath: string;
   /** Size and mtime when loaded: llama.cpp caches adapters by path, so a changed file must be reloaded. */
   fingerprint: string;
-  context: LlamaContext;
-  sequences: Pool<Sequence>;
 }
 
 type Sequence = ReturnType<LlamaContext['getSequence']>;
@@ -51,12 +58,23 @@ type Sequence = ReturnType<LlamaContext['getSequence']>;
 interface PooledContext {
   context: LlamaContext;
   sequences: Pool<Sequence>;
+  /** Aborted when the context is about to go: every generation on it stops. */
+  closing: AbortController;
+  /** Generations under way on the context; it is disposed only after they all end. */
+  running: Set<Promise<unknown>>;
 }
 
 /** A context with its sequences taken up front and handed out one generation at a time. */
 function pooled(context: LlamaContext): PooledContext {
   const sequences = Array.from({ length: SEQUENCES_PER_CONTEXT }, () => context.getSequence());
-  return { context, sequences: new Pool(sequences) };
+  return { context, sequences: new Pool(sequences), closing: new AbortController(), running: new Set() };
+}
+
+/** Stops every generation on a context, waits for them to end, then frees it. */
+async function retire(target: PooledContext, reason: Error): Promise<void> {
+  target.closing.abort(reason);
+  await Promise.allSettled([...target.running]);
+  await target.context.dispose();
 }
 
 const fingerprintOf = (file: string): string => {
@@ -81,6 +99,8 @@ async function releaseAdapter(model: LlamaModel, adapterPath: string): Promise<v
 export class VoiceEngine {
   private readonly voices = new Map<string, AwakeVoice>();
   private baseContext: Promise<PooledContext> | undefined;
+  /** The wakes and sleeps of each Voice, one at a time whatever their callers do. */
+  private readonly transitions = new KeyedQueue();
 
   private constructor(readonly runtime: LlamaRuntime) {}
 
@@ -97,7 +117,11 @@ export class VoiceEngine {
   }
 
   /** Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken. */
-  async wake(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
+  wake(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
+    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath));
+  }
+
+  private async wakeNow(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
     const started = performance.now();
     let fingerprint: string;
     try {
@@ -109,7 +133,7 @@ export class VoiceEngine {
     if (current && current.adapterPath === adapterPath && current.fingerprint === fingerprint) {
       return { milliseconds: 0 };
     }
-    if (current) await this.sleep(voiceId);
+    if (current) await this.sleepNow(voiceId, 'This Voice was reloaded. Please try again.');
     // A file rewritten in place under the same name would otherwise be served from the cache.
     await releaseAdapter(this.runtime.model, adapterPath);
     const context = await this.runtime.createContext(adapterPath, SEQUENCES_PER_CONTEXT);
@@ -117,11 +141,19 @@ export class VoiceEngine {
     return { milliseconds: performance.now() - started };
   }
 
-  async sleep(voiceId: string): Promise<void> {
+  /**
+   * Frees a Voice. Generations on it stop with a VoiceNotAwakeError carrying `reason` (what the
+   * person is told), and the context goes only once they have all ended.
+   */
+  sleep(voiceId: string, reason?: string): Promise<void> {
+    return this.transitions.run(voiceId, () => this.sleepNow(voiceId, reason));
+  }
+
+  private async sleepNow(voiceId: string, reason?: string): Promise<void> {
     const voice = this.voices.get(voiceId);
     if (!voice) return;
     this.voices.delete(voiceId);
-    await voice.context.dispose();
+    await retire(voice, new VoiceNotAwakeError(voiceId, reason));
     await releaseAdapter(this.runtime.model, voice.adapterPath);
   }
 
@@ -135,25 +167,44 @@ export class VoiceEngine {
     return voice;
   }
 
-  /** Runs `work` on a free sequence of the right context, waiting in line for one. */
-  private async withSequence<T>(options: GenerateOptions, work: (sequence: Sequence) => Promise<T>): Promise<T> {
-    const { sequences } = await this.contextFor(options.voiceId);
-    const { item: sequence, release } = await sequences.acquire(options.signal);
-    try {
-      // Each generation starts from an empty sequence: no state leaks between requests.
-      await sequence.clearHistory();
-      return await work(sequence);
-    } finally {
-      release();
-    }
+  /**
+   * Runs `work` on a free sequence of the right context, waiting in line for one. `work` gets the
+   * options with a signal that also fires when the context is about to go; the generation then
+   * fails with the reason (a VoiceNotAwakeError), never with a disposed context.
+   */
+  private async withSequence<T>(
+    options: GenerateOptions,
+    work: (sequence: Sequence, options: GenerateOptions) => Promise<T>,
+  ): Promise<T> {
+    const target = await this.contextFor(options.voiceId);
+    const closing = target.closing.signal;
+    closing.throwIfAborted();
+    const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
+    const run = (async () => {
+      const { item: sequence, release } = await target.sequences.acquire(signal);
+      try {
+        // Each generation starts from an empty sequence: no state leaks between requests.
+        await sequence.clearHistory();
+        return await work(sequence, { ...options, signal });
+      } finally {
+        release();
+      }
+    })();
+    target.running.add(run);
+    const forget = () => target.running.delete(run);
+    run.then(forget, forget);
+    const result = await run;
+    // A generation stopped because its Voice went to sleep is not a finished one.
+    closing.throwIfAborted();
+    return result;
   }
 
   /** Continues `prompt`; streams chunks through onChunk and resolves with the whole text. */
   async complete(prompt: string, options: GenerateOptions = {}): Promise<string> {
-    return this.withSequence(options, async (sequence) => {
+    return this.withSequence(options, async (sequence, withClosing) => {
       const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
       try {
-        return await completion.generateCompletion(prompt, generationOptions(options));
+        return await completion.generateCompletion(prompt, generationOptions(withClosing));
       } finally {
         completion.dispose({ disposeSequence: false });
       }
@@ -162,7 +213,7 @@ export class VoiceEngine {
 
   /** Answers a conversation with the model's chat template. */
   async chat(messages: ChatMessage[], options: GenerateOptions = {}): Promise<string> {
-    return this.withSequence(options, (sequence) => this.chatOn(sequence, messages, options));
+    return this.withSequence(options, (sequence, withClosing) => this.chatOn(sequence, messages, withClosing));
   }
 
   private async chatOn(sequence: Sequence, messages: ChatMessage[], options: GenerateOptions): Promise<string> {
@@ -191,8 +242,10 @@ export class VoiceEngine {
   }
 
   async dispose(): Promise<void> {
-    for (const id of [...this.voices.keys()]) await this.sleep(id);
-    if (this.baseContext) await (await this.baseContext).context.dispose();
+    for (const id of [...this.voices.keys()]) await this.sleep(id, 'The service is shutting down. Try again shortly.');
+    if (this.baseContext) {
+      await retire(await this.baseContext, new Error('the engine is shutting down'));
+    }
     await this.runtime.dispose();
   }
 }

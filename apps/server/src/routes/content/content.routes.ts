@@ -1,7 +1,6 @@
 // /api/content: Create Content. Quick generation streams server-sent events (spec §7).
 import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { cleanExtracted, extractText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
+import { extractTrainingText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
 import {
   apiErrorBodySchema,
   generateFieldsSchema,
@@ -10,8 +9,10 @@ import {
 } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uploadsTempDir } from '../../data-folder.js';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
+import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses } from '../loras/loras.schemas.js';
@@ -19,39 +20,53 @@ import { receiveVoiceUpload } from '../loras/voice-upload.js';
 
 export async function contentRoutes(
   app: FastifyInstance,
-  { content, interactive }: Services,
+  { content, conversion, interactive }: Services,
   { dataDir }: { dataDir: string },
 ): Promise<void> {
-  const uploadsTmp = path.join(dataDir, 'tmp');
+  const uploadsTmp = uploadsTempDir(dataDir);
 
   app.post('/content/generate-stream', { onRequest: app.requireUser }, async (request, reply) => {
+    requireConvertAndCreate(authOf(request).user);
+    const { user } = authOf(request);
     const upload = await receiveVoiceUpload(request, uploadsTmp, 'referenceFile');
-    let reference: string | undefined;
-    let fields: ReturnType<typeof generateFieldsSchema.parse>;
+    let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
+    let release: () => void = () => {};
     try {
       const parsed = generateFieldsSchema.safeParse(upload.fields);
       if (!parsed.success) throw errors.validation(parsed.error.issues[0]?.message ?? 'Invalid request');
-      fields = parsed.data;
+      const fields = parsed.data;
       if (upload.files.length > 1) throw errors.validation('Send at most one reference file.');
       const [file] = upload.files;
-      if (file) {
-        try {
-          reference = cleanExtracted(await extractText({ name: file.name, data: await readFile(file.path) }));
-        } catch (error) {
-          if (error instanceof TextExtractionError) throw errors.validation(uploadErrorMessage([error]));
-          throw error;
-        }
-      }
+      release = conversion.gate.enter(user.id);
+      // Every check that needs no parsing (the Voice, the balance) comes before the file is read.
+      prepared = await content.prepareQuick(user, {
+        prompt: fields.prompt,
+        format: fields.format,
+        voiceId: fields.selectedLora,
+        reference: file
+          ? async () => {
+              try {
+                return (await extractTrainingText({ name: file.name, data: await readFile(file.path) })).text;
+              } catch (error) {
+                if (error instanceof TextExtractionError) throw errors.validation(uploadErrorMessage([error]));
+                throw error;
+              }
+            }
+          : undefined,
+      });
+    } catch (error) {
+      release();
+      throw error;
     } finally {
       await rm(upload.dir, { recursive: true, force: true });
     }
-    const prepared = await content.prepareQuick(authOf(request).user, {
-      prompt: fields.prompt,
-      format: fields.format,
-      voiceId: fields.selectedLora,
-      reference,
-    });
-    await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content');
+    try {
+      await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content', {
+        stallMs: conversion.gate.limits.stallMs,
+      });
+    } finally {
+      release();
+    }
   });
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -64,18 +79,19 @@ export async function contentRoutes(
       onRequest: app.requireUser,
     },
     async (request, reply) => {
+      requireConvertAndCreate(authOf(request).user);
       // A client that gives up stops the model's work.
       const controller = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      const state = await interactive.next(
-        authOf(request).user,
-        request.body.state,
-        request.body.action,
-        controller.signal,
-      );
-      return { state };
+      const { user } = authOf(request);
+      const release = conversion.gate.enter(user.id);
+      try {
+        return { state: await interactive.next(user, request.body.state, request.body.action, controller.signal) };
+      } finally {
+        release();
+      }
     },
   );
 }

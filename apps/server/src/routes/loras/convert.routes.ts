@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
+import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
@@ -21,18 +22,26 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
     '/loras/:id/convert-stream',
     { schema: { params: voiceIdParams, body: convertRequestSchema }, ...auth },
     async (request, reply) => {
+      requireConvertAndCreate(authOf(request).user);
       const { id } = request.params;
       if (request.body.loraId !== undefined && request.body.loraId !== id) {
         throw errors.validation('loraId must be the Voice in the path.');
       }
+      const { user } = authOf(request);
       // Every refusal is a JSON error before the first event.
-      const prepared = await conversion.prepare(authOf(request).user, id, request.body.text);
-      await sendEventStream(
-        request,
-        reply,
-        (signal) => prepared.events(signal),
-        'The conversion stopped unexpectedly. Please try again.',
-      );
+      const release = conversion.gate.enter(user.id);
+      try {
+        const prepared = await conversion.prepare(user, id, request.body.text);
+        await sendEventStream(
+          request,
+          reply,
+          (signal) => prepared.events(signal),
+          'The conversion stopped unexpectedly. Please try again.',
+          { stallMs: conversion.gate.limits.stallMs },
+        );
+      } finally {
+        release();
+      }
     },
   );
 
@@ -45,12 +54,17 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       },
       ...auth,
     },
-    async (request) => ({
-      editedChunk: await conversion.editChunk(
-        authOf(request).user,
-        request.body.originalChunk,
-        request.body.rephrasedChunk,
-      ),
-    }),
+    async (request) => {
+      const { user } = authOf(request);
+      requireConvertAndCreate(user);
+      const release = conversion.gate.enter(user.id, 'edit');
+      try {
+        return {
+          editedChunk: await conversion.editChunk(user, request.body.originalChunk, request.body.rephrasedChunk),
+        };
+      } finally {
+        release();
+      }
+    },
   );
 }

@@ -96,6 +96,7 @@ describe('POST /api/loras/:id/convert-stream', () => {
 
     const stranger = ctx.client();
     await stranger.register();
+    await stranger.patch('/api/auth/onboarding', { step: 'training_started' });
     expect((await convert(stranger, voice.id, TEXT)).statusCode).toBe(404);
 
     const asleep = await quickVoice(ctx, ownerId, 'Asleep');
@@ -253,6 +254,7 @@ describe('POST /api/loras/edit-chunk', () => {
     const client = ctx.client();
     const id = (await client.register()).res.json().user.id;
     await ctx.database.db.delete(usageTranches).where(eq(usageTranches.userId, id));
+    await client.patch('/api/auth/onboarding', { step: 'training_started' });
     const res = await client.post('/api/loras/edit-chunk', { originalChunk: 'a', rephrasedChunk: 'b', chunkIndex: 0 });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'chunkEdits' });

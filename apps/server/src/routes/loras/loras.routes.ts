@@ -1,8 +1,8 @@
 // /api/loras: thin handlers over the Voice services; ownership rules live in policies/.
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uploadsTempDir } from '../../data-folder.js';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
@@ -26,7 +26,7 @@ export async function lorasRoutes(
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.requireUser };
-  const uploadsTmp = path.join(dataDir, 'tmp');
+  const uploadsTmp = uploadsTempDir(dataDir);
 
   r.get('/loras', { schema: listSchema, ...auth }, async (request) => voices.listOwn(authOf(request).user));
 

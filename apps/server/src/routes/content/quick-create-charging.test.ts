@@ -1,0 +1,83 @@
+// Quick Create's charge under hostile clients: a reader who takes the draft and hangs up before
+// it is complete has had it (charged); one who hangs up before any draft reached them is not.
+// And a refused request costs no file parsing: the Voice and the balance are checked before the
+// reference file is read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VoiceRow } from '../../db/schema.js';
+import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
+import { openStream } from '../../test/streams.js';
+import { createTestContext, encodeMultipart, type TestClient, type TestContext } from '../../test/test-app.js';
+
+let ctx: TestContext;
+let owner: TestClient;
+let ownerId: string;
+let voice: VoiceRow;
+
+const shortContentLeft = async () =>
+  (await owner.get('/api/auth/me'))
+    .json()
+    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  let status: string;
+  ({ owner, ownerId, voice, status } = await ownerWithAwakeVoice(ctx));
+  expect(status).toBe('active');
+}, 300_000);
+afterAll(() => ctx.close());
+
+async function generateThenHangUp(after: string, times: number) {
+  const { payload, contentType } = encodeMultipart({
+    fields: {
+      prompt: 'A blog post about our school’s spring fair moving to the field',
+      format: 'blog_post',
+      selectedLora: voice.id,
+    },
+  });
+  const stream = await openStream(ctx, owner, '/api/content/generate-stream', { body: payload, contentType });
+  await expect.poll(() => stream.body().split(after).length - 1, { timeout: 20_000 }).toBeGreaterThanOrEqual(times);
+  expect(stream.body()).not.toContain('"type":"generation_complete"');
+  stream.hangUp();
+  await stream.done;
+  // The stream's own clean-up (a refund, if any) runs once the server sees the hang-up.
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+describe('a reader who hangs up during Quick Create', () => {
+  it('is charged once part of the draft reached them', async () => {
+    const before = await shortContentLeft();
+    await generateThenHangUp('"type":"content_chunk"', 5);
+    expect(await shortContentLeft()).toBe(before - 1);
+  }, 30_000);
+
+  it('is not charged when only the plan reached them', async () => {
+    const before = await shortContentLeft();
+    await generateThenHangUp('"type":"thinking"', 1);
+    expect(await shortContentLeft()).toBe(before);
+  }, 30_000);
+});
+
+describe('checks before the reference file is read', () => {
+  it('refuses a sleeping or unknown Voice before reading an unreadable reference file', async () => {
+    const asleep = await copyVoice(ctx, ownerId, voice, 'Asleep');
+    const broken = { field: 'referenceFile', name: 'notes.pdf', data: 'this is not a PDF at all' };
+    const sleeping = await owner.upload('/api/content/generate-stream', {
+      fields: { prompt: 'Hello', selectedLora: asleep.id },
+      files: [broken],
+    });
+    expect(sleeping.statusCode).toBe(400);
+    expect(sleeping.json().code).toBe('VOICE_NOT_READY');
+    const unknown = await owner.upload('/api/content/generate-stream', {
+      fields: { prompt: 'Hello', selectedLora: 'a'.repeat(24) },
+      files: [broken],
+    });
+    expect(unknown.statusCode).toBe(404);
+    // With the Voice awake, the same file is read, and refused for what it is.
+    const awake = await owner.upload('/api/content/generate-stream', {
+      fields: { prompt: 'Hello', selectedLora: voice.id },
+      files: [broken],
+    });
+    expect(awake.statusCode).toBe(400);
+    expect(awake.json().code).toBe('VALIDATION_ERROR');
+  });
+});
