@@ -1,6 +1,8 @@
 // Interactive writing (voices-convert-create.md §2 "Interactive writing screen", §3 "Interactive
-// session state", §4 "Interactive flow"): the client holds the session state; each action goes to
-// the server with it and comes back as the next state. The server checks every state it is sent.
+// session state", §4 "Interactive flow"): the server keeps each session (its step, what the writer
+// has told it, what was paid); the client keeps a copy to show and to resume after a reload, and
+// sends it with each action. Of what it sends, the server takes only the session's id
+// (requestId), the step it acted on (stepId) and the writer's own input (`writerInput`).
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
 import { MAX_PROMPT_CHARS } from './create.js';
@@ -39,11 +41,21 @@ export const ALLOWED_ACTIONS: Record<InteractiveStep, readonly InteractiveAction
   complete: [],
 };
 
+/** Most characters of what the writer has told a session (questions and answers): it all goes into each prompt. */
+export const MAX_PROVIDED_INFO_CHARS = 20_000;
+/** Outline revisions one session may ask for (each is model work). */
+export const MAX_OUTLINE_REVISIONS = 10;
+
 export const INTERACTIVE_MESSAGES = {
   /** Shown when the model has no questions (§4). */
   noQuestions: 'Your instructions are thorough. You may proceed to draft.',
   startNeeds: 'Interactive writing needs a prompt and a 24-character Voice id',
   actionNotAllowed: (action: string, step: string) => `The action ${action} is not possible at step ${step}.`,
+  unknownSession: 'This writing session is no longer available. Start a new one.',
+  staleStep: 'This writing session has moved on (in another tab or window). Reload the page to continue from there.',
+  tooMuchInfo: (chars: number) =>
+    `Your answers come to ${chars.toLocaleString('en-US')} characters in all; a writing session keeps at most ${MAX_PROVIDED_INFO_CHARS.toLocaleString('en-US')}. Shorten your answers and send them again.`,
+  tooManyOutlineRevisions: `An outline can be revised ${MAX_OUTLINE_REVISIONS} times. Edit it by hand and approve it, or start a new session.`,
 } as const;
 
 /** Most questions, sections and characters a session holds: bounds on what the client may send. */
@@ -119,3 +131,47 @@ export const newInteractiveState = (mode: InteractiveMode, prompt: string, loraI
   currentSectionIndex: 0,
   content: [],
 });
+
+/**
+ * What the writer supplies at each action; everything else in a session comes from the server.
+ * The outline is the writer's to edit only while it is drafted.
+ */
+export const writerInput = (
+  state: InteractiveState,
+): Pick<
+  InteractiveState,
+  | 'skeletonAnswers'
+  | 'currentAnswers'
+  | 'skeletonRevision'
+  | 'sectionRevision'
+  | 'skeletonInputAreas'
+  | 'currentInputAreas'
+  | 'skeletonDraft'
+> => ({
+  skeletonAnswers: state.skeletonAnswers,
+  currentAnswers: state.currentAnswers,
+  skeletonRevision: state.skeletonRevision,
+  sectionRevision: state.sectionRevision,
+  skeletonInputAreas: state.skeletonInputAreas,
+  currentInputAreas: state.currentInputAreas,
+  skeletonDraft: state.skeletonDraft,
+});
+
+/**
+ * From complete back to the last section as drafted: the last section leaves the finished
+ * content and becomes the current draft again, so approving it completes the piece anew. The
+ * browser does it to show the section; the server does the same when the next action comes.
+ */
+export function reopenLastSection(state: InteractiveState): InteractiveState {
+  const last = state.content[state.content.length - 1];
+  if (state.step !== 'complete' || !last) return state;
+  return {
+    ...state,
+    step: 'section_drafted',
+    content: state.content.slice(0, -1),
+    currentSectionIndex: state.content.length - 1,
+    currentDraft: last.draft,
+    currentRephrased: last.rephrased,
+    sectionRevision: '',
+  };
+}

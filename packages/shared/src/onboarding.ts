@@ -26,6 +26,27 @@ export const BILLING_OWNED_STEPS: readonly OnboardingStep[] = [
   'plan_active',
 ];
 
+/**
+ * The steps a client may set, each with the steps it may be reached from: each belongs to one
+ * action on a screen (Skip this step or a first Voice; the Create tour; a first awake Voice; a
+ * first conversion; the Create quickstart). Any other move, and any step not listed (the billing
+ * steps, and tutorial_complete, which needs a finished plan choice), is not the client's to make.
+ */
+export const CLIENT_STEP_SOURCES: Partial<Record<OnboardingStep, readonly OnboardingStep[]>> = {
+  choice: ['registered'],
+  pay_now_plans: ['registered', 'choice'],
+  // Any step before it: a first Voice (or skipping it) comes whatever was chosen about paying.
+  training_started: ONBOARDING_STEPS.slice(0, ONBOARDING_STEPS.indexOf('training_started')),
+  rephrasing_tour_complete: ['training_started'],
+  activation_tour_complete: ['training_started', 'rephrasing_tour_complete'],
+  convert_quickstart_complete: ['activation_tour_complete'],
+  create_quickstart_complete: ['convert_quickstart_complete'],
+};
+
+/** Whether a client may move a user from `from` to `to`. */
+export const clientMayMoveTo = (from: OnboardingStep, to: OnboardingStep): boolean =>
+  CLIENT_STEP_SOURCES[to]?.includes(from) ?? false;
+
 export const stepIndex = (step: OnboardingStep): number => ONBOARDING_STEPS.indexOf(step);
 
 /** True when `a` is at or after `b` on the ladder. */

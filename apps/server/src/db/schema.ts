@@ -81,6 +81,28 @@ export const usageTranches = pgTable(
   (t) => [index('usage_tranches_user_type_idx').on(t.userId, t.type)],
 );
 
+/**
+ * What each spend took from which tranche, so a refund goes back to the tranche it came from
+ * (with that tranche's expiry). `refunded` counts what has been given back of `amount`.
+ */
+export const usageSpends = pgTable(
+  'usage_spends',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    trancheId: text('tranche_id')
+      .notNull()
+      .references(() => usageTranches.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] }).notNull(),
+    amount: integer('amount').notNull(),
+    refunded: integer('refunded').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('usage_spends_user_type_idx').on(t.userId, t.type, t.createdAt)],
+);
+
 export const voices = pgTable(
   'voices',
   {
@@ -118,6 +140,30 @@ export const voices = pgTable(
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],
 );
 
+/**
+ * An interactive writing session, kept by the server: the client names it and sends an action
+ * with the writer's input; the step, what was accumulated and what was paid live here.
+ */
+export const interactiveSessions = pgTable(
+  'interactive_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    voiceId: text('voice_id').notNull(),
+    /** The session state as the client sees it (shared InteractiveState). */
+    state: jsonb('state').notNull(),
+    /** Bumped by every step: a step runs against the version it read, once. */
+    version: integer('version').notNull().default(0),
+    /** Short content spent on this session, and drafts (section drafts and rewrites) run. */
+    paid: integer('paid').notNull().default(0),
+    drafts: integer('drafts').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('interactive_sessions_user_idx').on(t.userId, t.updatedAt)],
+);
+
 export const mfaBackupCodes = pgTable(
   'mfa_backup_codes',
   {
@@ -137,3 +183,5 @@ export type UserRow = typeof users.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;
+export type UsageSpendRow = typeof usageSpends.$inferSelect;
+export type InteractiveSessionRow = typeof interactiveSessions.$inferSelect;

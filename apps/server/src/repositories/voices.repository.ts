@@ -13,6 +13,12 @@ export class VoicesRepository {
     return row;
   }
 
+  /** The Voice's row, held (shared) for the caller's transaction: a delete waits for it. */
+  async lockForShare(tx: Database, id: string): Promise<VoiceRow | undefined> {
+    const [row] = await tx.select().from(voices).where(eq(voices.id, id)).for('share');
+    return row;
+  }
+
   listByOwner(userId: string): Promise<VoiceRow[]> {
     return this.db.select().from(voices).where(eq(voices.userId, userId)).orderBy(desc(voices.createdAt));
   }

@@ -167,6 +167,8 @@ beforeAll(async () => {
   await other.register();
   const adminId: string = (await adminNoMfa.register()).res.json().user.id;
   await ctx.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
+  // Past the Create Voice step, so Convert and Create answer by who owns the Voice, not by onboarding.
+  await ctx.database.db.update(users).set({ onboardingStep: 'training_started' });
   privateId = newId();
   publicId = newId();
   await ctx.database.db.insert(voices).values([

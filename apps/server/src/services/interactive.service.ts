@@ -1,20 +1,42 @@
 // Interactive writing: the writer and the base model work through questions, an outline
 // (long mode) and the sections one by one; each section's draft is rewritten in the Voice. The
-// browser keeps the state and sends it with each action; this service checks it, runs the step
-// and answers with the next state. Starting a session spends one short content.
+// server keeps each session (step, what the writer told it, what was paid); the browser sends the
+// session's id, the step it acted on and the writer's input with each action, and gets the next
+// state back. Starting a session spends one short content, which pays for its first draft; every
+// further draft of a section (the next section's, or a revision) spends one more.
 import { randomUUID } from 'node:crypto';
-import { ALLOWED_ACTIONS, INTERACTIVE_MESSAGES, type InteractiveAction, type InteractiveState } from '@ownvoice/shared';
-import type { UserRow, VoiceRow } from '../db/schema.js';
+import {
+  ALLOWED_ACTIONS,
+  INTERACTIVE_MESSAGES,
+  type InteractiveAction,
+  type InteractiveState,
+  interactiveStateSchema,
+  MAX_OUTLINE_REVISIONS,
+  MAX_PROVIDED_INFO_CHARS,
+  newInteractiveState,
+  reopenLastSection,
+  writerInput,
+} from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
+import type { InteractiveSessionRow, UserRow, VoiceRow } from '../db/schema.js';
 import type { EngineHost } from '../engine/engine-host.js';
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
+import type { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
-import type { UsageService } from './usage.service.js';
+import type { UsageReceipt, UsageService } from './usage.service.js';
 
 const MAX_QUESTIONS = 3;
 const MAX_SECTIONS = 5;
 const SECTION_WORDS = { short: 250, long: 220 } as const;
 const TOKENS_PER_WORD = 1.6;
+/** A session untouched this long is forgotten when its owner starts another. */
+const IDLE_SESSION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Actions that draft a section and rewrite it in the Voice: each is one short content. */
+const DRAFTING: readonly InteractiveAction[] = ['submit_section_answers', 'revise_section'];
 
 /** Lines of a model's answer without list markers, numbering or heading marks. */
 const cleanLines = (text: string): string[] =>
@@ -36,32 +58,154 @@ export const parseOutline = (text: string): string[] =>
 const qa = (questions: readonly string[], answers: readonly string[]): string =>
   questions.map((q, i) => `Q: ${q}\nA: ${answers[i]?.trim() || '(no answer)'}`).join('\n');
 
+/** What the writer has told the session once these answers are added; refused when too long. */
+const withAnswers = (info: string, questions: readonly string[], answers: readonly string[]): string => {
+  const next = `${info}\n${qa(questions, answers)}`;
+  if (next.length > MAX_PROVIDED_INFO_CHARS) throw errors.validation(INTERACTIVE_MESSAGES.tooMuchInfo(next.length));
+  return next;
+};
+
+/** A step claimed for one request: what it started from and what it spent. */
+interface Claim {
+  row: InteractiveSessionRow;
+  from: InteractiveState;
+  receipt: UsageReceipt | undefined;
+  drafted: boolean;
+}
+
 export class InteractiveService {
   constructor(
+    private readonly db: Database,
+    private readonly sessions: InteractiveSessionsRepository,
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
     private readonly engine: EngineHost,
+    private readonly clock: Clock,
   ) {}
 
-  async next(user: UserRow, state: InteractiveState, action: InteractiveAction, signal: AbortSignal) {
-    if (!ALLOWED_ACTIONS[state.step].includes(action)) {
-      throw errors.validation(INTERACTIVE_MESSAGES.actionNotAllowed(action, state.step));
+  /**
+   * Runs one action. `sent` is the client's copy of the session: only its id, step id and the
+   * writer's input count (and, to start, its mode, prompt and Voice).
+   */
+  async next(user: UserRow, sent: InteractiveState, action: InteractiveAction, signal: AbortSignal) {
+    if (!ALLOWED_ACTIONS[sent.step].includes(action)) {
+      throw errors.validation(INTERACTIVE_MESSAGES.actionNotAllowed(action, sent.step));
     }
-    const voice = await this.conversion.awakeVoice(user, state.loraId);
-    if (action === 'ask_questions') await this.usage.consume(user.id, 'shortContent', 1);
+    const claim = action === 'ask_questions' ? await this.start(user, sent) : await this.claim(user, sent, action);
     try {
-      const next = await this.run(voice, state, action, signal);
+      const voice = await this.conversion.awakeVoice(user, claim.from.loraId);
+      const next = await this.run(voice, claim.from, action, signal);
       await this.activation.touch(voice.id);
-      return {
+      const state = interactiveStateSchema.parse({
         ...next,
         stepId: randomUUID(),
-        history: [...state.history, { step: state.step, action }].slice(-200),
-      };
+        history: [...claim.from.history, { step: claim.from.step, action }].slice(-200),
+      });
+      await this.sessions.update(claim.row.id, { state, version: claim.row.version + 1, updatedAt: this.clock.now() });
+      return state;
     } catch (error) {
-      if (action === 'ask_questions') await this.usage.refund(user.id, 'shortContent', 1);
+      await this.release(user, claim, action);
       throw error;
     }
+  }
+
+  /** A new session: its short content is spent before any model work (refused at a balance of 0). */
+  private async start(user: UserRow, sent: InteractiveState): Promise<Claim> {
+    await this.conversion.awakeVoice(user, sent.loraId);
+    const now = this.clock.now();
+    const id = randomUUID();
+    const from: InteractiveState = {
+      ...newInteractiveState(sent.mode, sent.request.prompt, sent.loraId),
+      requestId: id,
+    };
+    await this.sessions.pruneIdle(user.id, new Date(now.getTime() - IDLE_SESSION_DAYS * DAY_MS));
+    return this.db.transaction(async (tx) => {
+      const receipt = await this.usage.consume(user.id, 'shortContent', 1, tx);
+      // The stored step id is a placeholder while the step runs: a second request for it is stale.
+      const row = {
+        id,
+        userId: user.id,
+        voiceId: sent.loraId,
+        state: { ...from, stepId: randomUUID() },
+        version: 1,
+        paid: 1,
+        drafts: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.sessions.insert(row, tx);
+      return { row, from, receipt, drafted: false };
+    });
+  }
+
+  /** Takes the session's current step for this request, charging a draft the session has not paid for. */
+  private claim(user: UserRow, sent: InteractiveState, action: InteractiveAction): Promise<Claim> {
+    return this.db.transaction(async (tx) => {
+      const row = sent.requestId ? await this.sessions.lockOwned(tx, sent.requestId, user.id) : undefined;
+      const stored = row ? interactiveStateSchema.safeParse(row.state) : undefined;
+      if (!row || !stored?.success) throw new AppError(404, 'NOT_FOUND', INTERACTIVE_MESSAGES.unknownSession);
+      if (stored.data.stepId !== sent.stepId) throw errors.validation(INTERACTIVE_MESSAGES.staleStep);
+      let from = stored.data;
+      // "Back to editing" from complete is the browser's; the server follows it on the next action.
+      if (from.step === 'complete' && sent.step === 'section_drafted') from = reopenLastSection(from);
+      if (!ALLOWED_ACTIONS[from.step].includes(action)) {
+        throw errors.validation(INTERACTIVE_MESSAGES.actionNotAllowed(action, from.step));
+      }
+      const input = writerInput(sent);
+      from = {
+        ...from,
+        ...input,
+        skeletonDraft: from.step === 'skeleton_drafted' ? input.skeletonDraft : from.skeletonDraft,
+      };
+      if (action === 'submit_skeleton_answers')
+        withAnswers(from.allProvidedInfo, from.skeletonQueries, from.skeletonAnswers);
+      if (action === 'submit_section_answers')
+        withAnswers(from.allProvidedInfo, from.currentQueries, from.currentAnswers);
+      if (
+        action === 'revise_skeleton' &&
+        from.history.filter((h) => h.action === 'revise_skeleton').length >= MAX_OUTLINE_REVISIONS
+      ) {
+        throw errors.validation(INTERACTIVE_MESSAGES.tooManyOutlineRevisions);
+      }
+      const drafted = DRAFTING.includes(action);
+      const receipt =
+        drafted && row.drafts >= row.paid ? await this.usage.consume(user.id, 'shortContent', 1, tx) : undefined;
+      const claimed = {
+        ...row,
+        version: row.version + 1,
+        paid: row.paid + (receipt ? 1 : 0),
+        drafts: row.drafts + (drafted ? 1 : 0),
+      };
+      await this.sessions.update(
+        row.id,
+        {
+          state: { ...stored.data, stepId: randomUUID() },
+          version: claimed.version,
+          paid: claimed.paid,
+          drafts: claimed.drafts,
+          updatedAt: this.clock.now(),
+        },
+        tx,
+      );
+      return { row: claimed, from, receipt, drafted };
+    });
+  }
+
+  /** A step that failed: the session goes back to where it was, and what it spent comes back. */
+  private async release(user: UserRow, claim: Claim, action: InteractiveAction): Promise<void> {
+    if (action === 'ask_questions') {
+      await this.sessions.delete(claim.row.id);
+    } else {
+      await this.sessions.update(claim.row.id, {
+        state: claim.row.state,
+        version: claim.row.version + 1,
+        paid: claim.row.paid - (claim.receipt ? 1 : 0),
+        drafts: claim.row.drafts - (claim.drafted ? 1 : 0),
+        updatedAt: this.clock.now(),
+      });
+    }
+    if (claim.receipt) await this.usage.refund(user.id, 'shortContent', 1, claim.receipt);
   }
 
   private async run(
@@ -74,7 +218,7 @@ export class InteractiveService {
     switch (action) {
       case 'ask_questions': {
         const questions = await this.questions(`The writer asks for: ${prompt}`, signal);
-        const base = { ...s, requestId: randomUUID(), allProvidedInfo: `Request: ${prompt}` };
+        const base = { ...s, allProvidedInfo: `Request: ${prompt}` };
         if (s.mode === 'long') {
           return { ...base, step: 'awaiting_skeleton_answers', skeletonQueries: questions, skeletonAnswers: [] };
         }
@@ -89,7 +233,7 @@ export class InteractiveService {
         };
       }
       case 'submit_skeleton_answers': {
-        const info = `${s.allProvidedInfo}\n${qa(s.skeletonQueries, s.skeletonAnswers)}`;
+        const info = withAnswers(s.allProvidedInfo, s.skeletonQueries, s.skeletonAnswers);
         const titles = await this.outline(prompt, info, undefined, signal);
         return {
           ...s,
@@ -112,7 +256,7 @@ export class InteractiveService {
         if (s.skeletonDraft.length === 0) throw errors.validation('The outline has no sections to write.');
         return this.startSection(s, 0, signal);
       case 'submit_section_answers': {
-        const info = `${s.allProvidedInfo}\n${qa(s.currentQueries, s.currentAnswers)}`;
+        const info = withAnswers(s.allProvidedInfo, s.currentQueries, s.currentAnswers);
         const drafted = await this.draft(voice, { ...s, allProvidedInfo: info }, undefined, signal);
         return { ...s, ...drafted, step: 'section_drafted', allProvidedInfo: info };
       }

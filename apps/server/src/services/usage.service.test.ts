@@ -75,3 +75,29 @@ describe('UsageService', () => {
     expect(await amounts(id)).toEqual([0]);
   });
 });
+
+describe('refunds', () => {
+  it('return the units to the tranche they came from, with its expiry', async () => {
+    const id = await freshUser();
+    await grant(id, 1, 5);
+    await grant(id, 3, 60);
+    const receipt = await usage.consume(id, 'modelsTrained', 2);
+    expect(await amounts(id)).toEqual([0, 2]);
+    await usage.refund(id, 'modelsTrained', 2, receipt);
+    // Back where they were: no fresh 90-day tranche, and the soon-expiring unit still expires soon.
+    expect(await amounts(id)).toEqual([1, 3]);
+    const rows = await ctx.database.db.select().from(usageTranches).where(eq(usageTranches.userId, id));
+    expect(rows.map((r) => r.source)).not.toContain('refund');
+  });
+
+  it('without a receipt go back to the latest spends, and never twice', async () => {
+    const id = await freshUser();
+    await grant(id, 2, 5);
+    await usage.consume(id, 'modelsTrained', 1);
+    await usage.refund(id, 'modelsTrained', 1);
+    expect(await amounts(id)).toEqual([2]);
+    // Nothing left to return to: a refund beyond what was spent is a fresh tranche, as before.
+    await usage.refund(id, 'modelsTrained', 1);
+    expect(await amounts(id)).toEqual([2, 1]);
+  });
+});

@@ -15,7 +15,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { type CheckedTrainingInput, checkTrainingInput } from './training-input.js';
-import type { UsageService } from './usage.service.js';
+import type { UsageReceipt, UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
 import { toVoiceView, voiceFolder } from './voices.service.js';
 
@@ -81,6 +81,7 @@ export class VoiceCreationService {
     }
 
     let voice: Awaited<ReturnType<VoicesRepository['insert']>>;
+    let receipt: UsageReceipt | undefined;
     try {
       voice = await this.db.transaction(async (tx) => {
         // The user's row lock makes the slot check and the insert one step for this user.
@@ -89,7 +90,7 @@ export class VoiceCreationService {
         if ((await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal) {
           throw errors.insufficientLimit('storageSlots');
         }
-        await this.usage.consume(user.id, 'modelsTrained', 1, tx);
+        receipt = await this.usage.consume(user.id, 'modelsTrained', 1, tx);
         await this.onboarding.reachedFirstVoice(locked, tx);
         return this.voices.insert(
           {
@@ -116,7 +117,7 @@ export class VoiceCreationService {
       // Nothing will train it: undo the Voice and give the training back.
       await this.voices.deleteOwned(id, user.id);
       await this.storage.remove(voiceFolder(id));
-      await this.usage.refund(user.id, 'modelsTrained', 1);
+      await this.usage.refund(user.id, 'modelsTrained', 1, receipt);
       throw error;
     }
     return toVoiceView(voice, user);

@@ -3,19 +3,25 @@
 // activation.service.
 import { type Voice, type VoiceEvaluation, voiceEvaluationSchema } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import { voicePolicy } from '../policies/index.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice, visibleVoice } from './voice-access.js';
 
-/** The stored evaluation when it has the current shape; older or foreign JSON shows as none. */
-const evaluationOf = (value: unknown): VoiceEvaluation | null => {
+/**
+ * The stored evaluation when it has the current shape; older or foreign JSON shows as none.
+ * Its samples quote the owner's training writing, so only the owner sees them (`withSamples`).
+ */
+const evaluationOf = (value: unknown, withSamples: boolean): VoiceEvaluation | null => {
   const parsed = voiceEvaluationSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  if (!parsed.success) return null;
+  return withSamples ? parsed.data : { ...parsed.data, samples: [] };
 };
 
 export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<UserRow, 'id'>): Voice => ({
@@ -30,7 +36,7 @@ export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<
   stage: v.status === 'training' ? (v.stage ?? null) : null,
   etaSeconds: v.status === 'training' ? (v.etaSeconds ?? null) : null,
   characters: v.characters ?? null,
-  evaluation: evaluationOf(v.evaluation),
+  evaluation: evaluationOf(v.evaluation, viewer !== undefined && voicePolicy.canSeeTrainingText(viewer, v)),
   ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
   ...(viewer ? { isOwner: v.userId === viewer.id } : {}),
 });
@@ -40,7 +46,9 @@ export const voiceFolder = (voiceId: string): string => `voices/${voiceId}`;
 
 export class VoicesService {
   constructor(
+    private readonly db: Database,
     private readonly voices: VoicesRepository,
+    private readonly users: UsersRepository,
     private readonly storage: ArtifactStorage,
     private readonly clock: Clock,
     private readonly awake: { release(voice: VoiceRow): Promise<void> },
@@ -94,32 +102,50 @@ export class VoicesService {
     await this.storage.remove(voiceFolder(voice.id));
   }
 
-  /** Copies a trained Voice the user can see into a new private Voice of theirs. */
+  /**
+   * Copies a trained Voice the user can see into a new private Voice of theirs. Like creating
+   * one, it runs in one transaction under the user's row lock (the storage-slot check and the
+   * insert are one step), and it holds the source's row while copying its files, so a delete of
+   * the source waits for the copy, or has happened and the fork is refused: never a fork
+   * without files. The fork carries no training text: evaluation samples stay with the owner.
+   */
   async fork(user: UserRow, id: string): Promise<Voice> {
-    const source = await this.visible(user, id);
-    if (!voicePolicy.canFork(user, source)) throw errors.voiceNotReady('Only a trained Voice can be forked.');
-    if ((await this.voices.countByOwner(user.id)) >= user.modelStorageSlotsTotal) {
-      throw errors.insufficientLimit('storageSlots');
-    }
+    await this.visible(user, id);
     const forkId = newId(this.clock.now());
-    if (await this.storage.exists(voiceFolder(source.id))) {
-      await this.storage.copy(voiceFolder(source.id), voiceFolder(forkId));
-    }
     try {
-      const created = await this.voices.insert({
-        id: forkId,
-        userId: user.id,
-        name: source.name,
-        status: 'ready',
-        progress: 100,
-        isPublic: false,
-        pipelineId: source.pipelineId,
-        adapterKey: source.adapterKey?.replace(voiceFolder(source.id), voiceFolder(forkId)) ?? null,
-        forkedFromId: source.id,
-        characters: source.characters,
-        evaluation: source.evaluation,
+      const created = await this.db.transaction(async (tx) => {
+        const locked = await this.users.lockById(tx, user.id);
+        if (!locked) throw errors.unauthenticated();
+        const source = await this.voices.lockForShare(tx, id);
+        if (!source || !voicePolicy.canView(locked, source)) throw errors.notFound('Voice');
+        if (!voicePolicy.canFork(locked, source)) throw errors.voiceNotReady('Only a trained Voice can be forked.');
+        if ((await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal) {
+          throw errors.insufficientLimit('storageSlots');
+        }
+        if (!source.adapterKey || !(await this.storage.exists(source.adapterKey))) {
+          throw errors.voiceNotReady('This Voice’s files are not available, so it cannot be forked.');
+        }
+        await this.storage.copy(voiceFolder(source.id), voiceFolder(forkId));
+        const evaluation = evaluationOf(source.evaluation, false);
+        const row = await this.voices.insert(
+          {
+            id: forkId,
+            userId: user.id,
+            name: source.name,
+            status: 'ready',
+            progress: 100,
+            isPublic: false,
+            pipelineId: source.pipelineId,
+            adapterKey: source.adapterKey.replace(voiceFolder(source.id), voiceFolder(forkId)),
+            forkedFromId: source.id,
+            characters: source.characters,
+            evaluation,
+          },
+          tx,
+        );
+        await this.onboarding.reachedFirstVoice(locked, tx);
+        return row;
       });
-      await this.onboarding.reachedFirstVoice(user);
       return toVoiceView(created, user);
     } catch (error) {
       await this.storage.remove(voiceFolder(forkId));

@@ -1,13 +1,22 @@
 // A trained Voice in seconds, for tests that use one rather than test training: a LoRA trained
 // for a few steps on the house model (real trainer, real adapter file), stored as a ready Voice.
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { readTrainedAdapter, rewritePrompt, TRAINING_PRESETS, train, writeGgufAdapter } from '@ownvoice/engine';
-import { type VoiceRow, voices } from '../db/schema.js';
+import { and, eq } from 'drizzle-orm';
+import { users, type VoiceRow, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { adapterFolderKey } from '../workers/training-worker.js';
 import type { TestContext } from './test-app.js';
 import { writingSample } from './writing.js';
+
+/** An owner of a Voice has passed training_started, as creating or forking one moves them. */
+async function reachTrainingStarted(ctx: TestContext, userId: string): Promise<void> {
+  await ctx.database.db
+    .update(users)
+    .set({ onboardingStep: 'training_started' })
+    .where(and(eq(users.id, userId), eq(users.onboardingStep, 'registered')));
+}
 
 export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick'): Promise<VoiceRow> {
   const { platform } = ctx.app;
@@ -37,6 +46,31 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
   writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), readTrainedAdapter(trained.adapterPath));
+  return insertReadyVoice(ctx, userId, id, name);
+}
+
+/** A registered owner with a quick Voice, woken; `status` is what the wake call answered. */
+export async function ownerWithAwakeVoice(ctx: TestContext) {
+  const owner = ctx.client();
+  const ownerId: string = (await owner.register()).res.json().user.id;
+  const voice = await quickVoice(ctx, ownerId);
+  const status: string = (await owner.post(`/api/loras/${voice.id}/activate`)).json().status;
+  return { owner, ownerId, voice, status };
+}
+
+/** A new ready Voice of `userId` with its own copy of `source`'s adapter file (no training). */
+export async function copyVoice(ctx: TestContext, userId: string, source: VoiceRow, name = 'Copy'): Promise<VoiceRow> {
+  const { storage } = ctx.app.platform;
+  if (!source.adapterKey) throw new Error('the source Voice has no adapter');
+  const id = newId();
+  const outDir = storage.localPath(adapterFolderKey(id));
+  mkdirSync(outDir, { recursive: true });
+  copyFileSync(storage.localPath(source.adapterKey), path.join(outDir, 'voice-quick.gguf'));
+  return insertReadyVoice(ctx, userId, id, name);
+}
+
+/** The row of a ready Voice whose adapter is already in its folder; the owner reaches training_started, as creating one would. */
+async function insertReadyVoice(ctx: TestContext, userId: string, id: string, name: string): Promise<VoiceRow> {
   const [row] = await ctx.database.db
     .insert(voices)
     .values({
@@ -48,14 +82,6 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
       adapterKey: `${adapterFolderKey(id)}/voice-quick.gguf`,
     })
     .returning();
+  await reachTrainingStarted(ctx, userId);
   return row as VoiceRow;
-}
-
-/** A registered owner with a quick Voice, woken; `status` is what the wake call answered. */
-export async function ownerWithAwakeVoice(ctx: TestContext) {
-  const owner = ctx.client();
-  const ownerId: string = (await owner.register()).res.json().user.id;
-  const voice = await quickVoice(ctx, ownerId);
-  const status: string = (await owner.post(`/api/loras/${voice.id}/activate`)).json().status;
-  return { owner, ownerId, voice, status };
 }

@@ -95,3 +95,54 @@ describe('PATCH /api/auth/onboarding', () => {
     expect(unknown.statusCode).toBe(400);
   });
 });
+
+describe('onboarding moves only by the action each step belongs to', () => {
+  it('refuses jumps: tutorial_complete from registered, a quickstart before its tour', async () => {
+    const client = ctx.client();
+    await client.register();
+    for (const step of ['tutorial_complete', 'create_quickstart_complete', 'activation_tour_complete']) {
+      const jump = await client.patch('/api/auth/onboarding', { step });
+      expect(jump.statusCode, step).toBe(403);
+      expect(jump.json().code).toBe('FORBIDDEN');
+    }
+    expect((await client.get('/api/auth/me')).json().user.onboarding.step).toBe('registered');
+
+    // The ladder as the screens climb it, one action at a time.
+    for (const step of [
+      'training_started',
+      'rephrasing_tour_complete',
+      'activation_tour_complete',
+      'convert_quickstart_complete',
+      'create_quickstart_complete',
+    ]) {
+      const res = await client.patch('/api/auth/onboarding', { step });
+      expect(res.statusCode, step).toBe(200);
+      expect(res.json().user.onboarding.step).toBe(step);
+    }
+    // The end of the tutorial is not the client's to set until plans can be chosen.
+    expect((await client.patch('/api/auth/onboarding', { step: 'tutorial_complete' })).statusCode).toBe(403);
+  });
+
+  it('keeps Convert and Create closed before training_started, as the web does', async () => {
+    const client = ctx.client();
+    await client.register();
+    const voiceId = 'a'.repeat(24);
+    const calls = () => [
+      client.post(`/api/loras/${voiceId}/convert-stream`, { loraId: voiceId, text: 'Some text to convert.' }),
+      client.post('/api/loras/edit-chunk', { originalChunk: 'One.', rephrasedChunk: 'Two.', chunkIndex: 0 }),
+      client.post('/api/content/interactive/next', {
+        state: { version: 1, mode: 'short', step: 'init', request: { prompt: 'A note.' }, loraId: voiceId },
+        action: 'ask_questions',
+      }),
+      client.upload('/api/content/generate-stream', {
+        fields: { prompt: 'A note.', format: 'blog_post', selectedLora: voiceId },
+      }),
+    ];
+    for (const res of await Promise.all(calls())) {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().msg).toBe('Create your first Voice (or skip that step) to unlock Convert and Create.');
+    }
+    await client.patch('/api/auth/onboarding', { step: 'training_started' });
+    for (const res of await Promise.all(calls())) expect(res.statusCode, res.body).not.toBe(403);
+  });
+});

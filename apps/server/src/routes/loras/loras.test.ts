@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
@@ -133,5 +133,67 @@ describe('/api/loras', () => {
     expect((await owner.patch(`/api/loras/${voice.id}`, {})).statusCode).toBe(400);
     expect((await owner.patch(`/api/loras/${voice.id}`, { isPublic: 'yes' })).statusCode).toBe(400);
     expect((await owner.patch(`/api/loras/${voice.id}`, { name: 'x', status: 'active' })).statusCode).toBe(400);
+  });
+
+  it('keeps the owner’s training text (evaluation samples) from everyone else and from forks', async () => {
+    const secret = 'A passage from my private diary that trained this Voice.';
+    const evaluation = {
+      heldOut: { baseLoss: 2, voiceLoss: 1, basePerplexity: 7, voicePerplexity: 3, examples: 4 },
+      style: { voiceDelta: 0.1, baseDelta: 0.3, voiceSimilarity: 0.8, baseSimilarity: 0.5, samples: 1 },
+      samples: [{ generic: 'Generic text.', voice: 'Rewritten text.', original: secret }],
+    };
+    const source = await addVoice(ownerId, { isPublic: true, evaluation });
+    expect((await owner.get(`/api/loras/${source.id}`)).json().evaluation.samples[0].original).toBe(secret);
+    expect((await owner.get('/api/loras/public')).body).toContain(secret);
+
+    const publicList = await other.get('/api/loras/public');
+    expect(publicList.json().map((v: { _id: string }) => v._id)).toContain(source.id);
+    expect(publicList.body).not.toContain(secret);
+    const view = (await other.get(`/api/loras/${source.id}`)).json();
+    expect(view.evaluation).toMatchObject({ heldOut: evaluation.heldOut, samples: [] });
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 100 }).where(eq(users.id, otherId));
+    const fork = await other.post(`/api/loras/${source.id}/fork`);
+    expect(fork.statusCode).toBe(201);
+    expect(fork.body).not.toContain(secret);
+    expect(JSON.stringify((await rowOf(fork.json()._id))?.evaluation)).not.toContain(secret);
+    expect((await other.get(`/api/loras/${fork.json()._id}`)).body).not.toContain(secret);
+  });
+
+  it('lets concurrent forks take only the free storage slots', async () => {
+    const forker = ctx.client();
+    const forkerId = (await forker.register()).res.json().user.id as string;
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 3 }).where(eq(users.id, forkerId));
+    const source = await addVoice(ownerId, { isPublic: true });
+    const results = await Promise.all(Array.from({ length: 10 }, () => forker.post(`/api/loras/${source.id}/fork`)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 201, 400, 400, 400, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.statusCode === 400)) expect(r.json().limitType).toBe('storageSlots');
+    const owned = await ctx.database.db.select().from(voices).where(eq(voices.userId, forkerId));
+    expect(owned).toHaveLength(3);
+  });
+
+  it('never leaves a fork without files, a 500 or an orphan folder when the source is deleted meanwhile', async () => {
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 1000 }).where(eq(users.id, otherId));
+    const voicesDir = path.join(ctx.config.dataDir, 'voices');
+    for (let round = 0; round < 30; round++) {
+      const source = await addVoice(ownerId, { isPublic: true });
+      // Files that take a moment to copy, and the delete started at varying moments of the fork.
+      for (let i = 0; i < 8; i++)
+        writeFileSync(path.join(voicesDir, source.id, `part-${i}.bin`), Buffer.alloc(256 * 1024));
+      const [fork, deleted] = await Promise.all([
+        other.post(`/api/loras/${source.id}/fork`),
+        new Promise((resolve) => setTimeout(resolve, round % 6)).then(() =>
+          owner.request('DELETE', `/api/loras/${source.id}`),
+        ),
+      ]);
+      expect(deleted.statusCode).toBe(200);
+      expect([201, 404], fork.body).toContain(fork.statusCode);
+      if (fork.statusCode === 201) {
+        expect(existsSync(path.join(voicesDir, fork.json()._id, 'voice-v1.gguf'))).toBe(true);
+      } else {
+        expect(fork.json()).toMatchObject({ code: 'NOT_FOUND', msg: 'Voice not found' });
+      }
+    }
+    const rows = new Set((await ctx.database.db.select({ id: voices.id }).from(voices)).map((r) => r.id));
+    expect(readdirSync(voicesDir).filter((folder) => !rows.has(folder))).toEqual([]);
   });
 });

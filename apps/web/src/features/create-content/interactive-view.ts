@@ -147,23 +147,8 @@ export function removeOutlineItem(state: InteractiveState, index: number): Inter
 export const outlineIsApprovable = (state: InteractiveState): boolean =>
   state.skeletonDraft.length > 0 && state.skeletonDraft.every((item) => item.title.trim() !== '');
 
-/**
- * From complete back to the last section as drafted (local only): the last section leaves the
- * finished content and becomes the current draft again, so approving it completes the piece anew.
- */
-export function backToEditing(state: InteractiveState): InteractiveState {
-  if (state.step !== 'complete' || state.content.length === 0) return state;
-  const last = state.content[state.content.length - 1] as InteractiveSection;
-  return {
-    ...state,
-    step: 'section_drafted',
-    content: state.content.slice(0, -1),
-    currentSectionIndex: state.content.length - 1,
-    currentDraft: last.draft,
-    currentRephrased: last.rephrased,
-    sectionRevision: '',
-  };
-}
+/** From complete back to the last section as drafted (the server reopens it alike on the next action). */
+export { reopenLastSection as backToEditing } from '@ownvoice/shared';
 
 /** What Copy takes: the full rephrased content so far (finished sections and the one on screen). */
 export function copyText(state: InteractiveState | null): string {
