@@ -1,34 +1,64 @@
-// Every route of spec §2. Public pages render for anyone; signed-in and admin pages sit behind
-// their guards; anything else is the 404 page.
+// Every route of the app. Public pages render for anyone; signed-in and admin pages sit behind
+// their guards; anything else is the 404 page. Paths come from lib/paths, so a link and its route
+// cannot drift apart. Only the landing page is in the first download: every other page loads when
+// first visited, while the layout shows a loader (see AppLayout).
+import { type ComponentType, lazy } from 'react';
 import { Navigate, Route, Routes, useSearchParams } from 'react-router';
-import { AccountPage } from '../features/account/components/AccountPage';
-import { AdminDashboardPage } from '../features/admin/components/AdminDashboardPage';
-import { UserActivityPage } from '../features/admin/components/UserActivityPage';
-import { AuthPage } from '../features/auth/components/AuthPage';
-import { ConvertPage } from '../features/convert/components/ConvertPage';
-import { CreateContentPage } from '../features/create-content/components/CreateContentPage';
-import { DashboardPage } from '../features/dashboard/components/DashboardPage';
-import { AboutPage } from '../features/info-pages/components/AboutPage';
-import { DownloadPage } from '../features/info-pages/components/DownloadPage';
-import { HowToPage } from '../features/info-pages/components/HowToPage';
 import { LandingPage } from '../features/info-pages/components/LandingPage';
-import { NotFoundPage } from '../features/info-pages/components/NotFoundPage';
-import { PrivacyPage } from '../features/info-pages/components/PrivacyPage';
-import { WaitlistPage } from '../features/info-pages/components/WaitlistPage';
-import { OnboardingChoicePage } from '../features/onboarding/components/OnboardingChoicePage';
-import { OnboardingPlansPage } from '../features/onboarding/components/OnboardingPlansPage';
-import { PayLaterPage } from '../features/onboarding/components/PayLaterPage';
-import { PaymentCancelledPage } from '../features/plans/components/PaymentCancelledPage';
-import { PaymentSuccessPage } from '../features/plans/components/PaymentSuccessPage';
-import { PlansPage } from '../features/plans/components/PlansPage';
-import { CreateVoicePage } from '../features/voices/components/CreateVoicePage';
-import { PublicVoicesPage } from '../features/voices/components/PublicVoicesPage';
-import { TrainingProgressPage } from '../features/voices/components/TrainingProgressPage';
-import { VoiceDetailsPage } from '../features/voices/components/VoiceDetailsPage';
-import { type AuthTab, PATHS } from '../lib/paths';
+import { type AuthTab, PATHS, ROUTE_PATTERNS } from '../lib/paths';
 import { AdminRoute } from './guards/AdminRoute';
 import { PrivateRoute } from './guards/PrivateRoute';
 import { AppLayout } from './layout/AppLayout';
+
+/** A page component loaded on first use; pages are named exports, React.lazy wants a default one. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const AccountPage = lazyPage(() => import('../features/account/components/AccountPage'), 'AccountPage');
+const AdminDashboardPage = lazyPage(
+  () => import('../features/admin/components/AdminDashboardPage'),
+  'AdminDashboardPage',
+);
+const UserActivityPage = lazyPage(() => import('../features/admin/components/UserActivityPage'), 'UserActivityPage');
+const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 'AuthPage');
+const ConvertPage = lazyPage(() => import('../features/convert/components/ConvertPage'), 'ConvertPage');
+const CreateContentPage = lazyPage(
+  () => import('../features/create-content/components/CreateContentPage'),
+  'CreateContentPage',
+);
+const DashboardPage = lazyPage(() => import('../features/dashboard/components/DashboardPage'), 'DashboardPage');
+const AboutPage = lazyPage(() => import('../features/info-pages/components/AboutPage'), 'AboutPage');
+const DownloadPage = lazyPage(() => import('../features/info-pages/components/DownloadPage'), 'DownloadPage');
+const HowToPage = lazyPage(() => import('../features/info-pages/components/HowToPage'), 'HowToPage');
+const NotFoundPage = lazyPage(() => import('../features/info-pages/components/NotFoundPage'), 'NotFoundPage');
+const PrivacyPage = lazyPage(() => import('../features/info-pages/components/PrivacyPage'), 'PrivacyPage');
+const WaitlistPage = lazyPage(() => import('../features/info-pages/components/WaitlistPage'), 'WaitlistPage');
+const OnboardingChoicePage = lazyPage(
+  () => import('../features/onboarding/components/OnboardingChoicePage'),
+  'OnboardingChoicePage',
+);
+const OnboardingPlansPage = lazyPage(
+  () => import('../features/onboarding/components/OnboardingPlansPage'),
+  'OnboardingPlansPage',
+);
+const PayLaterPage = lazyPage(() => import('../features/onboarding/components/PayLaterPage'), 'PayLaterPage');
+const PaymentCancelledPage = lazyPage(
+  () => import('../features/plans/components/PaymentCancelledPage'),
+  'PaymentCancelledPage',
+);
+const PaymentSuccessPage = lazyPage(
+  () => import('../features/plans/components/PaymentSuccessPage'),
+  'PaymentSuccessPage',
+);
+const PlansPage = lazyPage(() => import('../features/plans/components/PlansPage'), 'PlansPage');
+const CreateVoicePage = lazyPage(() => import('../features/voices/components/CreateVoicePage'), 'CreateVoicePage');
+const PublicVoicesPage = lazyPage(() => import('../features/voices/components/PublicVoicesPage'), 'PublicVoicesPage');
+const TrainingProgressPage = lazyPage(
+  () => import('../features/voices/components/TrainingProgressPage'),
+  'TrainingProgressPage',
+);
+const VoiceDetailsPage = lazyPage(() => import('../features/voices/components/VoiceDetailsPage'), 'VoiceDetailsPage');
 
 /** /login and /register: the auth screen on the matching tab, keeping any redirect. */
 function AuthTabRedirect({ tab }: { tab: AuthTab }) {
@@ -43,37 +73,37 @@ export function AppRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         <Route index element={<LandingPage />} />
-        <Route path="auth" element={<AuthPage />} />
-        <Route path="login" element={<AuthTabRedirect tab="login" />} />
-        <Route path="register" element={<AuthTabRedirect tab="register" />} />
-        <Route path="about" element={<AboutPage />} />
-        <Route path="how-to" element={<HowToPage />} />
-        <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="download" element={<DownloadPage />} />
-        <Route path="waitlist" element={<WaitlistPage />} />
-        <Route path="onboarding/choice" element={<OnboardingChoicePage />} />
-        <Route path="onboarding/plans" element={<OnboardingPlansPage />} />
-        <Route path="onboarding/pay-later" element={<PayLaterPage />} />
+        <Route path={PATHS.auth} element={<AuthPage />} />
+        <Route path={PATHS.login} element={<AuthTabRedirect tab="login" />} />
+        <Route path={PATHS.register} element={<AuthTabRedirect tab="register" />} />
+        <Route path={PATHS.about} element={<AboutPage />} />
+        <Route path={PATHS.howTo} element={<HowToPage />} />
+        <Route path={PATHS.privacy} element={<PrivacyPage />} />
+        <Route path={PATHS.download} element={<DownloadPage />} />
+        <Route path={PATHS.waitlist} element={<WaitlistPage />} />
+        <Route path={PATHS.onboardingChoice} element={<OnboardingChoicePage />} />
+        <Route path={PATHS.onboardingPlans} element={<OnboardingPlansPage />} />
+        <Route path={PATHS.onboardingPayLater} element={<PayLaterPage />} />
 
         <Route element={<PrivateRoute />}>
-          <Route path="dashboard" element={<DashboardPage />} />
-          <Route path="dashboard/create" element={<CreateVoicePage />} />
-          <Route path="dashboard/loras" element={<Navigate to={PATHS.dashboard} replace />} />
-          <Route path="dashboard/loras/:id" element={<VoiceDetailsPage />} />
-          <Route path="dashboard/loras/:id/training" element={<TrainingProgressPage />} />
-          <Route path="dashboard/convert" element={<ConvertPage />} />
-          <Route path="dashboard/create-content" element={<CreateContentPage />} />
-          <Route path="dashboard/account" element={<AccountPage />} />
-          <Route path="dashboard/plans" element={<PlansPage />} />
-          <Route path="dashboard/plans/success" element={<PaymentSuccessPage />} />
-          <Route path="dashboard/plans/cancel" element={<PaymentCancelledPage />} />
-          <Route path="dashboard/public-loras" element={<PublicVoicesPage />} />
+          <Route path={PATHS.dashboard} element={<DashboardPage />} />
+          <Route path={PATHS.createVoice} element={<CreateVoicePage />} />
+          <Route path={PATHS.voices} element={<Navigate to={PATHS.dashboard} replace />} />
+          <Route path={ROUTE_PATTERNS.voice} element={<VoiceDetailsPage />} />
+          <Route path={ROUTE_PATTERNS.voiceTraining} element={<TrainingProgressPage />} />
+          <Route path={PATHS.convert} element={<ConvertPage />} />
+          <Route path={PATHS.createContent} element={<CreateContentPage />} />
+          <Route path={PATHS.account} element={<AccountPage />} />
+          <Route path={PATHS.plans} element={<PlansPage />} />
+          <Route path={PATHS.plansSuccess} element={<PaymentSuccessPage />} />
+          <Route path={PATHS.plansCancel} element={<PaymentCancelledPage />} />
+          <Route path={PATHS.publicVoices} element={<PublicVoicesPage />} />
         </Route>
 
         <Route element={<AdminRoute />}>
-          <Route path="admin" element={<AdminDashboardPage />} />
-          <Route path="admin/dashboard" element={<AdminDashboardPage />} />
-          <Route path="admin/users/:id/activity" element={<UserActivityPage />} />
+          <Route path={PATHS.admin} element={<AdminDashboardPage />} />
+          <Route path={PATHS.adminDashboard} element={<AdminDashboardPage />} />
+          <Route path={ROUTE_PATTERNS.userActivity} element={<UserActivityPage />} />
         </Route>
 
         <Route path="*" element={<NotFoundPage />} />

@@ -1,4 +1,4 @@
-// A yes/no question in a modal, for actions the spec asks to confirm (delete, visibility).
+// A yes/no question in a modal, for actions that must be confirmed first (delete, visibility).
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 

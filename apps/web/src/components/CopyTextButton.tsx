@@ -1,4 +1,4 @@
-// Copy with the spec's feedback: the label reads Copied for COPIED_FEEDBACK_MS (§9).
+// Copy with feedback: the label reads Copied for COPIED_FEEDBACK_MS, then Copy again.
 import { Button, CopyButton } from '@mantine/core';
 import { COPIED_FEEDBACK_MS } from '@ownvoice/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';

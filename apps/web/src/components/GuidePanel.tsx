@@ -1,4 +1,4 @@
-// A tutorial panel of the onboarding guides (spec §4): violet, with a close button. It closes
+// A tutorial panel of the onboarding guides: violet, with a close button. It closes
 // itself unless the caller controls `opened` (a tour that also closes when finished).
 import { Alert } from '@mantine/core';
 import { IconSchool } from '@tabler/icons-react';

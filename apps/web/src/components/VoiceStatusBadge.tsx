@@ -1,4 +1,4 @@
-// A Voice's status as the spec labels it (§4: ready is "asleep", active is "awake", ...).
+// A Voice's status as users read it: ready is "asleep", active is "awake", ... (VOICE_STATUS_LABELS).
 import { Badge, type MantineColor } from '@mantine/core';
 import { VOICE_STATUS_LABELS, type VoiceStatus } from '@ownvoice/shared';
 

@@ -1,4 +1,4 @@
-// The API client of spec §7: JSON over fetch under one base path, cookies included (the CSRF
+// The API client: JSON over fetch under one base path, cookies included (the CSRF
 // secret is a cookie), the bearer token when one is stored, and a CSRF header on every request
 // that changes state. A 403 with a CSRF_ code means the token went stale: fetch one and retry once.
 import { CSRF_HEADER, csrfTokenResponseSchema, isCsrfErrorCode } from '@ownvoice/shared';

@@ -1,4 +1,4 @@
-// Holds the CSRF token between requests (spec §4 "CSRF token"): kept CSRF_CACHE_MS after it was
+// Holds the CSRF token between requests: kept CSRF_CACHE_MS after it was
 // fetched, but refreshed CSRF_SAFETY_MARGIN_MS before that, so a token never expires mid-request.
 import { CSRF_CACHE_MS, CSRF_SAFETY_MARGIN_MS } from '@ownvoice/shared';
 

@@ -8,5 +8,5 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : DATE_FORMAT.format(date);
 }
 
-/** "20,000", the way the spec's messages write counts. */
+/** "20,000", the way user-facing messages write counts. */
 export const formatCount = (n: number): string => n.toLocaleString('en-US');

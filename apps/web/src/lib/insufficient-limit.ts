@@ -1,4 +1,4 @@
-// Spec §5 "Insufficient resources": which failed calls mean a resource ran out, and which one.
+// Which failed calls mean a usage limit (RESOURCE_KEYS) or the credits ran out, and which one.
 // The server says so with reason "insufficient_limit" and a limitType; older or other answers only
 // say it in words, so the message is read too.
 import { RESOURCE_KEYS, type ResourceKey } from '@ownvoice/shared';

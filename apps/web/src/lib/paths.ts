@@ -1,4 +1,4 @@
-// Route paths (spec §2) and the links built from them, so no page spells a URL by hand.
+// Every route path of the app and the links built from them, so no page spells a URL by hand.
 
 export const PATHS = {
   home: '/',
@@ -27,6 +27,13 @@ export const PATHS = {
   adminDashboard: '/admin/dashboard',
 } as const;
 
+/** Route patterns with a parameter: the router matches them, the functions below fill them in. */
+export const ROUTE_PATTERNS = {
+  voice: `${PATHS.voices}/:id`,
+  voiceTraining: `${PATHS.voices}/:id/training`,
+  userActivity: '/admin/users/:id/activity',
+} as const;
+
 export type AuthTab = 'register' | 'login';
 
 /** /auth with a tab and, when given, the encoded page to return to afterwards. */
@@ -36,12 +43,17 @@ export function authPath(tab: AuthTab, redirect?: string): string {
   return `${PATHS.auth}?${params.toString()}`;
 }
 
-export const voicePath = (id: string): string => `${PATHS.voices}/${encodeURIComponent(id)}`;
-export const voiceTrainingPath = (id: string): string => `${voicePath(id)}/training`;
-/** Convert, with a Voice preselected when one is given (spec §2 "Convert"). */
+const withId = (pattern: string, id: string): string => pattern.replace(':id', () => encodeURIComponent(id));
+
+export const voicePath = (id: string): string => withId(ROUTE_PATTERNS.voice, id);
+export const voiceTrainingPath = (id: string): string => withId(ROUTE_PATTERNS.voiceTraining, id);
+/** The query parameter that preselects a Voice on Convert and Create. */
+export const VOICE_PARAM = 'loraId';
+
+/** Convert, with a Voice preselected when one is given. */
 export const convertPath = (loraId?: string): string =>
-  loraId ? `${PATHS.convert}?${new URLSearchParams({ loraId }).toString()}` : PATHS.convert;
-export const userActivityPath = (id: string): string => `/admin/users/${encodeURIComponent(id)}/activity`;
+  loraId ? `${PATHS.convert}?${new URLSearchParams({ [VOICE_PARAM]: loraId }).toString()}` : PATHS.convert;
+export const userActivityPath = (id: string): string => withId(ROUTE_PATTERNS.userActivity, id);
 
 /** Admins skip onboarding from the choice screen straight into Voice creation. */
 export const ONBOARDING_BYPASS_PATH = `${PATHS.createVoice}?onboard=bypass`;

@@ -1,4 +1,4 @@
-// The one purchase prompt (spec §5): a feature whose call failed because a resource ran out hands
+// The one purchase prompt: a feature whose call failed because a resource ran out hands
 // the error here, and the modal mounted at app level shows what ran out. An external store, so any
 // hook or plain function can raise it without threading a context through.
 import { createStore, useStore } from './create-store';

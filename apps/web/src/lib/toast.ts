@@ -1,4 +1,4 @@
-// Toasts (spec §8): errors stay 4 s, successes 2 s; the <Notifications> host caps the stack.
+// Toasts: errors stay 4 s, successes 2 s; the <Notifications> host caps the stack.
 import { notifications } from '@mantine/notifications';
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS } from '@ownvoice/shared';
 

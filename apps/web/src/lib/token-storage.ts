@@ -1,4 +1,4 @@
-// The session token lives in localStorage (spec §3) so a reload keeps the user signed in.
+// The session token lives in localStorage so a reload keeps the user signed in.
 // Access is guarded because storage can be missing (tests in Node) or blocked (privacy modes).
 
 export const TOKEN_STORAGE_KEY = 'ownvoice.token';

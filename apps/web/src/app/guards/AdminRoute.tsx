@@ -1,10 +1,10 @@
-// Admin-only routes (spec §2 "Admin route guard"): the user behind the stored token must be an
+// Admin-only routes: the user behind the stored token must be an
 // admin or super admin; everyone else signed in goes to their dashboard.
 import { isAdminRole } from '@ownvoice/shared';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { authPath, PATHS } from '../../lib/paths';
-import { useSession } from '../session/session-context';
+import { useSession } from '../../lib/session/session-context';
 
 export function AdminRoute() {
   const { status, user } = useSession();

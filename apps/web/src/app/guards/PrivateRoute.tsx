@@ -1,8 +1,8 @@
-// Signed-in routes (spec §2 "Private route guard").
+// Signed-in routes.
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { authPath } from '../../lib/paths';
-import { useSession } from '../session/session-context';
+import { useSession } from '../../lib/session/session-context';
 import { decidePrivateAccess } from './route-access';
 
 export function PrivateRoute() {

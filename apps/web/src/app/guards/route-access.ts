@@ -1,4 +1,4 @@
-// The private route guard's decision (spec §2), kept free of React so it can be tested alone.
+// The private route guard's decision, kept free of React so it can be tested alone.
 import { isOnboardingActive, isPaidPlan, mayOpenWhileOnboarding, type User } from '@ownvoice/shared';
 import { PATHS } from '../../lib/paths';
 

@@ -1,7 +1,10 @@
 // Every page shares the beta banner, the navbar and the footer around its own content, and the
-// one purchase modal any feature may raise.
+// one purchase modal any feature may raise. Pages load lazily: until a page's code arrives the
+// header and footer stay and a loader fills the page's place.
 import { Box } from '@mantine/core';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { FullPageLoader } from '../../components/FullPageLoader';
 import { PurchaseModal } from '../purchase/PurchaseModal';
 import { BetaBanner } from './BetaBanner';
 import { ModelNotice } from './ModelNotice';
@@ -17,7 +20,9 @@ export function AppLayout() {
       <ModelNotice />
       <SiteHeader />
       <Box component="main" id="main" style={{ flex: 1 }}>
-        <Outlet />
+        <Suspense fallback={<FullPageLoader />}>
+          <Outlet />
+        </Suspense>
       </Box>
       <SiteFooter />
       <PurchaseModal />

@@ -2,7 +2,7 @@ import { Anchor, Box, Text } from '@mantine/core';
 import { COMMUNITY_CHAT_URL } from '@ownvoice/shared';
 import { IconFlask } from '@tabler/icons-react';
 
-/** The early-beta notice at the very top of every page (spec §1). */
+/** The early-beta notice at the very top of every page. */
 export function BetaBanner() {
   return (
     <Box bg="violet.9" c="white" px="md" py={8} role="note" aria-label="Beta notice">

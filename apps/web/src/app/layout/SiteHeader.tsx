@@ -1,4 +1,4 @@
-// The navbar (spec §2): links by session and onboarding state, the user's name and role badge,
+// The navbar: links by session and onboarding state, the user's name and role badge,
 // Logout; below the breakpoint everything moves into a drawer behind a burger button.
 import {
   Box,
@@ -22,7 +22,7 @@ import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { RoleBadge } from '../../components/RoleBadge';
 import { PATHS } from '../../lib/paths';
-import { useSession } from '../session/session-context';
+import { useSession } from '../../lib/session/session-context';
 import { type NavItem, navItems } from './nav-items';
 
 export const HEADER_HEIGHT = 64;

@@ -1,4 +1,4 @@
-// Which links the navbar shows (spec §2 "Navbar"), which one is active, and which are greyed
+// Which links the navbar shows, which one is active, and which are greyed
 // until onboarding allows them. Pure, so the header and the phone menu render the same list.
 import { isAdminRole, mayUseConvertAndCreate, mayUsePlans, type User } from '@ownvoice/shared';
 import { authPath, PATHS } from '../../lib/paths';

@@ -1,4 +1,4 @@
-// Authentication state (spec §4): loading while a stored token's user is fetched,
+// Authentication state: loading while a stored token's user is fetched,
 // authenticated once it arrives, unauthenticated without a token or after any failure.
 import type { LoginBody, OnboardingStep, User } from '@ownvoice/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,10 +7,10 @@ import { useNavigate } from 'react-router';
 import { setSessionRejectedHandler } from '../../lib/api';
 import { isApiError } from '../../lib/api-error';
 import { PATHS } from '../../lib/paths';
+import { fetchMe, patchOnboardingStep, postLogin, postLogout, tokenOf } from '../../lib/session/session-api';
+import { type LoginOutcome, type Session, SessionContext, type SessionStatus } from '../../lib/session/session-context';
+import { SessionError } from '../../lib/session/session-errors';
 import { clearToken, readToken, TOKEN_STORAGE_KEY, writeToken } from '../../lib/token-storage';
-import { fetchMe, patchOnboardingStep, postLogin, postLogout, tokenOf } from './session-api';
-import { type LoginOutcome, type Session, SessionContext, type SessionStatus } from './session-context';
-import { SessionError } from './session-errors';
 import { useInactivityLogout } from './use-inactivity-logout';
 
 const meKey = (token: string | null) => ['session', 'me', token] as const;
@@ -42,7 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, [queryClient]);
 
-  // A failed load of a stored token's user logs out (spec §4). A failed background refresh
+  // A failed load of a stored token's user logs out. A failed background refresh
   // only does when the server refused the token, so a network blip keeps the session.
   const { isError, error, data } = meQuery;
   useEffect(() => {
@@ -78,7 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signInWithToken = useCallback(
     async (newToken: string): Promise<User> => {
-      // Spec order: store the token, then fetch the user; a failed fetch logs out again.
+      // Store the token first, then fetch the user; a failed fetch logs out again.
       writeToken(newToken);
       let user: User;
       try {

@@ -1,4 +1,4 @@
-// Inactivity auto-logout (spec §4): the session ends once no activity was seen for the role's
+// Inactivity auto-logout: the session ends once no activity was seen for the role's
 // limit. Activity only records a timestamp (mousemove fires constantly); the single timer
 // checks that timestamp when it fires and re-arms itself for whatever time is left.
 import { INACTIVITY_LIMIT_MS, type Role } from '@ownvoice/shared';

@@ -1,4 +1,4 @@
-// The account screen's calls (spec §7): two-factor setup, verify and disable, and deleting the account.
+// The account screen's calls: two-factor setup, verify and disable, and deleting the account.
 import {
   type DeleteAccountBody,
   type MfaSetupResponse,

@@ -1,4 +1,4 @@
-// What the account screen shows of usage limits (spec §3 UsageLimits): per resource, the amount
+// What the account screen shows of usage limits: per resource, the amount
 // left and the nearest expiry, counting only tranches that have not expired and hold something.
 import { RESOURCE_LABELS, TRANCHE_TYPES, type TrancheType, type UsageLimits } from '@ownvoice/shared';
 

@@ -1,4 +1,4 @@
-// The admin console's reads (spec §7): the overview counts and a page of users.
+// The admin console's reads: the overview counts and a page of users.
 import {
   type AdminOverview,
   type AdminUsersQuery,

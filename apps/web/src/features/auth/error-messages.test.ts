@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionError } from '../../app/session/session-errors';
 import { ApiError } from '../../lib/api-error';
+import { SessionError } from '../../lib/session/session-errors';
 import { AUTH_MESSAGES, isBetaWaitlistError, loginErrorMessage, registerErrorMessage } from './error-messages';
 
 const apiError = (status: number, msg: string, code?: string) => new ApiError({ status, msg, code });

@@ -1,8 +1,8 @@
-// What the auth screen says when signing in or up fails (spec §8), decided from the error's
+// What the auth screen says when signing in or up fails, decided from the error's
 // kind and code. The server's own message is shown when no rule below applies.
 import { ACCOUNT_LOCK_MS } from '@ownvoice/shared';
-import { isSessionError } from '../../app/session/session-errors';
 import { isApiError } from '../../lib/api-error';
+import { isSessionError } from '../../lib/session/session-errors';
 
 const LOCK_HOURS = Math.round(ACCOUNT_LOCK_MS / (60 * 60 * 1000));
 

@@ -1,4 +1,4 @@
-// The Convert editor's schema and behaviour (spec §2 "Convert", §9 "Editor"): StarterKit with
+// The Convert editor's schema and behaviour: StarterKit with
 // undo depth 100 and a new undo group after 500 ms idle, headings 1-6, links limited to the
 // allowed schemes (in the document, in rendered HTML and in the markdown it writes), a
 // placeholder, and markdown in and out (atx headings, dash bullets, fenced code blocks).

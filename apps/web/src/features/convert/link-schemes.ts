@@ -1,4 +1,4 @@
-// Spec §2 "Convert": links in the editor only with the schemes of ALLOWED_LINK_SCHEMES. A link
+// Links in the Convert editor only with the schemes of ALLOWED_LINK_SCHEMES. A link
 // without a scheme (relative, anchor) is refused too, and so is any scheme hidden behind
 // whitespace or control characters ("java\tscript:").
 import { ALLOWED_LINK_SCHEMES } from '@ownvoice/shared';

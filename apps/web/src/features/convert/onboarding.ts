@@ -1,4 +1,4 @@
-// Onboarding on the Convert screen (spec §4 "Onboarding in these areas").
+// Onboarding on the Convert screen.
 import { canAdvance, isAtLeast, type OnboardingStep } from '@ownvoice/shared';
 
 /** At training_started the screen opens the step-1 guide (wake a Voice first). */

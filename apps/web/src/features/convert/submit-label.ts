@@ -1,4 +1,4 @@
-// The Convert button's label: Convert, Converting... or Editing... (spec §2 "Convert").
+// The Convert button's label: Convert, Converting... or Editing...
 import { type ConversionState, runPhase } from '../../lib/rewrite/conversion';
 import { SUBMIT_LABELS } from './constants';
 

@@ -1,4 +1,4 @@
-// Create's calls (spec §7): the generate stream and the interactive step. The re-rephrase and the
+// Create's calls: the generate stream and the interactive step. The re-rephrase and the
 // edit pass use the shared rewrite calls (lib/rewrite/api).
 import {
   type ContentFormat,

@@ -1,4 +1,4 @@
-// Create's texts that only the page shows (spec §2 "Create Content", §8 "Create"); the rules and
+// Create's texts that only the page shows; the rules and
 // messages shared with the server are in @ownvoice/shared (CREATE_MESSAGES, INTERACTIVE_MESSAGES).
 import { CONVERT_MESSAGES } from '@ownvoice/shared';
 

@@ -1,4 +1,4 @@
-// One Quick generation (spec §4 "Create flow (Quick)"), free of React and fetch so it can be
+// One Quick generation, free of React and fetch so it can be
 // tested: the generate stream's content stage goes to the draft reducer, its rewrite stage through
 // the shared conversion run (lib/rewrite), which then runs the optional edit pass.
 import type { CreateEvent } from '@ownvoice/shared';

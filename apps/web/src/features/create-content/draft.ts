@@ -1,4 +1,4 @@
-// Quick mode's draft (spec §3 "Create stream event", §4 "Create flow (Quick)"): the base model's
+// Quick mode's draft: the base model's
 // thinking and draft, accumulated from the content stage of the generate stream. The rewrite
 // stage's events are Convert's own and go to the shared conversion reducer (lib/rewrite), which
 // `rewriteEventsOf` feeds. Pure: every action names its run; only the latest run counts.
@@ -46,7 +46,7 @@ function applyEvent(state: DraftState, event: CreateEvent): DraftState {
     case 'content_chunk':
       return { ...state, thinkingActive: false, draft: state.draft + event.text };
     case 'chunk':
-      // Spec §4: the draft may also come as `chunk` events of the content stage.
+      // The draft may also come as `chunk` events of the content stage.
       if (event.stage !== 'content') return state;
       return { ...state, thinkingActive: false, draft: state.draft + event.text };
     case 'generation_complete':

@@ -1,4 +1,4 @@
-// Create's error messages (spec §8 "Create"): the server's msg first; a refused request without
+// Create's error messages: the server's msg first; a refused request without
 // one says 'HTTP error! status: n'; a request that never got an answer says what broke, else
 // 'Unknown error'; interactive calls say the server's message, else 'Failed'.
 import { isApiError } from '../../lib/api-error';

@@ -1,4 +1,4 @@
-// What the Create form checks before it sends anything (spec §5 "Create / Interactive"): a Voice,
+// What the Create form checks before it sends anything: a Voice,
 // a prompt within MAX_PROMPT_CHARS and, for Quick mode, a reference file of an accepted type and size.
 import {
   CREATE_MESSAGES,

@@ -1,4 +1,4 @@
-// The interactive session kept in the browser (spec §2 "Interactive writing screen"): one per user
+// The interactive session kept in the browser: one per user
 // and mode, so a reload resumes where it was. What comes back is checked against the session
 // schema; anything that does not pass (old, edited, another app's) is dropped.
 import { type InteractiveMode, type InteractiveState, interactiveStateSchema } from '@ownvoice/shared';

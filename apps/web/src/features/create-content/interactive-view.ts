@@ -1,4 +1,4 @@
-// What the interactive screen shows per step (spec §4 "Interactive flow"), and the local edits it
+// What the interactive screen shows per step, and the local edits it
 // makes to the session before sending it: answers, outline titles, revision requests, going back
 // from complete to the last section. Pure.
 import {

@@ -1,4 +1,4 @@
-// Onboarding on the Create screen (spec §4 "Onboarding in these areas"): the Create tour at
+// Onboarding on the Create screen: the Create tour at
 // training_started (finishing it moves the step to rephrasing_tour_complete), and the Create
 // quickstart at convert_quickstart_complete while the prompt is empty (finishing it moves the
 // step to create_quickstart_complete).
@@ -12,7 +12,7 @@ export const showsCreateQuickstart = (step: OnboardingStep, promptIsBlank: boole
 /** A generation completed during the quickstart finishes it too. */
 export const completesCreateQuickstart = (step: OnboardingStep): boolean => step === 'convert_quickstart_complete';
 
-/** The Create tour's panels (spec §2: seven steps). */
+/** The Create tour's seven panels. */
 export const CREATE_TOUR_STEPS: readonly { title: string; body: string }[] = [
   {
     title: 'Welcome to Create',

@@ -1,4 +1,4 @@
-// The dashboard's calls on one Voice (spec §7): wake, sleep, rename, visibility, delete. The list
+// The dashboard's calls on one Voice: wake, sleep, rename, visibility, delete. The list
 // itself is shared (lib/voice-queries), since other screens read it too.
 import { okResponseSchema, type Voice, voiceSchema } from '@ownvoice/shared';
 import { api } from '../../lib/api';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardActions, mayToggleVisibility } from './card-actions';
 
 describe('cardActions', () => {
-  it('offers the actions of the spec by status', () => {
+  it('offers the actions each status allows', () => {
     expect(cardActions('ready')).toEqual(['wake']);
     expect(cardActions('active')).toEqual(['sleep', 'convert']);
     expect(cardActions('training')).toEqual(['progress']);

@@ -1,4 +1,4 @@
-// Which buttons a Voice card offers (spec §2 "Dashboard", §4 "Visibility").
+// Which buttons a Voice card offers.
 import { canPublishStatus, type Voice, type VoiceStatus } from '@ownvoice/shared';
 
 export type CardAction = 'wake' | 'sleep' | 'convert' | 'progress';

@@ -1,4 +1,4 @@
-// Optimistic display of spec §4: a clicked Wake Up, Sleep or Rename shows at once and holds for up
+// Optimistic display: a clicked Wake Up, Sleep or Rename shows at once and holds for up
 // to 45 s while the server still reports the old value; once the server reports anything else, or
 // the hold runs out, the server's value shows again.
 import { VOICE_TIMINGS, type Voice, type VoiceStatus } from '@ownvoice/shared';

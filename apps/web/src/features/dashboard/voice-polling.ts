@@ -1,4 +1,4 @@
-// When the dashboard refetches the Voice list (spec §4 "Polling"): every 10 s while the page is
+// When the dashboard refetches the Voice list: every 10 s while the page is
 // visible and something is moving (training, waking, awake, ...) or the user changed something in
 // the last 10 s.
 import { MOVING_VOICE_STATUSES, VOICE_TIMINGS, type VoiceStatus } from '@ownvoice/shared';

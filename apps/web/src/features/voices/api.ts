@@ -1,4 +1,4 @@
-// The Voice feature's calls (spec §7): one Voice, the public list, fork, create, and the per-file
+// The Voice feature's calls: one Voice, the public list, fork, create, and the per-file
 // character count the create form shows.
 import { type CharacterCount, characterCountSchema, type Voice, voiceSchema } from '@ownvoice/shared';
 import { api } from '../../lib/api';

@@ -8,7 +8,7 @@ describe('createErrorMessage', () => {
     expect(createErrorMessage(error)).toBe('Error 400: Error reading some files');
   });
 
-  it('falls back to the spec text', () => {
+  it('falls back to the fixed message', () => {
     expect(createErrorMessage(new ApiError({ status: 500, msg: '' }))).toBe('Error 500: Failed to create LoRA');
     expect(createErrorMessage(new TypeError('Failed to fetch'))).toBe('Failed to create LoRA');
   });

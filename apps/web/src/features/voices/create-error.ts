@@ -1,4 +1,4 @@
-// What the restored create form says when the upload failed (spec §8 "Create Voice").
+// What the restored create form says when the upload failed.
 import { isApiError } from '../../lib/api-error';
 
 export const CREATE_FAILED = 'Failed to create LoRA';

@@ -9,7 +9,7 @@ import { createErrorMessage } from './create-error';
 import { classifyCountFailure, type FileFailure, failureMessages, screenFiles } from './file-selection';
 import { newTempVoiceId } from './temp-voice-id';
 
-/** A chosen file (spec §3 "Selected file entry"); charCount is null while the server counts. */
+/** A chosen file; charCount is null while the server counts. */
 export interface SelectedFile {
   id: string;
   file: File;

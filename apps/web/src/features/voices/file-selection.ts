@@ -1,4 +1,4 @@
-// Which chosen files the create form takes (spec §5 "Create Voice"): accepted types only, at most
+// Which chosen files the create form takes: accepted types only, at most
 // 10 MB each and 50 MB together; the rest are reported with the shared messages, grouped by
 // problem. The server's per-file count can refuse a file too (bad encoding, unreadable).
 import {
@@ -79,7 +79,7 @@ export function classifyCountFailure(name: string, error: unknown): FileFailure 
   return { name, problem: null, message: error.msg || VOICE_MESSAGES.readError };
 }
 
-/** One message per problem, naming every file that had it, in the order of the spec's list. */
+/** One message per problem, naming every file that had it: wrong type, too large, bad encoding, unreadable, other. */
 export function failureMessages(failures: readonly FileFailure[]): string[] {
   const namesWith = (problem: FileProblem) => failures.filter((f) => f.problem === problem).map((f) => f.name);
   const messages: string[] = [];

@@ -1,5 +1,5 @@
 // While the create request is in flight the training page shows a placeholder under a temporary
-// id (spec §2), so the user leaves the form at once.
+// id, so the user leaves the form at once.
 export const TEMP_VOICE_ID_PREFIX = 'temp-';
 
 export const isTempVoiceId = (id: string): boolean => id.startsWith(TEMP_VOICE_ID_PREFIX);

@@ -1,4 +1,4 @@
-// The training page's reading of a Voice (spec §4): whether it is still training, how often to
+// The training page's reading of a Voice: whether it is still training, how often to
 // ask again, and how the time left reads.
 import { VOICE_TIMINGS, type Voice, type VoiceStatus } from '@ownvoice/shared';
 import { isApiError } from '../../lib/api-error';

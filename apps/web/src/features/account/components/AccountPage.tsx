@@ -1,15 +1,15 @@
-// /dashboard/account (spec §2 Account screen): account info with the role badge and Delete
+// /dashboard/account: account info with the role badge and Delete
 // Account, the subscription, usage limits, and two-factor settings. The user is re-read on
 // arrival so limits and two-factor show what the server has now.
 import { Alert, Card, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { ACCOUNT_MESSAGES, isAdminRole, MFA_MESSAGES } from '@ownvoice/shared';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useCurrentUser, useSession } from '../../../app/session/session-context';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RoleBadge } from '../../../components/RoleBadge';
 import { formatDate } from '../../../lib/format';
+import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { AccountField } from './AccountField';
 import { DeleteAccountButton } from './DeleteAccountButton';
 import { SubscriptionCard } from './SubscriptionCard';

@@ -1,12 +1,12 @@
 // Delete Account: confirmed with the password (and a code when two-factor is on), then final.
-// The spec shows the button without its action; docs/decisions/0009 records this one.
+// Why it works this way: docs/decisions/0009-account-deletion-and-admin-gate.md.
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { ACCOUNT_MESSAGES, DELETE_ACCOUNT_MESSAGES, filterLoginCodeInput, LOGIN_CODE_MIN } from '@ownvoice/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useSession } from '../../../app/session/session-context';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session/session-context';
 import { deleteAccount } from '../api';
 
 export function DeleteAccountButton() {

@@ -1,5 +1,5 @@
-// The subscription: plan, billing cycle, status and a pending change when it applies (spec §4
-// Subscription). Cancelling and reactivating arrive with billing.
+// The subscription: plan, billing cycle, status and a pending change when it applies.
+// Cancelling and reactivating arrive with billing.
 import { Badge, Card, Group, Text, Title } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { IconCreditCard } from '@tabler/icons-react';

@@ -1,5 +1,5 @@
 // Two-factor settings: set up with an authenticator app (QR code, 6-digit code), see the backup
-// codes once, and turn it off with a current code (spec §2 Account screen, §5 Account MFA).
+// codes once, and turn it off with a current code.
 import { Badge, Button, Card, Group, Image, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
   ACCOUNT_MESSAGES,
@@ -10,9 +10,9 @@ import {
 } from '@ownvoice/shared';
 import { IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useSession } from '../../../app/session/session-context';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session/session-context';
 import { disableMfa, startMfaSetup, verifyMfa } from '../api';
 import { BackupCodesDialog } from './BackupCodesDialog';
 

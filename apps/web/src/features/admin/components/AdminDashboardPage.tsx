@@ -1,4 +1,4 @@
-// /admin and /admin/dashboard: the admin areas of spec §2. The overview and the user list read
+// /admin and /admin/dashboard: overview, users and invitations. The overview and the user list read
 // the server; invitations arrive with the admin release.
 import { Tabs } from '@mantine/core';
 import { IconChartBar, IconMailForward, IconUsers } from '@tabler/icons-react';

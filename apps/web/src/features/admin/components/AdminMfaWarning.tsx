@@ -1,4 +1,4 @@
-// Spec §2: admins without two-factor see that it is required before admin functions answer.
+// Admins without two-factor see that it is required before admin functions answer.
 import { Alert, Anchor } from '@mantine/core';
 import { MFA_MESSAGES } from '@ownvoice/shared';
 import { IconAlertTriangle } from '@tabler/icons-react';

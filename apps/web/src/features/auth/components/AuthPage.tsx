@@ -1,4 +1,4 @@
-// /auth (spec §2 "Auth screen"): Create account and Login tabs, chosen by ?tab=, default register.
+// /auth: Create account and Login tabs, chosen by ?tab=, default register.
 import { Box, Container, Paper, SimpleGrid, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../../components/Page';

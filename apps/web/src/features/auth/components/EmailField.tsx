@@ -1,4 +1,4 @@
-// The e-mail box both auth forms use: the same label, hints and length limit (spec §5).
+// The e-mail box both auth forms use: the same label, hints and length limit.
 import { TextInput } from '@mantine/core';
 import { EMAIL_MAX } from '@ownvoice/shared';
 

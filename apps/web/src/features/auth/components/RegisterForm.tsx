@@ -17,7 +17,7 @@ export function RegisterForm() {
     register({ username, email, password, confirmPassword });
   };
 
-  // Rules are checked on submit (spec §5), so the browser's own validation stays out of the way.
+  // Rules are checked on submit, so the browser's own validation stays out of the way.
   return (
     <form onSubmit={submit} noValidate aria-label="Create account">
       <Stack gap="md">

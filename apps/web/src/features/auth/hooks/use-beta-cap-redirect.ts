@@ -1,5 +1,5 @@
 // On arrival the auth screen checks the beta headcount; once it reaches the cap, sign-up is
-// closed and the visitor belongs on the waitlist (spec §2 "Auth screen"). Only the register tab
+// closed and the visitor belongs on the waitlist. Only the register tab
 // redirects: people who already have an account must still be able to log in
 // (docs/decisions/0005-web-choices.md).
 import { useQuery } from '@tanstack/react-query';

@@ -1,9 +1,9 @@
-// Login in two steps (spec §4): credentials, then the authenticator code when the server asks.
+// Login in two steps: credentials, then the authenticator code when the server asks.
 import { firstIssueMessage, type LoginBody, loginBodySchema } from '@ownvoice/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSession } from '../../../app/session/session-context';
 import { PATHS } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import { type LoginStep, loginErrorMessage } from '../error-messages';
 import { FormError } from '../form-error';

@@ -4,10 +4,10 @@ import { firstIssueMessage, type RegisterForm, registerFormSchema } from '@ownvo
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { tokenOf } from '../../../app/session/session-api';
-import { useSession } from '../../../app/session/session-context';
-import { SessionError } from '../../../app/session/session-errors';
 import { PATHS } from '../../../lib/paths';
+import { tokenOf } from '../../../lib/session/session-api';
+import { useSession } from '../../../lib/session/session-context';
+import { SessionError } from '../../../lib/session/session-errors';
 import { notifySuccess } from '../../../lib/toast';
 import { postRegister } from '../api';
 import { isBetaWaitlistError, registerErrorMessage } from '../error-messages';

@@ -1,4 +1,4 @@
-// The Convert screen's onboarding panels (spec §4): the step-1 guide at training_started, and the
+// The Convert screen's onboarding panels: the step-1 guide at training_started, and the
 // first-conversion prompt at activation_tour_complete while the text box is empty.
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconBulb } from '@tabler/icons-react';

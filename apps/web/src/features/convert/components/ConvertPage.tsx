@@ -1,18 +1,19 @@
-// /dashboard/convert?loraId={id} (spec §2 "Convert"): pick an awake Voice, write or paste text,
-// convert it chunk by chunk, optionally proofread every chunk (edit pass), then edit and copy.
-import { Button, Card, Checkbox, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+// /dashboard/convert?loraId={id}: pick an awake Voice (the optional loraId preselects one), write
+// or paste text, convert it chunk by chunk, optionally proofread every chunk (edit pass), then edit
+// and copy.
+import { Button, Card, Checkbox, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { CONVERT_MESSAGES } from '@ownvoice/shared';
 import { IconSparkles } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { useCurrentUser } from '../../../app/session/session-context';
 import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RewriteOutput } from '../../../components/RewriteOutput';
+import { VoicePicker } from '../../../components/VoicePicker';
 import { isBusy, statusTexts } from '../../../lib/rewrite/conversion';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
-import { useAwakeVoices } from '../../../lib/use-awake-voices';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useVoiceChoice } from '../../../lib/voice-choice';
 import { useConversion } from '../hooks/use-conversion';
 import { useConvertOnboarding } from '../hooks/use-convert-onboarding';
 import { showsFirstConversionPrompt, showsStepOneGuide } from '../onboarding';
@@ -21,16 +22,13 @@ import { ChunkList } from './ChunkList';
 import { FirstConversionPrompt, SAMPLE_TEXT, StepOneGuide } from './ConvertGuides';
 import type { MarkdownEditorHandle } from './MarkdownEditor';
 
-const LORA_PARAM = 'loraId';
-
 // The editor (Tiptap and its markdown parser) is the heaviest part of the app: loaded with this page only.
 const MarkdownEditor = lazy(() => import('./MarkdownEditor').then((module) => ({ default: module.MarkdownEditor })));
 
 export function ConvertPage() {
   const user = useCurrentUser();
   const step = user.onboarding.step;
-  const [searchParams, setSearchParams] = useSearchParams();
-  const { awake, query: voicesQuery } = useAwakeVoices();
+  const { awake, query: voicesQuery, selectedId, choose } = useVoiceChoice();
   const { state, start } = useConversion();
   const { onConversionComplete } = useConvertOnboarding(step, awake.length > 0);
 
@@ -43,20 +41,9 @@ export function ConvertPage() {
     editPassRef.current = editPass;
   }, [editPass]);
 
-  // The Voice comes from ?loraId= and counts only while that Voice is awake.
-  const chosenId = searchParams.get(LORA_PARAM);
-  const selectedId = chosenId !== null && awake.some((voice) => voice._id === chosenId) ? chosenId : null;
   const chooseVoice = (id: string | null) => {
     setFormError(null);
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (id) next.set(LORA_PARAM, id);
-        else next.delete(LORA_PARAM);
-        return next;
-      },
-      { replace: true },
-    );
+    choose(id);
   };
 
   const output = useRewriteOutput(state);
@@ -99,17 +86,13 @@ export function ConvertPage() {
       <Card padding="lg">
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">
-            <Select
-              label="Voice"
-              placeholder={voicesQuery.isPending ? 'Loading Voices…' : 'Pick an awake Voice'}
-              data={awake.map((voice) => ({ value: voice._id, label: voice.name }))}
+            <VoicePicker
+              awake={awake}
+              loading={voicesQuery.isPending}
               value={selectedId}
               onChange={chooseVoice}
-              disabled={awake.length === 0}
-              allowDeselect={false}
-              nothingFoundMessage="No awake Voices"
               style={{ flex: '1 1 220px' }}
-              data-testid="convert-voice-select"
+              testId="convert-voice-select"
             />
             <Checkbox
               label="Edit pass"

@@ -1,4 +1,4 @@
-// The left box of Convert (spec §2): a rich-text editor with the toolbar H1, H2, H3, bold,
+// The left box of Convert: a rich-text editor with the toolbar H1, H2, H3, bold,
 // italic, strikethrough, code, bullet list and numbered list, whose content is read as markdown.
 import '@mantine/tiptap/styles.css';
 import { RichTextEditor } from '@mantine/tiptap';

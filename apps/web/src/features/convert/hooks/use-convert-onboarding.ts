@@ -1,8 +1,8 @@
-// Onboarding on the Convert screen (spec §4): an awake Voice promotes the step to
+// Onboarding on the Convert screen: an awake Voice promotes the step to
 // activation_tour_complete; a completed conversion at that step finishes the Convert quickstart.
 import type { OnboardingStep } from '@ownvoice/shared';
 import { useCallback, useEffect, useRef } from 'react';
-import { useAdvanceOnboarding } from '../../../app/session/use-advance-onboarding';
+import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
 import { completesConvertQuickstart, mayPromoteToActivation } from '../onboarding';
 
 export function useConvertOnboarding(step: OnboardingStep, hasAwakeVoice: boolean) {

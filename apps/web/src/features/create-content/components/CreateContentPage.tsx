@@ -1,7 +1,7 @@
-// /dashboard/create-content (spec §2 "Create Content", "Interactive writing screen"): pick a mode
-// and an awake Voice, describe the piece, then either generate it straight away (Quick: the draft
-// streams on the left, the Voice's rewrite on the right, with the optional edit pass) or write it
-// step by step (Interactive).
+// /dashboard/create-content: pick a mode and an awake Voice (kept in ?loraId=, as on Convert),
+// describe the piece, then either generate it straight away (Quick: the draft streams on the left,
+// the Voice's rewrite on the right, with the optional edit pass) or write it step by step
+// (Interactive).
 import { Button, Card, Checkbox, FileInput, Group, SegmentedControl, Select, Stack, Textarea } from '@mantine/core';
 import {
   CONTENT_FORMAT_LABELS,
@@ -15,13 +15,14 @@ import {
 } from '@ownvoice/shared';
 import { IconFileText, IconSparkles } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useCurrentUser } from '../../../app/session/session-context';
-import { useAdvanceOnboarding } from '../../../app/session/use-advance-onboarding';
 import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { VoicePicker } from '../../../components/VoicePicker';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
-import { useAwakeVoices } from '../../../lib/use-awake-voices';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
+import { useVoiceChoice } from '../../../lib/voice-choice';
 import { CREATE_ERRORS, SAMPLE_PROMPT } from '../constants';
 import { createFormError, referenceFileError } from '../form';
 import { useCreateRun } from '../hooks/use-create-run';
@@ -30,7 +31,7 @@ import { browserStorage, loadInteractiveState } from '../interactive-storage';
 import { completesCreateQuickstart, showsCreateQuickstart, showsCreateTour } from '../onboarding';
 import { canRerephrase, createStatusTexts, generateLabel, isCreateBusy } from '../quick-view';
 import { CreateQuickstart, CreateTour, WrapUp } from './CreateGuides';
-import { InteractiveWriter } from './InteractiveWriter';
+import { InteractiveWriter } from './interactive/InteractiveWriter';
 import { QuickPanels } from './QuickPanels';
 
 type CreateMode = 'quick' | 'interactive';
@@ -56,12 +57,11 @@ export function CreateContentPage() {
   const userId = user.id || user._id;
   const step = user.onboarding.step;
   const advance = useAdvanceOnboarding();
-  const { awake, query: voicesQuery } = useAwakeVoices();
+  const { awake, query: voicesQuery, selectedId, choose } = useVoiceChoice();
 
   const [initialLength] = useState(() => savedLength(userId));
   const [mode, setMode] = useState<CreateMode>(initialLength ? 'interactive' : 'quick');
   const [length, setLength] = useState<InteractiveMode>(initialLength ?? 'short');
-  const [chosenVoice, setChosenVoice] = useState<string | null>(null);
   const [prompt, setPrompt] = useState('');
   const [format, setFormat] = useState<ContentFormat>('free');
   const [referenceFile, setReferenceFile] = useState<File | null>(null);
@@ -88,14 +88,6 @@ export function CreateContentPage() {
 
   const { draft, rewrite, generate, rerephrase } = useCreateRun();
   const session = useInteractiveSession(userId, length);
-
-  // The Voice: the one chosen while it is awake, else the only awake one.
-  const selectedId =
-    chosenVoice !== null && awake.some((voice) => voice._id === chosenVoice)
-      ? chosenVoice
-      : awake.length === 1
-        ? (awake[0]?._id ?? null)
-        : null;
 
   const output = useRewriteOutput(rewrite);
   const busy = isCreateBusy(draft, rewrite);
@@ -169,19 +161,16 @@ export function CreateContentPage() {
             style={{ alignSelf: 'flex-start' }}
             data-testid="create-mode"
           />
-          <Select
-            label="Voice"
-            placeholder={voicesQuery.isPending ? 'Loading Voices…' : 'Pick an awake Voice'}
-            data={awake.map((voice) => ({ value: voice._id, label: voice.name }))}
+          <VoicePicker
+            awake={awake}
+            loading={voicesQuery.isPending}
             value={selectedId}
             onChange={(id) => {
-              setChosenVoice(id);
+              choose(id);
               setFormError(null);
             }}
-            disabled={awake.length === 0 || sessionRunning}
-            allowDeselect={false}
-            nothingFoundMessage="No awake Voices"
-            data-testid="create-voice-select"
+            disabled={sessionRunning}
+            testId="create-voice-select"
           />
           <AwakeVoicesNotice
             noAwakeVoices={noAwakeVoices}

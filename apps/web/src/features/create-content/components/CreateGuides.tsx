@@ -1,4 +1,4 @@
-// The Create screen's onboarding panels (spec §4): the seven-step Create tour at training_started,
+// The Create screen's onboarding panels: the seven-step Create tour at training_started,
 // the quickstart at convert_quickstart_complete, and the wrap-up prompt leading to Plans.
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconBulb, IconConfetti } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-// Quick mode's panels (spec §2 "Create Content"): the Original (the draft as it streams, with the
+// Quick mode's panels: the Original (the draft as it streams, with the
 // thinking process folded away) beside the Rephrased (the Voice's rewrite as its chunks stream,
 // the edited/unedited view toggle, re-rephrase, the editing progress and Copy).
 import { Box, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';

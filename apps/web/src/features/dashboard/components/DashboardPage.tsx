@@ -1,4 +1,4 @@
-// /dashboard (spec §2 "Dashboard"): the user's Voices as cards, with the empty state before the
+// /dashboard: the user's Voices as cards, with the empty state before the
 // first one.
 import { Button, Center, Loader, SimpleGrid, Stack } from '@mantine/core';
 import { IconPlus, IconRefresh, IconWorld } from '@tabler/icons-react';

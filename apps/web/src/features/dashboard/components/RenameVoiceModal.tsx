@@ -1,4 +1,4 @@
-// Rename (spec §5): the new name is filtered as typed with the shared rule; a blank one is ignored.
+// Rename: the new name is filtered as typed with the shared rule; a blank one is ignored.
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { filterVoiceNameInput, VOICE_NAME_MAX, type Voice } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';

@@ -1,4 +1,4 @@
-// One Voice on the dashboard (spec §2, §4): its name (to the details page), status label, training
+// One Voice on the dashboard: its name (to the details page), status label, training
 // progress or failure, and the actions its status allows.
 import {
   ActionIcon,

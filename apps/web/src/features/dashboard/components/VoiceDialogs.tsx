@@ -1,4 +1,4 @@
-// The dashboard's questions before acting: rename, delete, and the visibility change (spec §4).
+// The dashboard's questions before acting: rename, delete, and the visibility change.
 import type { Voice } from '@ownvoice/shared';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { RenameVoiceModal } from './RenameVoiceModal';

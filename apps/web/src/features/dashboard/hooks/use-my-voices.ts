@@ -1,5 +1,5 @@
 // The dashboard's Voice list: the server's list with optimistic overrides on top, refetched every
-// 10 s while the page is visible and something moves or changed lately (spec §4).
+// 10 s while the page is visible and something moves or changed lately.
 import { useDocumentVisibility } from '@mantine/hooks';
 import type { Voice } from '@ownvoice/shared';
 import { useQuery } from '@tanstack/react-query';

@@ -1,11 +1,11 @@
-// What the dashboard's buttons do (spec §4, §8): wake and sleep show at once and revert on failure,
+// What the dashboard's buttons do: wake and sleep show at once and revert on failure,
 // rename likewise; visibility and delete wait for the server. Failures prefer the server's message;
 // a resource that ran out opens the purchase modal instead of a toast.
 import { type Voice, voiceNameSchema } from '@ownvoice/shared';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../../../app/session/session-context';
 import { errorMessage } from '../../../lib/api-error';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { useSession } from '../../../lib/session/session-context';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { voiceKeys } from '../../../lib/voice-queries';
 import { activateVoice, deactivateVoice, deleteVoice, renameVoice, setVoiceVisibility } from '../api';

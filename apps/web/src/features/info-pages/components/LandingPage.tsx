@@ -1,12 +1,12 @@
-// The landing page (companion spec §2 "Landing page /"): the pitch, a before/after sample, how it
+// The landing page: the pitch, a before/after sample, how it
 // works, the offline app, and the way in (or back to the dashboard when signed in).
 import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconDownload, IconPencil, IconRefresh, IconSchool } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useSession } from '../../../app/session/session-context';
 import { useDocumentTitle } from '../../../components/Page';
 import { authPath, PATHS } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
 import { useRotatingItem } from '../hooks/use-rotating-item';
 
 const CONTENT_TYPES = ['blog posts', 'social content', 'emails', 'ad copy', 'speeches'] as const;

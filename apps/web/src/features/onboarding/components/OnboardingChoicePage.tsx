@@ -1,13 +1,13 @@
-// /onboarding/choice (spec §2): pay later after a trial, or pay now with 15% off for life.
+// /onboarding/choice: pay later after a trial, or pay now with 15% off for life.
 // Admins may skip onboarding altogether.
 import { Badge, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { isAdminRole } from '@ownvoice/shared';
 import { IconCheck, IconClockPause, IconDiscount, IconShieldCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useSession } from '../../../app/session/session-context';
 import { useDocumentTitle } from '../../../components/Page';
 import { authPath, ONBOARDING_BYPASS_PATH, PATHS } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
 
 interface ChoiceProps {
   icon: ReactNode;

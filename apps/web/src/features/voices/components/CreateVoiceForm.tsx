@@ -1,4 +1,4 @@
-// The Create New Voice form (spec §5 "Create Voice"): name filtered as typed, pasted text, files
+// The Create New Voice form: name filtered as typed, pasted text, files
 // with their character counts, the running total, and every refusal in the shared words. The
 // draft lives in the feature's store, so a failed upload brings it back as it was.
 import { Alert, Button, Card, Group, Loader, Stack, Text, Textarea, TextInput } from '@mantine/core';

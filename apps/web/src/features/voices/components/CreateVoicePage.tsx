@@ -1,11 +1,11 @@
-// /dashboard/create (spec §2): the Create New Voice form, the onboarding "Skip this step" for a
+// /dashboard/create: the Create New Voice form, the onboarding "Skip this step" for a
 // user who has not reached training_started, and the tutorial for one about to train a first Voice.
 import { Button, Card, Grid, List, Stack, Text, Title } from '@mantine/core';
 import { isAtLeast } from '@ownvoice/shared';
 import { IconPlayerSkipForward } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { useCurrentUser } from '../../../app/session/session-context';
 import { Page } from '../../../components/Page';
+import { useCurrentUser } from '../../../lib/session/session-context';
 import { claimDraft, useCreateVoiceState } from '../create-voice-store';
 import { useSkipTraining } from '../hooks/use-skip-training';
 import { CreateVoiceForm } from './CreateVoiceForm';

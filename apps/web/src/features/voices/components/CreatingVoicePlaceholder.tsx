@@ -1,4 +1,4 @@
-// "Creating Voice..." (spec §2): shown under a temporary id while the upload runs. When the
+// "Creating Voice...": shown under a temporary id while the upload runs. When the
 // server answers it moves on to the real training page, or back to the form, which still holds
 // everything. A temporary id with no upload behind it (a reload) leads to the dashboard after
 // the usual placeholder time.
@@ -6,9 +6,9 @@ import { Loader, Stack, Text } from '@mantine/core';
 import { VOICE_TIMINGS } from '@ownvoice/shared';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useCurrentUser } from '../../../app/session/session-context';
 import { Page } from '../../../components/Page';
 import { PATHS, voiceTrainingPath } from '../../../lib/paths';
+import { useCurrentUser } from '../../../lib/session/session-context';
 import { acknowledgeSubmission, useCreateVoiceState } from '../create-voice-store';
 
 export function CreatingVoicePlaceholder({ tempId }: { tempId: string }) {

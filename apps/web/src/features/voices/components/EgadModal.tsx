@@ -1,4 +1,4 @@
-// The humorous stop of spec §5 when the chosen files would pass 50 MB together.
+// A humorous stop when the chosen files would pass 50 MB together.
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 
 export function EgadModal({ fileNames, onClose }: { fileNames: string[]; onClose: () => void }) {

@@ -1,4 +1,4 @@
-// /dashboard/public-loras (spec §2): Voices other writers shared, each to fork into a private copy.
+// /dashboard/public-loras: Voices other writers shared, each to fork into a private copy.
 import { Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import { IconArrowLeft, IconGitFork, IconWorld } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-// /dashboard/loras/:id/training (spec §2): the live training state and a game of Rota to pass
+// /dashboard/loras/:id/training: the live training state and a game of Rota to pass
 // the time. A temporary id belongs to an upload still in flight.
 import { Stack } from '@mantine/core';
 import { useParams } from 'react-router';

@@ -1,4 +1,4 @@
-// The live state of a training run (spec §2, §4, §8): progress with stage, message and time left
+// The live state of a training run: progress with stage, message and time left
 // while it trains; the support message when it failed; the way onward when it is done.
 import { Alert, Badge, Button, Card, Center, Code, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
 import { VOICE_STAGE_LABELS, type Voice } from '@ownvoice/shared';

@@ -1,5 +1,5 @@
-// The short tutorial shown to a user about to train a first Voice (spec §2: steps trial_ready
-// and plan_active), with the figures of §9.
+// The short tutorial shown to a user about to train a first Voice (onboarding steps trial_ready
+// and plan_active): how much writing it needs and how long training takes.
 import { List } from '@mantine/core';
 import { GuidePanel } from '../../../components/GuidePanel';
 

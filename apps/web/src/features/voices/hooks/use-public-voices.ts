@@ -1,9 +1,9 @@
-// Public Voices and forking (spec §2, §8): a fork lands in the user's own list and uses a storage
+// Public Voices and forking: a fork lands in the user's own list and uses a storage
 // slot, so both are refreshed; a full storage opens the purchase modal.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../../../app/session/session-context';
 import { errorMessage } from '../../../lib/api-error';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { useSession } from '../../../lib/session/session-context';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { voiceKeys } from '../../../lib/voice-queries';
 import { fetchPublicVoices, forkVoice } from '../api';

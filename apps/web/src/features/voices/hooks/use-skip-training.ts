@@ -1,10 +1,10 @@
-// "Skip this step" on Voice creation (companion spec §2): moves onboarding to training_started,
+// "Skip this step" on Voice creation: moves onboarding to training_started,
 // which opens the dashboard, then goes there.
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../../app/session/session-context';
 import { errorMessage } from '../../../lib/api-error';
 import { PATHS } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
 import { notifyError } from '../../../lib/toast';
 
 export function useSkipTraining() {

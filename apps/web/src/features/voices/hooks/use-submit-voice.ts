@@ -1,10 +1,10 @@
-// Submitting the create form (spec §2, §8): the placeholder shows at once under a temporary id
+// Submitting the create form: the placeholder shows at once under a temporary id
 // while the upload runs; once the server accepts the Voice the list and the user are refreshed
 // (usage changed, and the server moved onboarding on to training_started).
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../../app/session/session-context';
 import { voiceTrainingPath } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import { voiceKeys } from '../../../lib/voice-queries';
 import { submitDraft } from '../create-voice-store';

@@ -1,4 +1,4 @@
-// One Voice, asked for again every 5 s while it trains (spec §4). When training ends, the
+// One Voice, asked for again every 5 s while it trains. When training ends, the
 // dashboard's list is refreshed too, so it shows the new status at once.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';

@@ -17,7 +17,7 @@ import {
 } from './rota-rules';
 import { activatePoint, isActionable, pointLabel, type RotaView, statusText, targetsFrom } from './rota-view';
 
-/** The spec's pause before the computer answers, so its move reads as a reply rather than a flicker. */
+/** A pause before the computer answers, so its move reads as a reply rather than a flicker. */
 const COMPUTER_DELAY_MS = 500;
 
 const HUMAN_COLOR = 'var(--mantine-primary-color-filled)';

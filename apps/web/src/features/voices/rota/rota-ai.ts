@@ -18,7 +18,7 @@ import {
   type RotaState,
 } from './rota-rules';
 
-/** Plies searched, as the spec asks: three moves for each side. */
+/** Plies searched: three moves for each side. */
 export const SEARCH_DEPTH = 6;
 /** Far above any heuristic score, so a forced result always outweighs positional play. */
 export const WIN_SCORE = 1000;

@@ -1,11 +1,10 @@
 // Failures of the sign-in sequence that are not server errors, told apart by kind so the auth
-// screen can word them (spec §8) without matching on text.
+// screen can word them without matching on text.
 
 export type SessionErrorKind = 'no_token' | 'user_fetch_failed';
 
 const DEFAULT_MESSAGES: Record<SessionErrorKind, string> = {
   no_token: 'No authentication token received',
-  // The wording spec §4 gives the error raised when the user cannot be loaded after login.
   user_fetch_failed: 'Failed to fetch user data after login',
 };
 

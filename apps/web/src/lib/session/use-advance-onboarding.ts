@@ -1,4 +1,4 @@
-// Moves the onboarding step forward from a screen (spec §4): one request per target step however
+// Moves the onboarding step forward from a screen: one request per target step however
 // often a screen asks, and failures only logged. The session takes the user the call returns.
 import type { OnboardingStep } from '@ownvoice/shared';
 import { useCallback, useRef } from 'react';

@@ -1,6 +1,6 @@
 // The calls behind the signed-in session: who am I, sign in, sign out, onboarding progress.
 import { type LoginBody, meResponseSchema, type OnboardingStep, type User } from '@ownvoice/shared';
-import { api } from '../../lib/api';
+import { api } from '../api';
 
 export async function fetchMe(token: string, signal?: AbortSignal): Promise<User> {
   const { user } = await api.get('/auth/me', { schema: meResponseSchema, token, ...(signal ? { signal } : {}) });
