@@ -3,51 +3,37 @@
 //   2. the same conversion calling the engine directly, and the service's overhead as a ratio
 //      (target: within 10%)
 //   3. the edit pass over every chunk, three at a time, as the web client runs it
-// The direct run repeats the service's own loop (same prompt, judge and reroll settings), so both
-// generate the same tokens. Not a test: figures depend on the machine.
+// The direct run calls the engine's rewrite, the one the service streams, with the same chunk
+// size, so both generate the same tokens. Not a test: figures depend on the machine.
 import type { AddressInfo } from 'node:net';
-import {
-  chunkText,
-  judgeRewrite,
-  REWRITE_REPEAT_PENALTY,
-  rewritePrompt,
-  VOICE_PRESETS,
-  type VoiceEngine,
-} from '@ownvoice/engine';
+import { rewriteText, VOICE_PRESETS, type VoiceEngine } from '@ownvoice/engine';
 import { EDIT_PASS_CONCURRENCY } from '@ownvoice/shared';
 import { systemClock } from '../src/clock.js';
 import { quickVoice } from '../src/test/quick-voice.js';
 import { createTestContext } from '../src/test/test-app.js';
 import { writingSample } from '../src/test/writing.js';
 
-const MAX_ATTEMPTS = 3;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const row = (what: string, value: string, target = '') =>
   console.log(`  ${what}: ${value}${target ? `  (target ${target})` : ''}`);
 
-/** The service's conversion loop, on the engine directly. Returns ms to first delta and tokens. */
+/** The service's rewrite on the engine directly. Returns ms to first delta and tokens (rerolls included). */
 async function direct(engine: VoiceEngine, voiceId: string, text: string) {
   const started = performance.now();
   let first = 0;
   let tokens = 0;
-  const { chunks } = chunkText(text, { maxChars: VOICE_PRESETS.tiny.passageMaxChars });
-  for (const chunk of chunks) {
-    const budget = Math.ceil(engine.runtime.tokenize(chunk.text).length * 1.5) + 16;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const out = await engine.complete(rewritePrompt(chunk.text), {
-        voiceId,
-        maxTokens: budget,
-        repeatPenalty: REWRITE_REPEAT_PENALTY,
-        stop: ['\n### '],
-        onChunk: () => {
-          first ||= performance.now() - started;
-        },
-        ...(attempt > 1 ? { temperature: 0.7, topP: 0.95, seed: attempt } : {}),
-      });
-      tokens += engine.runtime.tokenize(out).length;
-      if (judgeRewrite(chunk.text, out, chunks[chunk.index + 1]?.text).ok) break;
+  const chunks: string[] = [];
+  for await (const event of rewriteText(engine, text, { voiceId, maxChars: VOICE_PRESETS.tiny.passageMaxChars })) {
+    if (event.type === 'chunk') {
+      first ||= performance.now() - started;
+      chunks[event.chunkIndex] = (chunks[event.chunkIndex] ?? '') + event.text;
+    }
+    if (event.type === 'chunk_reroll') {
+      tokens += engine.runtime.tokenize(chunks[event.chunkIndex] ?? '').length;
+      chunks[event.chunkIndex] = '';
     }
   }
+  tokens += chunks.reduce((n, c) => n + engine.runtime.tokenize(c).length, 0);
   return { first, total: performance.now() - started, tokens };
 }
 

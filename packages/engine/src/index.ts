@@ -12,6 +12,7 @@ export * from './trainer/train.js';
 export * from './voice/train-voice.js';
 
 export const ENGINE_VERSION = '0.1.0';
-export { REWRITE_REPEAT_PENALTY } from './voice/evaluate.js';
+export * from './voice/deltas.js';
 export * from './voice/prompts.js';
+export * from './voice/rewrite.js';
 export * from './voice/rewrite-checks.js';

@@ -1,5 +1,5 @@
-// Convert (voices-convert-create.md §3, §5, §7): the request, the server-sent events of a
-// conversion, and the edit pass.
+// Convert: the request (POST /loras/:id/convert-stream), the server-sent events of a conversion,
+// and the edit pass (POST /loras/edit-chunk).
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
 import { ERROR_CODES } from './errors.js';
@@ -20,7 +20,7 @@ export const CONVERT_MESSAGES = {
   chunkError: (chunkNumber: number, reason: string) => `Error converting chunk ${chunkNumber}: ${reason}`,
 } as const;
 
-/** The only link schemes the Convert editor accepts (§2). */
+/** The only link schemes the Convert editor accepts; other links lose their target. */
 export const ALLOWED_LINK_SCHEMES = [
   'http',
   'https',
@@ -34,7 +34,7 @@ export const ALLOWED_LINK_SCHEMES = [
   'xmpp',
 ] as const;
 
-/** Editor history (§9): this many undo steps, and a new undo group after this much idle time. */
+/** Editor history: this many undo steps, and a new undo group after this much idle time. */
 export const EDITOR_UNDO_DEPTH = 100;
 export const EDITOR_NEW_GROUP_DELAY_MS = 500;
 /** Headings the editor keeps; the toolbar offers only the first three. */
@@ -42,9 +42,9 @@ export const EDITOR_HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
 /** Longest text one conversion takes (about 30,000 words). */
 export const MAX_CONVERT_CHARS = 200_000;
-/** Chunks the edit pass edits at once (§9). */
+/** Chunks the edit pass edits at once, so one person's pass cannot hold every model sequence. */
 export const EDIT_PASS_CONCURRENCY = 3;
-/** What a chunk whose attempts ran out says in place of a rewrite (§4). */
+/** What a chunk whose attempts ran out says in place of a rewrite, so a conversion always ends. */
 export const CHUNK_ERROR_PREFIX = '[Error converting chunk';
 export const chunkErrorMarker = (chunkIndex: number, reason: string): string =>
   `${CHUNK_ERROR_PREFIX} ${chunkIndex + 1}: ${reason}]`;

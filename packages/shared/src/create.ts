@@ -1,6 +1,6 @@
-// Create Content, Quick mode (voices-convert-create.md §2, §3 "Create stream event", §4 "Create
-// flow", §7 generate-stream): the base model drafts from a prompt, thinking first, and the
-// Voice then rewrites the draft chunk by chunk, all in one stream of server-sent events.
+// Create Content, Quick mode (POST /content/generate-stream): the base model drafts from a
+// prompt, thinking first, and the Voice then rewrites the draft chunk by chunk, all in one
+// stream of server-sent events.
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
 import { chunkPositionSchema } from './convert.js';

@@ -6,6 +6,7 @@ export * from './create.js';
 export * from './errors.js';
 export * from './interactive.js';
 export * from './onboarding.js';
+export * from './stitching.js';
 export * from './validation/auth.js';
 export * from './validation/text.js';
 export * from './validation/voice.js';

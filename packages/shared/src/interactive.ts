@@ -1,8 +1,8 @@
-// Interactive writing (voices-convert-create.md §2 "Interactive writing screen", §3 "Interactive
-// session state", §4 "Interactive flow"): the server keeps each session (its step, what the writer
-// has told it, what was paid); the client keeps a copy to show and to resume after a reload, and
-// sends it with each action. Of what it sends, the server takes only the session's id
-// (requestId), the step it acted on (stepId) and the writer's own input (`writerInput`).
+// Interactive writing (the interactive writing screen and POST /content/interactive/next): the
+// server keeps each session (its step, what the writer has told it, what was paid); the client
+// keeps a copy to show and to resume after a reload, and sends it with each action. Of what it
+// sends, the server takes only the session's id (requestId), the step it acted on (stepId) and
+// the writer's own input (`writerInput`).
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
 import { MAX_PROMPT_CHARS } from './create.js';
@@ -31,7 +31,7 @@ export const INTERACTIVE_ACTIONS = [
 ] as const;
 export type InteractiveAction = (typeof INTERACTIVE_ACTIONS)[number];
 
-/** Which actions each step allows (§4 Interactive flow). */
+/** Which actions each step allows: the session's state machine. */
 export const ALLOWED_ACTIONS: Record<InteractiveStep, readonly InteractiveAction[]> = {
   init: ['ask_questions'],
   awaiting_skeleton_answers: ['submit_skeleton_answers'],
@@ -47,7 +47,7 @@ export const MAX_PROVIDED_INFO_CHARS = 20_000;
 export const MAX_OUTLINE_REVISIONS = 10;
 
 export const INTERACTIVE_MESSAGES = {
-  /** Shown when the model has no questions (§4). */
+  /** Shown when the model has no questions. */
   noQuestions: 'Your instructions are thorough. You may proceed to draft.',
   startNeeds: 'Interactive writing needs a prompt and a 24-character Voice id',
   actionNotAllowed: (action: string, step: string) => `The action ${action} is not possible at step ${step}.`,

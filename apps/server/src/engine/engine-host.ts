@@ -1,7 +1,8 @@
 // The one VoiceEngine of this process: started on first use, once the base model is found,
-// and shared by Voice training (pairs, evaluation) and by awake Voices.
+// and shared by Voice training (pairs, evaluation) and by awake Voices. Generations read through
+// streamText (or engineErrors) answer a Voice put to sleep under them with the person's error.
 import path from 'node:path';
-import { VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
+import { textDeltas, VOICE_PRESETS, VoiceEngine, VoiceNotAwakeError, type VoicePreset } from '@ownvoice/engine';
 import { errors } from '../errors.js';
 import type { BaseModelService } from './base-model.service.js';
 
@@ -54,3 +55,22 @@ export class EngineHost {
     await engine?.dispose();
   }
 }
+
+/**
+ * The events of an engine generation, with its failures as the person's errors: a Voice put to
+ * sleep (or deleted) under the generation is VOICE_NOT_READY with the reason to read.
+ */
+export async function* engineErrors<T>(events: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } catch (error) {
+    if (error instanceof VoiceNotAwakeError) throw errors.voiceNotReady(error.reason);
+    throw error;
+  }
+}
+
+/** A callback-streaming engine call (`onChunk`) as an async iterable of its text deltas. */
+export const streamText = (
+  signal: AbortSignal,
+  run: (onChunk: (text: string) => void) => Promise<unknown>,
+): AsyncGenerator<string> => engineErrors(textDeltas(signal, run));

@@ -1,4 +1,5 @@
 // The composition root of the domain: repositories over one database, services over them.
+import { REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -47,7 +48,6 @@ export interface Services {
 }
 
 /** Tries per chunk before Convert gives up on it with an inline marker. */
-const CONVERT_MAX_ATTEMPTS = 3;
 
 /** The long-lived parts services drive: the model engine, the job queue, the log. */
 export interface ServiceRuntime {
@@ -77,7 +77,7 @@ export function createServices(
   });
   const mfa = new MfaService(new MfaRepository(db), runtime.box, clock);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.engine, {
-    maxAttempts: CONVERT_MAX_ATTEMPTS,
+    maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
   return {
@@ -94,10 +94,11 @@ export function createServices(
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
     conversion,
-    content: new ContentService(conversion, activation, usage, runtime.engine),
+    content: new ContentService(voicesRepo, conversion, activation, usage, runtime.engine),
     interactive: new InteractiveService(
       db,
       new InteractiveSessionsRepository(db),
+      voicesRepo,
       conversion,
       activation,
       usage,

@@ -6,6 +6,19 @@
 // further draft of a section (the next section's, or a revision) spends one more.
 import { randomUUID } from 'node:crypto';
 import {
+  BASE_CHAT_SETTINGS,
+  draftTokens,
+  outlineChat,
+  parseOutline,
+  parseQuestions,
+  questionsChat,
+  SECTION_WORDS,
+  SHORT_ANSWER_TOKENS,
+  sectionChat,
+  sectionContext,
+  sessionContext,
+} from '@ownvoice/engine';
+import {
   ALLOWED_ACTIONS,
   INTERACTIVE_MESSAGES,
   type InteractiveAction,
@@ -23,37 +36,18 @@ import type { InteractiveSessionRow, UserRow, VoiceRow } from '../db/schema.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { AppError, errors } from '../errors.js';
 import type { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
+import { awakeVoice } from './voice-access.js';
 
-const MAX_QUESTIONS = 3;
-const MAX_SECTIONS = 5;
-const SECTION_WORDS = { short: 250, long: 220 } as const;
-const TOKENS_PER_WORD = 1.6;
 /** A session untouched this long is forgotten when its owner starts another. */
 const IDLE_SESSION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Actions that draft a section and rewrite it in the Voice: each is one short content. */
 const DRAFTING: readonly InteractiveAction[] = ['submit_section_answers', 'revise_section'];
-
-/** Lines of a model's answer without list markers, numbering or heading marks. */
-const cleanLines = (text: string): string[] =>
-  text
-    .split('\n')
-    .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)]|#+)\s*/, '').trim())
-    .filter(Boolean);
-
-export const parseQuestions = (text: string): string[] =>
-  cleanLines(text)
-    .filter((l) => l.endsWith('?') && l.length <= 300)
-    .slice(0, MAX_QUESTIONS);
-
-export const parseOutline = (text: string): string[] =>
-  cleanLines(text)
-    .filter((l) => l.length <= 120)
-    .slice(0, MAX_SECTIONS);
 
 const qa = (questions: readonly string[], answers: readonly string[]): string =>
   questions.map((q, i) => `Q: ${q}\nA: ${answers[i]?.trim() || '(no answer)'}`).join('\n');
@@ -77,6 +71,7 @@ export class InteractiveService {
   constructor(
     private readonly db: Database,
     private readonly sessions: InteractiveSessionsRepository,
+    private readonly voices: VoicesRepository,
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
@@ -94,7 +89,7 @@ export class InteractiveService {
     }
     const claim = action === 'ask_questions' ? await this.start(user, sent) : await this.claim(user, sent, action);
     try {
-      const voice = await this.conversion.awakeVoice(user, claim.from.loraId);
+      const voice = await awakeVoice(this.voices, this.engine, user, claim.from.loraId);
       const next = await this.run(voice, claim.from, action, signal);
       await this.activation.touch(voice.id);
       const state = interactiveStateSchema.parse({
@@ -112,7 +107,7 @@ export class InteractiveService {
 
   /** A new session: its short content is spent before any model work (refused at a balance of 0). */
   private async start(user: UserRow, sent: InteractiveState): Promise<Claim> {
-    await this.conversion.awakeVoice(user, sent.loraId);
+    await awakeVoice(this.voices, this.engine, user, sent.loraId);
     const now = this.clock.now();
     const id = randomUUID();
     const from: InteractiveState = {
@@ -217,7 +212,7 @@ export class InteractiveService {
     const prompt = s.request.prompt;
     switch (action) {
       case 'ask_questions': {
-        const questions = await this.questions(`The writer asks for: ${prompt}`, signal);
+        const questions = await this.questions(sessionContext(prompt), signal);
         const base = { ...s, allProvidedInfo: `Request: ${prompt}` };
         if (s.mode === 'long') {
           return { ...base, step: 'awaiting_skeleton_answers', skeletonQueries: questions, skeletonAnswers: [] };
@@ -278,10 +273,7 @@ export class InteractiveService {
 
   private async startSection(s: InteractiveState, index: number, signal: AbortSignal): Promise<InteractiveState> {
     const title = s.skeletonDraft[index]?.title ?? '';
-    const questions = await this.questions(
-      `The writer is writing: ${s.request.prompt}\nWhat we know:\n${s.allProvidedInfo}\nNext section: ${title}`,
-      signal,
-    );
+    const questions = await this.questions(sectionContext(s.request.prompt, s.allProvidedInfo, title), signal);
     return {
       ...s,
       step: 'awaiting_section_answers',
@@ -297,16 +289,11 @@ export class InteractiveService {
   /** Up to three questions whose answers would improve the piece; none when the brief is enough. */
   private async questions(context: string, signal: AbortSignal): Promise<string[]> {
     const engine = await this.engine.get();
-    const answer = await engine.chat(
-      [
-        {
-          role: 'system',
-          content: `You help a writer. Ask at most ${MAX_QUESTIONS} short questions, one per line, each ending with a question mark, whose answers would make the writing better. If nothing is missing, answer "No questions".`,
-        },
-        { role: 'user', content: context },
-      ],
-      { maxTokens: 120, temperature: 0, repeatPenalty: 1.2, signal },
-    );
+    const answer = await engine.chat(questionsChat(context), {
+      ...BASE_CHAT_SETTINGS,
+      maxTokens: SHORT_ANSWER_TOKENS,
+      signal,
+    });
     return parseQuestions(answer);
   }
 
@@ -317,19 +304,11 @@ export class InteractiveService {
     signal: AbortSignal,
   ): Promise<string[]> {
     const engine = await this.engine.get();
-    const ask = revision
-      ? `Current outline:\n${revision.current.join('\n')}\n\nChange requested: ${revision.change || 'improve it'}`
-      : 'Write the outline.';
-    const answer = await engine.chat(
-      [
-        {
-          role: 'system',
-          content: `You outline pieces of writing. Answer with 2 to ${MAX_SECTIONS} section titles, one per line, nothing else.`,
-        },
-        { role: 'user', content: `Request: ${prompt}\n${info}\n\n${ask}` },
-      ],
-      { maxTokens: 120, temperature: 0, repeatPenalty: 1.2, signal },
-    );
+    const answer = await engine.chat(outlineChat(prompt, info, revision), {
+      ...BASE_CHAT_SETTINGS,
+      maxTokens: SHORT_ANSWER_TOKENS,
+      signal,
+    });
     const titles = parseOutline(answer);
     // A model that gives no usable titles still leaves the writer an outline to edit or revise.
     return titles.length ? titles : (revision?.current ?? [prompt.slice(0, 120)]);
@@ -343,26 +322,17 @@ export class InteractiveService {
     signal: AbortSignal,
   ): Promise<Pick<InteractiveState, 'currentDraft' | 'currentRephrased'>> {
     const engine = await this.engine.get();
-    const title = s.skeletonDraft[s.currentSectionIndex]?.title ?? s.request.prompt;
     const words = SECTION_WORDS[s.mode];
-    const earlier = s.content.map((c) => `## ${c.title}\n${c.draft}`).join('\n\n');
-    const ask = revision
-      ? `Current draft:\n${revision.current}\n\nChange requested: ${revision.change || 'improve it'}\n\nWrite the revised section.`
-      : `Write the section "${title}".`;
+    const messages = sectionChat({
+      prompt: s.request.prompt,
+      info: s.allProvidedInfo,
+      title: s.skeletonDraft[s.currentSectionIndex]?.title ?? s.request.prompt,
+      words,
+      earlier: s.content,
+      revision,
+    });
     const draft = (
-      await engine.chat(
-        [
-          {
-            role: 'system',
-            content: `You are a clear, capable writer. Write about ${words} words for one section of a larger piece, using what the writer told you. Answer with the section text only.`,
-          },
-          {
-            role: 'user',
-            content: `Request: ${s.request.prompt}\n${s.allProvidedInfo}${earlier ? `\n\nSections so far:\n${earlier}` : ''}\n\n${ask}`,
-          },
-        ],
-        { maxTokens: Math.ceil(words * TOKENS_PER_WORD), temperature: 0, repeatPenalty: 1.2, signal },
-      )
+      await engine.chat(messages, { ...BASE_CHAT_SETTINGS, maxTokens: draftTokens(words), signal })
     ).trim();
     if (!draft) throw errors.engineUnavailable('the model wrote nothing for this section; try again');
     return { currentDraft: draft, currentRephrased: await this.conversion.rewriteWhole(voice, draft, signal) };

@@ -1,6 +1,7 @@
+import { stitch } from '@ownvoice/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChunkedText, chunkText, stitch } from './chunk.js';
+import { type ChunkedText, chunkText } from './chunk.js';
 
 /** Every promise of chunkText's contract, checked on one result. */
 function expectContract(text: string, maxChars: number, { chunks, separators }: ChunkedText): void {

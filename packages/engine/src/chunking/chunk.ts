@@ -1,6 +1,8 @@
 // Chunking for Convert: the text is cut into chunks the model rewrites one at a time, and the
-// whitespace between them is kept aside so the rewritten chunks go back into the original layout.
+// whitespace between them is kept aside so the rewritten chunks go back into the original layout
+// (stitch in @ownvoice/shared).
 // Offsets are UTF-16 code units, as JavaScript strings index.
+import { separatorsOf } from '@ownvoice/shared';
 import { packUnits } from './pack.js';
 import { splitUnits } from './segment.js';
 
@@ -40,26 +42,5 @@ export function chunkText(text: string, { maxChars }: ChunkOptions): ChunkedText
   }
   const ranges = packUnits(splitUnits(text, maxChars), { maxChars });
   const chunks = ranges.map((r, index) => ({ index, start: r.start, end: r.end, text: text.slice(r.start, r.end) }));
-  const separators: string[] = [];
-  let at = 0;
-  for (const c of chunks) {
-    separators.push(text.slice(at, c.start));
-    at = c.end;
-  }
-  separators.push(text.slice(at));
-  return { chunks, separators };
-}
-
-/** Puts chunk texts (original or rewritten) back between the separators chunkText returned. */
-export function stitch(chunkTexts: readonly string[], separators: readonly string[]): string {
-  if (separators.length !== chunkTexts.length + 1) {
-    throw new RangeError(
-      `stitch needs one separator more than chunks: ${chunkTexts.length} chunks, ${separators.length} separators`,
-    );
-  }
-  let out = separators[0] as string;
-  chunkTexts.forEach((t, i) => {
-    out += t + (separators[i + 1] as string);
-  });
-  return out;
+  return { chunks, separators: separatorsOf(text, chunks) };
 }

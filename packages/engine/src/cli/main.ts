@@ -1,19 +1,19 @@
 // ownvoice-engine: the Voice engine without the web app.
 //   build-tiny-model   rebuild the tiny house model from corpus/
 //   train              train a Voice on files of someone's writing
-//   rewrite            rewrite text in a Voice, chunk by chunk, keeping the layout
+//   rewrite            rewrite text in a Voice with Convert's rewrite, keeping the layout
 //   generate           continue a prompt with the base model or a Voice
 //   eval               measure a Voice against writing it did not train on
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkText, stitch } from '../chunking/chunk.js';
+import { separatorsOf } from '@ownvoice/shared';
 import { buildHouseModel } from '../house-model/build.js';
 import { resolveBaseModel } from '../models/base-model.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
-import { rewritePrompt } from '../voice/prompts.js';
-import { trainVoice, VOICE_PRESETS } from '../voice/train-voice.js';
+import { rewriteText } from '../voice/rewrite.js';
+import { trainVoice, VOICE_PRESETS, type VoicePreset } from '../voice/train-voice.js';
 import { formatSeconds, progressBar } from './progress-bar.js';
 
 const USAGE = `usage: ownvoice-engine <command> [options]
@@ -21,7 +21,8 @@ const USAGE = `usage: ownvoice-engine <command> [options]
   build-tiny-model [--out FILE] [--steps N]
   train    --out DIR [--base MODEL] [--preset tiny|standard] [--text FILE] FILE...
            (preset default: $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard)
-  rewrite  --voice ADAPTER.gguf [--base MODEL] [--input FILE]      (default input: stdin)
+  rewrite  --voice ADAPTER.gguf [--base MODEL] [--preset tiny|standard] [--input FILE]
+           (default input: stdin; chunks the size the preset trains on, as Convert does)
   generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
   eval     --voice-dir DIR                                          (prints a trained Voice's evaluation)
 
@@ -39,6 +40,46 @@ async function openEngine(base: string | undefined, dataDir: string | undefined,
   });
   console.error(`base model: ${resolved.path} (${resolved.source})`);
   return { engine: await VoiceEngine.start({ modelPath: resolved.path, ...(threads ? { threads } : {}) }), resolved };
+}
+
+/** The preset asked for, else $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard. */
+function presetOf(asked: string | undefined, source: string): VoicePreset {
+  const name = asked ?? process.env.OWNVOICE_TRAIN_PRESET ?? (source === 'house' ? 'tiny' : 'standard');
+  const preset = VOICE_PRESETS[name as keyof typeof VOICE_PRESETS];
+  if (!preset) throw new UsageError(`unknown preset ${name}; use tiny or standard`);
+  return preset;
+}
+
+/**
+ * Rewrites `text` in the awake Voice `voiceId` with Convert's rewrite, writing each chunk once it
+ * is settled (a rerolled attempt is never printed), between the original whitespace.
+ */
+async function rewriteToStdout(engine: VoiceEngine, voiceId: string, text: string, preset: VoicePreset) {
+  const write = (t: string) => process.stdout.write(t);
+  let separators: string[] = [];
+  let current = -1;
+  let written = '';
+  const settle = () => {
+    if (current >= 0) write((separators[current] ?? '') + written.trim());
+  };
+  for await (const event of rewriteText(engine, text, { voiceId, maxChars: preset.passageMaxChars })) {
+    if (event.type === 'chunk_positions') {
+      separators = separatorsOf(text, event.chunkPositions);
+      if (event.chunkPositions.length === 0) console.error('(nothing to rewrite)');
+    } else if (event.type === 'chunk_reroll') {
+      console.error(`chunk ${event.chunkIndex + 1}: ${event.reason}; trying again`);
+      written = '';
+    } else {
+      if (event.chunkIndex !== current) {
+        settle();
+        current = event.chunkIndex;
+        written = '';
+      }
+      written += event.text;
+    }
+  }
+  settle();
+  write(separators.at(-1) ?? '');
 }
 
 async function readInput(file: string | undefined): Promise<string> {
@@ -90,15 +131,8 @@ export async function main(argv: string[]): Promise<number> {
       if (!values.out || (positionals.length === 0 && !values.text))
         throw new UsageError('train needs --out and files');
       const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
-      // The tiny house model trains with the tiny preset unless told otherwise.
-      const presetName =
-        values.preset ?? process.env.OWNVOICE_TRAIN_PRESET ?? (resolved.source === 'house' ? 'tiny' : 'standard');
-      const preset = VOICE_PRESETS[presetName as keyof typeof VOICE_PRESETS];
-      if (!preset) {
-        await engine.dispose();
-        throw new UsageError(`unknown preset ${presetName}; use tiny or standard`);
-      }
       try {
+        const preset = presetOf(values.preset, resolved.source);
         const bar = progressBar('training');
         const outDir = path.resolve(values.out);
         const voice = await trainVoice({
@@ -141,33 +175,21 @@ export async function main(argv: string[]): Promise<number> {
       const voicePath = values.voice ? path.resolve(values.voice) : undefined;
       if (command === 'rewrite' && !voicePath) throw new UsageError('rewrite needs --voice');
       if (command === 'generate' && values.prompt === undefined) throw new UsageError('generate needs --prompt');
-      const { engine } = await openEngine(values.base, values['data-dir'], threads);
+      const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
       try {
-        if (voicePath) await engine.wake('cli', voicePath);
-        const voiceId = voicePath ? 'cli' : undefined;
-        const write = (t: string) => process.stdout.write(t);
         if (command === 'generate') {
+          if (voicePath) await engine.wake('cli', voicePath);
+          const write = (t: string) => process.stdout.write(t);
           await engine.complete(values.prompt ?? '', {
-            ...(voiceId ? { voiceId } : {}),
+            ...(voicePath ? { voiceId: 'cli' } : {}),
             maxTokens: Number(values['max-tokens'] ?? 200),
             onChunk: write,
           });
           write('\n');
         } else {
-          const text = await readInput(values.input);
-          const { chunks, separators } = chunkText(text, { maxChars: 600 });
-          const rewritten: string[] = [];
-          for (const [i, chunk] of chunks.entries()) {
-            write(separators[i] ?? '');
-            const budget = Math.ceil(engine.runtime.tokenize(chunk.text).length * 1.5) + 16;
-            rewritten.push(
-              (
-                await engine.complete(rewritePrompt(chunk.text), { voiceId: 'cli', maxTokens: budget, onChunk: write })
-              ).trim(),
-            );
-          }
-          write(separators.at(-1) ?? '');
-          if (stitch(rewritten, separators).length === 0) console.error('(nothing to rewrite)');
+          const preset = presetOf(values.preset, resolved.source);
+          if (voicePath) await engine.wake('cli', voicePath);
+          await rewriteToStdout(engine, 'cli', await readInput(values.input), preset);
         }
       } finally {
         await engine.dispose();

@@ -2,14 +2,15 @@
 //  - held-out loss and perplexity of the base model and of the Voice on the person's own text
 //    (lower is better: the Voice predicts their words better);
 //  - Burrows' Delta over function words between the person's held-out text and (a) the Voice's
-//    rewrites of the generic versions, (b) the generic versions themselves (the base model's
-//    outputs). A Voice that writes like the person has the smaller Delta.
+//    rewrites of the generic versions, made by the same rewrite Convert runs (rewrite.ts: repeat
+//    penalty, stop string, judge and reroll), (b) the generic versions themselves (the base
+//    model's outputs). A Voice that writes like the person has the smaller Delta.
 import { burrowsDelta, styleSimilarity } from '../eval/stylometry.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { heldOutLoss } from '../trainer/held-out-loss.js';
 import type { TrainingExample } from '../trainer/train.js';
 import type { RewritePair } from './pairs.js';
-import { rewritePrompt } from './prompts.js';
+import { rewriteWhole } from './rewrite.js';
 
 export interface VoiceEvaluation {
   heldOut: { baseLoss: number; voiceLoss: number; basePerplexity: number; voicePerplexity: number; examples: number };
@@ -18,24 +19,19 @@ export interface VoiceEvaluation {
   samples: { generic: string; voice: string; original: string }[];
 }
 
-/** Greedy decoding loops on small models; a mild penalty keeps rewrites readable. */
-export const REWRITE_REPEAT_PENALTY = 1.3;
-
-/** The Voice's rewrite of each generic text, at temperature 0. */
+/**
+ * The Voice's rewrite of each generic text: the same rewrite Convert runs (rewrite.ts), chunked at
+ * `maxChars`, the passage size the Voice trained on.
+ */
 export async function rewriteAll(
   engine: VoiceEngine,
   voiceId: string,
   pairs: readonly RewritePair[],
-  signal?: AbortSignal,
+  { maxChars, signal }: { maxChars: number; signal?: AbortSignal | undefined },
 ): Promise<string[]> {
   const out: string[] = [];
   for (const p of pairs) {
-    const budget = Math.ceil(engine.runtime.tokenize(p.original).length * 1.5) + 16;
-    out.push(
-      (
-        await engine.complete(rewritePrompt(p.generic), { voiceId, maxTokens: budget, ...(signal ? { signal } : {}) })
-      ).trim(),
-    );
+    out.push((await rewriteWhole(engine, p.generic, { voiceId, maxChars, ...(signal ? { signal } : {}) })).trim());
   }
   return out;
 }
@@ -50,6 +46,8 @@ export async function evaluateVoice(req: {
   workDir: string;
   seqLen: number;
   padId: number;
+  /** The passage size the Voice trained on: its rewrites are chunked at it, as Convert does. */
+  maxChars: number;
   maxStyleSamples?: number;
   signal?: AbortSignal;
 }): Promise<VoiceEvaluation> {
@@ -58,7 +56,7 @@ export async function evaluateVoice(req: {
   const voice = await heldOutLoss({ modelPath: req.baseModelPath, adapterPath: req.adapterSafetensors, ...common });
 
   const pairs = req.heldOutPairs.slice(0, req.maxStyleSamples ?? 12);
-  const rewrites = await rewriteAll(req.engine, req.voiceId, pairs, req.signal);
+  const rewrites = await rewriteAll(req.engine, req.voiceId, pairs, { maxChars: req.maxChars, signal: req.signal });
   const originals = pairs.map((p) => p.original);
   const generics = pairs.map((p) => p.generic);
   // z-scores over every individual sample, so the three groups are compared on a shared scale.

@@ -1,7 +1,7 @@
 // Training pairs by inverse paraphrase: the plain base model turns each passage of the
 // person's writing into generic prose; the Voice then learns generic -> original.
 import type { VoiceEngine } from '../runtime/voice-engine.js';
-import { PARAPHRASE_SYSTEM, paraphraseRequest } from './prompts.js';
+import { paraphraseChat, paraphraseSettings } from './prompts.js';
 
 export interface RewritePair {
   generic: string;
@@ -24,14 +24,10 @@ export async function buildPairs(
       const i = next++;
       const original = passages[i] as string;
       options.signal?.throwIfAborted();
-      const budget = Math.ceil(engine.runtime.tokenize(original).length * 1.3) + 16;
-      const generic = await engine.chat(
-        [
-          { role: 'system', content: PARAPHRASE_SYSTEM },
-          { role: 'user', content: paraphraseRequest(original) },
-        ],
-        { maxTokens: budget, temperature: 0, ...(options.signal ? { signal: options.signal } : {}) },
-      );
+      const generic = await engine.chat(paraphraseChat(original), {
+        ...paraphraseSettings(engine.runtime.tokenize(original).length),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       // A model that answers nothing still gives a usable pair: the Voice learns to write the
       // passage from an empty prompt, which teaches style, not content.
       pairs[i] = { generic: generic.trim(), original };

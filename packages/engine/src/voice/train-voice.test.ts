@@ -93,7 +93,7 @@ describe('training a Voice', () => {
     for (const author of ['kjv', 'jargon'] as const) {
       const other = author === 'kjv' ? 'jargon' : 'kjv';
       await engine.wake(author, voices[author].voice.adapterPath);
-      const rewrites = await rewriteAll(engine, author, NEUTRAL);
+      const rewrites = await rewriteAll(engine, author, NEUTRAL, { maxChars: VOICE_PRESETS.tiny.passageMaxChars });
       await engine.sleep(author);
       const written = rewrites.join('\n\n');
       const reference = [

@@ -199,6 +199,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
       workDir: path.join(req.workDir, 'eval'),
       seqLen: req.preset.seqLen,
       padId: eos,
+      maxChars: req.preset.passageMaxChars,
       ...(req.signal ? { signal: req.signal } : {}),
     });
   } finally {

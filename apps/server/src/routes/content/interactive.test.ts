@@ -1,6 +1,8 @@
 // POST /api/content/interactive/next on the tiny house model: a short and a long session through
 // every transition to complete, every action refused where its step does not allow it, and the
 // state checks (version, Voice id, owner, shape).
+
+import { parseOutline, parseQuestions } from '@ownvoice/engine';
 import {
   ALLOWED_ACTIONS,
   INTERACTIVE_ACTIONS,
@@ -14,7 +16,6 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interactiveSessions, usageTranches, type VoiceRow } from '../../db/schema.js';
 import { newId } from '../../ids.js';
-import { parseOutline, parseQuestions } from '../../services/interactive.service.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 

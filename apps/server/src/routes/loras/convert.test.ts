@@ -4,8 +4,14 @@
 // and the edit pass with its proofread spending.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stitch } from '@ownvoice/engine';
-import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, type ConvertEvent, convertEventSchema } from '@ownvoice/shared';
+import {
+  CHUNK_ERROR_PREFIX,
+  CONVERT_MESSAGES,
+  type ConvertEvent,
+  convertEventSchema,
+  separatorsOf,
+  stitch,
+} from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, usageTranches, users, type VoiceRow } from '../../db/schema.js';
@@ -63,15 +69,13 @@ describe('POST /api/loras/:id/convert-stream', () => {
     // Positions are in order, do not overlap, and leave only whitespace between them.
     const positions = first.chunkPositions;
     expect(positions.length).toBeGreaterThan(1);
-    const separators: string[] = [];
     let at = 0;
     for (const p of positions) {
       expect(p.start).toBeGreaterThanOrEqual(at);
       expect(p.end).toBeGreaterThan(p.start);
-      separators.push(TEXT.slice(at, p.start));
       at = p.end;
     }
-    separators.push(TEXT.slice(at));
+    const separators = separatorsOf(TEXT, positions);
     expect(separators.every((s) => s.trim() === '')).toBe(true);
     // Stitching the originals with the separators gives back the text exactly.
     expect(

@@ -1,4 +1,4 @@
-// The Voice's rewrite calls (spec §7), used by Convert and by Create's re-rephrase: the convert
+// The Voice's rewrite calls, used by Convert and by Create's re-rephrase: the convert
 // stream (its body read here as events) and the edit-chunk call of the edit pass.
 import { CONVERT_MESSAGES, convertEventSchema } from '@ownvoice/shared';
 import type { z } from 'zod';

@@ -1,6 +1,6 @@
-// One conversion run (spec §4 "Conversion flow"), free of React and fetch so it can be tested:
-// open the stream (Convert's, or Create's generate stream reduced to its rewrite events), apply its events, then, when the pass is on, proofread the chunks at most
-// EDIT_PASS_CONCURRENCY at a time. Every action goes through the reducer both here (to know the
+// One conversion run, free of React and fetch so it can be tested: open the stream (Convert's,
+// or Create's generate stream reduced to its rewrite events), apply its events, then, when the
+// pass is on, proofread the chunks at most EDIT_PASS_CONCURRENCY at a time. Every action goes through the reducer both here (to know the
 // chunks) and in the screen (to show them). An aborted run stops quietly.
 
 import { CONVERT_MESSAGES, EDIT_PASS_CONCURRENCY } from '@ownvoice/shared';

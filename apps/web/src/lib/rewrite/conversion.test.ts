@@ -11,7 +11,6 @@ import {
   rephrasedOutput,
   runPhase,
   statusTexts,
-  stitch,
 } from './conversion';
 import type { ConvertStreamEvent } from './events';
 
@@ -221,18 +220,5 @@ describe('edit pass state', () => {
     const state = run([start(), positions(), chunk(0, 'A.'), chunk(2, 'C.'), complete()]);
     expect(editPassTargets(state.chunks)).toEqual([0, 2]);
     expect(mixedOutput(state)).toBe('A.\n\nC.\n');
-  });
-});
-
-describe('stitch', () => {
-  it('leaves out a missing piece with the separator before it', () => {
-    expect(stitch(['<', '|1|', '|2|', '>'], ['a', null, 'c'], true)).toBe('<a|2|c>');
-    expect(stitch(['<', '|1|', '|2|', '>'], [null, 'b', 'c'], true)).toBe('<b|2|c>');
-    expect(stitch(['<', '|1|', '|2|', '>'], ['a', 'b', null], false)).toBe('<a|1|b');
-  });
-
-  it('handles no chunks at all', () => {
-    expect(stitch(['only'], [], true)).toBe('only');
-    expect(stitch([], [], false)).toBe('');
   });
 });

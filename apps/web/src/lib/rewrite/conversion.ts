@@ -1,7 +1,9 @@
-// The conversion state machine (spec §3 "Chunk", §4 "Conversion flow"): idle, streaming, then
-// complete (and the optional edit pass) or error. A pure reducer: every action names its run, and
-// actions of any run but the latest are ignored, so a newer run always wins over a stale one.
-import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES } from '@ownvoice/shared';
+// The conversion state machine: idle, streaming, then complete (and the optional edit pass) or
+// error. Chunks and the text around them come from the server's positions; the output views
+// stitch the chunk texts back between those separators (stitching in @ownvoice/shared). A pure
+// reducer: every action names its run, and actions of any run but the latest are ignored, so a
+// newer run always wins over a stale one.
+import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, clampSpans, separatorsOf, stitch } from '@ownvoice/shared';
 import type { ChunkPosition, ConvertStreamEvent } from './events';
 import { CONVERT_STATUS } from './status';
 
@@ -78,18 +80,11 @@ export function chunkTemplate(
   baseText: string,
   positions: readonly ChunkPosition[],
 ): { chunks: Chunk[]; separators: string[] } {
-  const chunks: Chunk[] = [];
-  const separators: string[] = [];
-  let cursor = 0;
-  positions.forEach((position, index) => {
-    const start = Math.min(Math.max(position.start, cursor), baseText.length);
-    const end = Math.min(Math.max(position.end, start), baseText.length);
-    separators.push(baseText.slice(cursor, start));
-    chunks.push(newChunk(index, baseText.slice(start, end)));
-    cursor = end;
-  });
-  separators.push(baseText.slice(cursor));
-  return { chunks, separators };
+  const spans = clampSpans(baseText, positions);
+  return {
+    chunks: spans.map((span, index) => newChunk(index, baseText.slice(span.start, span.end))),
+    separators: separatorsOf(baseText, spans),
+  };
 }
 
 function updateChunk(state: ConversionState, index: number, update: (chunk: Chunk) => Chunk): ConversionState {
@@ -229,31 +224,13 @@ export const rerollingCount = (state: ConversionState): number =>
     ? state.chunks.filter((chunk) => chunk.status === 'streaming' && rerollPlaceholder(chunk) !== null).length
     : 0;
 
-/**
- * Joins chunk texts with the original separators. A null piece is left out together with the
- * separator before it; the text after the last chunk joins only once the output is final.
- */
-export function stitch(separators: readonly string[], pieces: readonly (string | null)[], final: boolean): string {
-  if (pieces.length === 0) return final ? (separators[0] ?? '') : '';
-  let output = separators[0] ?? '';
-  let first = true;
-  pieces.forEach((piece, index) => {
-    if (piece === null) return;
-    if (!first) output += separators[index] ?? '';
-    output += piece;
-    first = false;
-  });
-  if (final) output += separators[pieces.length] ?? '';
-  return output;
-}
-
 /** The rephrased view: what the Voice wrote, placeholders included, chunks appearing as they stream. */
 export function rephrasedOutput(state: ConversionState): string {
   const pieces = state.chunks.map((chunk) => {
     if (chunk.rephrased !== '') return chunk.rephrased;
     return rerollPlaceholder(chunk);
   });
-  return stitch(state.separators, pieces, state.phase === 'complete');
+  return stitch(pieces, state.separators, { final: state.phase === 'complete' });
 }
 
 /** The mixed (edited) view: edited, else rephrased, else original; skipped chunks are dropped. */
@@ -263,7 +240,7 @@ export function mixedOutput(state: ConversionState): string {
     if (chunk.edited !== null && chunk.edited.trim() !== '') return chunk.edited;
     return chunk.rephrased !== '' ? chunk.rephrased : chunk.original;
   });
-  return stitch(state.separators, pieces, state.phase === 'complete');
+  return stitch(pieces, state.separators, { final: state.phase === 'complete' });
 }
 
 export function editProgress(state: ConversionState): { settled: number; total: number } {

@@ -1,4 +1,4 @@
-// The rewrite's error messages (spec §8 "Convert", "Create"): what a refused stream request (the
+// The rewrite's error messages on Convert and Create: what a refused stream request (the
 // convert stream, or Create's generate stream), a broken stream and a failed chunk edit say.
 import { CONVERT_MESSAGES, isCsrfErrorCode } from '@ownvoice/shared';
 import { ApiError, apiErrorFromBody, isApiError } from '../api-error';

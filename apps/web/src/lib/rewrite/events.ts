@@ -1,11 +1,11 @@
-// The shapes of the rewrite calls (spec §3 "Convert stream event", "Edit-chunk payload", §7). The
+// The shapes of the rewrite calls: the convert stream's events and the edit-chunk call. The
 // stream's events are read with lib/sse readEvents and the shared convertEventSchema.
 import type { ConvertEvent } from '@ownvoice/shared';
 
 export { type ChunkPosition, chunkPositionSchema } from '@ownvoice/shared';
 export type ConvertStreamEvent = ConvertEvent;
 
-/** POST /loras/edit-chunk (spec §3 "Edit-chunk payload"). */
+/** POST /loras/edit-chunk. */
 export interface EditChunkPayload {
   originalChunk: string;
   rephrasedChunk: string;

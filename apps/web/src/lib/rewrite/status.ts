@@ -1,4 +1,4 @@
-// The status texts beside a rewrite's output (spec §2 "Convert", §2 "Create Content").
+// The status texts beside a rewrite's output, on the Convert and Create Content screens.
 
 export const CONVERT_STATUS = {
   streaming: '(streaming...)',
