@@ -1,17 +1,16 @@
 // Deleting an account, for good: the password again (and a code when two-factor is on), then
 // every Voice is put to sleep, the user's rows go (sessions, Voices, usage and codes cascade),
-// and the Voices' files are removed. The spec shows the button without its action;
-// docs/decisions/0009 records what it does.
+// and the Voices' files are removed. docs/decisions/0009 records this choice.
 import { DELETE_ACCOUNT_MESSAGES } from '@ownvoice/shared';
 import type { UserRow } from '../db/schema.js';
 import { AppError, errors } from '../errors.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { voiceFolder } from '../storage/voice-files.js';
 import type { ActivationService } from './activation.service.js';
 import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
-import { voiceFolder } from './voices.service.js';
 
 export class AccountService {
   constructor(

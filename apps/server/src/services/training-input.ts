@@ -1,18 +1,12 @@
-// Checks what a person sent to train a Voice against spec §5 "Create Voice", on the text the
-// engine will train on: each file's extracted text and the pasted text, cleaned, counted in
+// Checks what a person sent to train a Voice against the Create Voice rules (the shared
+// validation/voice.ts: file types and sizes, at least 20,000 characters), on the text the engine
+// will train on: each file's extracted text and the pasted text, cleaned, counted in
 // characters as a writer counts them (a run of whitespace is one). The web form asks the same
 // count per file through count-characters. Files are read in the engine's extraction processes,
 // so a hostile file costs this process neither time nor memory.
 import { readFile } from 'node:fs/promises';
-import { cleanText, countChars, extractTrainingText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
-import {
-  countWrittenChars,
-  MAX_PASTED_CHARS,
-  MIN_TRAINING_CHARS,
-  stripNul,
-  VOICE_MESSAGES,
-  voiceNameSchema,
-} from '@ownvoice/shared';
+import { cleanText, extractTrainingText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
+import { countWrittenChars, MIN_TRAINING_CHARS, VOICE_MESSAGES } from '@ownvoice/shared';
 import { errors } from '../errors.js';
 
 export interface FileOnDisk {
@@ -27,7 +21,7 @@ export interface CheckedTrainingInput {
   characters: number;
 }
 
-/** Characters the engine will train on from one file; throws the §5 message when it cannot read it. */
+/** Characters the engine will train on from one file; throws the upload message when it cannot read it. */
 export async function countFileCharacters(file: FileOnDisk): Promise<number> {
   const counts = await countFiles([file]);
   return counts[0] ?? 0;
@@ -52,18 +46,16 @@ async function countFiles(files: readonly FileOnDisk[]): Promise<number[]> {
 /** Callers bound the text first (MAX_PASTED_CHARS): cleaning is linear, but runs in this process. */
 export const countPastedCharacters = (text: string): number => countWrittenChars(cleanText(text));
 
-/** Throws VALIDATION_ERROR with the first rule broken: name, pasted length, unreadable files, too little text. */
+/**
+ * Throws VALIDATION_ERROR when a file cannot be read or there is too little text. The fields come
+ * checked by their schema (routes/loras/loras.schemas.ts), which bounds the pasted text.
+ */
 export async function checkTrainingInput(
-  fields: Record<string, string | undefined>,
+  fields: { name: string; text: string },
   files: readonly FileOnDisk[],
 ): Promise<CheckedTrainingInput> {
-  const name = voiceNameSchema.safeParse(fields.name ?? '');
-  if (!name.success) throw errors.validation(name.error.issues[0]?.message ?? VOICE_MESSAGES.nameRequired);
-  const pastedText = stripNul(fields.text ?? '');
-  // The raw length, as the form cuts it: this bounds the work below.
-  if (countChars(pastedText) > MAX_PASTED_CHARS) throw errors.validation(VOICE_MESSAGES.pastedTooLong);
   const fileChars = await countFiles(files);
-  const characters = countPastedCharacters(pastedText) + fileChars.reduce((a, b) => a + b, 0);
+  const characters = countPastedCharacters(fields.text) + fileChars.reduce((a, b) => a + b, 0);
   if (characters < MIN_TRAINING_CHARS) throw errors.validation(VOICE_MESSAGES.tooFewChars(characters));
-  return { name: name.data, pastedText, characters };
+  return { name: fields.name, pastedText: fields.text, characters };
 }

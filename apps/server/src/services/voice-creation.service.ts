@@ -2,8 +2,7 @@
 // and a storage slot are spent and the Voice row is written in one transaction, then the
 // training job is queued. Any failure leaves no Voice, no files and nothing spent.
 import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Voice } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
@@ -14,22 +13,11 @@ import type { JobQueueHost } from '../jobs/job-queue.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { storeUploads, voiceFolder } from '../storage/voice-files.js';
 import { type CheckedTrainingInput, checkTrainingInput } from './training-input.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
-import { toVoiceView, voiceFolder } from './voices.service.js';
-
-/** The uploaded writing, kept in the Voice's folder until its training finishes. */
-export const uploadsKey = (voiceId: string): string => `${voiceFolder(voiceId)}/uploads`;
-export const UPLOAD_MANIFEST = 'manifest.json';
-export const PASTED_TEXT_FILE = 'pasted.txt';
-
-export interface UploadManifestEntry {
-  /** File name inside the uploads folder. */
-  file: string;
-  /** The name the person gave it. */
-  name: string;
-}
+import { toVoiceView } from './voices.service.js';
 
 export class VoiceCreationService {
   constructor(
@@ -43,10 +31,13 @@ export class VoiceCreationService {
     private readonly clock: Clock,
   ) {}
 
-  /** Checks an upload (spec §5) and creates the Voice; the upload's folder is consumed either way. */
+  /**
+   * Checks what the upload holds (its fields come checked by their schema) and creates the Voice;
+   * the upload's folder is consumed either way.
+   */
   async createFromUpload(
     user: UserRow,
-    upload: { dir: string; fields: Record<string, string>; files: readonly { name: string; path: string }[] },
+    upload: { dir: string; fields: { name: string; text: string }; files: readonly { name: string; path: string }[] },
   ): Promise<Voice> {
     let input: CheckedTrainingInput;
     try {
@@ -71,10 +62,7 @@ export class VoiceCreationService {
     const id = newId(this.clock.now());
     const pipelineId = randomUUID();
     try {
-      const manifest: UploadManifestEntry[] = files.map((f) => ({ file: path.basename(f.path), name: f.name }));
-      await writeFile(path.join(uploadDir, UPLOAD_MANIFEST), JSON.stringify(manifest));
-      if (input.pastedText.trim()) await writeFile(path.join(uploadDir, PASTED_TEXT_FILE), input.pastedText);
-      await this.storage.importFolder(uploadDir, uploadsKey(id));
+      await storeUploads(this.storage, id, uploadDir, files, input.pastedText);
     } catch (error) {
       await rm(uploadDir, { recursive: true, force: true });
       throw error;

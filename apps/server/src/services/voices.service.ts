@@ -11,6 +11,7 @@ import { voicePolicy } from '../policies/index.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { voiceFolder } from '../storage/voice-files.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice, visibleVoice } from './voice-access.js';
 
@@ -40,9 +41,6 @@ export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<
   ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
   ...(viewer ? { isOwner: v.userId === viewer.id } : {}),
 });
-
-/** A Voice's files live in a folder named by its id. */
-export const voiceFolder = (voiceId: string): string => `voices/${voiceId}`;
 
 export class VoicesService {
   constructor(

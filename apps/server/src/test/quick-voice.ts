@@ -6,7 +6,7 @@ import { readTrainedAdapter, rewritePrompt, TRAINING_PRESETS, train, writeGgufAd
 import { and, eq } from 'drizzle-orm';
 import { users, type VoiceRow, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { adapterFolderKey } from '../workers/training-worker.js';
+import { adapterFolderKey } from '../storage/voice-files.js';
 import type { TestContext } from './test-app.js';
 import { writingSample } from './writing.js';
 

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaBackupCodes, sessions, usageTranches, users, voices } from '../../db/schema.js';
-import { voiceFolder } from '../../services/voices.service.js';
+import { voiceFolder } from '../../storage/voice-files.js';
 import { quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { withTwoFactor } from '../../test/two-factor.js';

@@ -1,12 +1,7 @@
-// /api/content: Create Content. Quick generation streams server-sent events (spec §7).
+// /api/content: Create Content. Quick generation streams server-sent events.
 import { readFile, rm } from 'node:fs/promises';
 import { extractTrainingText, TextExtractionError, uploadErrorMessage } from '@ownvoice/engine';
-import {
-  apiErrorBodySchema,
-  generateFieldsSchema,
-  interactiveNextRequestSchema,
-  interactiveNextResponseSchema,
-} from '@ownvoice/shared';
+import { apiErrorBodySchema, interactiveNextRequestSchema, interactiveNextResponseSchema } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { uploadsTempDir } from '../../data-folder.js';
@@ -16,7 +11,7 @@ import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses } from '../loras/loras.schemas.js';
-import { receiveVoiceUpload } from '../loras/voice-upload.js';
+import { FORMS, receiveVoiceUpload } from '../loras/voice-upload.js';
 
 export async function contentRoutes(
   app: FastifyInstance,
@@ -28,13 +23,11 @@ export async function contentRoutes(
   app.post('/content/generate-stream', { onRequest: app.requireUser }, async (request, reply) => {
     requireConvertAndCreate(authOf(request).user);
     const { user } = authOf(request);
-    const upload = await receiveVoiceUpload(request, uploadsTmp, 'referenceFile');
+    const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.generate);
     let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
     let release: () => void = () => {};
     try {
-      const parsed = generateFieldsSchema.safeParse(upload.fields);
-      if (!parsed.success) throw errors.validation(parsed.error.issues[0]?.message ?? 'Invalid request');
-      const fields = parsed.data;
+      const { fields } = upload;
       if (upload.files.length > 1) throw errors.validation('Send at most one reference file.');
       const [file] = upload.files;
       release = conversion.gate.enter(user.id);

@@ -72,6 +72,25 @@ describe('POST /api/content/generate-stream', () => {
     expect(await shortContentLeft(owner)).toBe(before - 1);
   });
 
+  it('ends with an error event that carries its code when the model drafts nothing, and charges nothing', async () => {
+    const engine = await ctx.app.platform.engine.get();
+    const original = engine.chat;
+    // A model that answers every chat with nothing.
+    engine.chat = async () => '';
+    try {
+      const before = await shortContentLeft(owner);
+      const res = await generate(owner, {
+        fields: { prompt: 'A note about the fair.', format: 'email', selectedLora: voice.id },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const last = parseEvents(res.body).at(-1);
+      expect(last).toMatchObject({ type: 'error', code: 'ENGINE_UNAVAILABLE' });
+      expect(await shortContentLeft(owner)).toBe(before);
+    } finally {
+      engine.chat = original;
+    }
+  });
+
   it('reads a reference file in any upload format', async () => {
     const res = await generate(owner, {
       fields: {
@@ -111,6 +130,15 @@ describe('POST /api/content/generate-stream', () => {
     expect(sleeping.json().code).toBe('VOICE_NOT_READY');
     const json = await owner.post('/api/content/generate-stream', { prompt: 'Hello', selectedLora: voice.id });
     expect(json.statusCode).toBe(415);
+  });
+
+  it('lists every refused field as a refused JSON body does', async () => {
+    const res = await generate(owner, { fields: { prompt: '  ', format: 'poem' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ msg: CREATE_MESSAGES.promptRequired, code: 'VALIDATION_ERROR' });
+    expect(res.json().errors.map((e: { path: string }) => e.path)).toEqual(['prompt', 'format', 'selectedLora']);
+    expect(res.json().errors[0]).toEqual({ msg: CREATE_MESSAGES.promptRequired, path: 'prompt' });
+    expect(res.json().errors[2]).toEqual({ msg: CREATE_MESSAGES.selectVoice, path: 'selectedLora' });
   });
 
   it('answers the insufficient-resource error with no short content left', async () => {

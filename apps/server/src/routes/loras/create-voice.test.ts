@@ -1,4 +1,4 @@
-// POST /api/loras and /api/loras/count-characters: every Create Voice rule of spec §5, the
+// POST /api/loras and /api/loras/count-characters: every Create Voice rule (shared validation/voice.ts), the
 // resource checks, and that a rejected upload leaves no Voice, no files and nothing spent.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -178,6 +178,31 @@ describe('POST /api/loras', () => {
     );
   });
 
+  it('lists every refused field as a refused JSON body does', async () => {
+    const { client } = await newUser();
+    const res = await expectRejected(
+      client,
+      { fields: { name: '  !!  ', text: 'a'.repeat(2_000_001) } },
+      400,
+      VOICE_MESSAGES.nameRequired,
+    );
+    expect(res.json()).toEqual({
+      msg: VOICE_MESSAGES.nameRequired,
+      code: 'VALIDATION_ERROR',
+      errors: [
+        { msg: VOICE_MESSAGES.nameRequired, path: 'name' },
+        { msg: VOICE_MESSAGES.pastedTooLong, path: 'text' },
+      ],
+    });
+    // The same name in a JSON body (renaming a Voice) is refused with the same entry.
+    const renamed = await client.patch(`/api/loras/${'0'.repeat(24)}`, { name: '  !!  ' });
+    expect(renamed.json()).toEqual({
+      msg: VOICE_MESSAGES.nameRequired,
+      code: 'VALIDATION_ERROR',
+      errors: [{ msg: VOICE_MESSAGES.nameRequired, path: 'name' }],
+    });
+  });
+
   it('answers a body that is not multipart with 415', async () => {
     const { client } = await newUser();
     const res = await client.post('/api/loras', { name: 'Json', text });
@@ -227,7 +252,7 @@ describe('POST /api/loras/count-characters', () => {
     expect(tmpLeftovers()).toEqual([]);
   });
 
-  it('answers unreadable and unaccepted files with the §5 messages', async () => {
+  it('answers unreadable and unaccepted files with the upload messages', async () => {
     const { client } = await newUser();
     const nul = await client.upload('/api/loras/count-characters', {
       files: [{ field: 'file', name: 'x.txt', data: Buffer.from([104, 0, 105]) }],

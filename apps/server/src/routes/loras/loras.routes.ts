@@ -17,7 +17,7 @@ import {
   listSchema,
   patchSchema,
 } from './loras.schemas.js';
-import { receiveVoiceUpload } from './voice-upload.js';
+import { FORMS, receiveVoiceUpload } from './voice-upload.js';
 
 export async function lorasRoutes(
   app: FastifyInstance,
@@ -33,12 +33,12 @@ export async function lorasRoutes(
   r.get('/loras/public', { schema: listSchema, ...auth }, async (request) => voices.listPublic(authOf(request).user));
 
   r.post('/loras', { schema: createSchema, ...auth }, async (request, reply) => {
-    const upload = await receiveVoiceUpload(request, uploadsTmp);
+    const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.createVoice);
     return reply.status(201).send(await voiceCreation.createFromUpload(authOf(request).user, upload));
   });
 
   r.post('/loras/count-characters', { schema: countCharactersSchema, ...auth }, async (request) => {
-    const upload = await receiveVoiceUpload(request, uploadsTmp, 'file');
+    const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.countCharacters);
     try {
       const [file] = upload.files;
       if (!file || upload.files.length > 1) throw errors.validation('Send exactly one file, in the field "file".');

@@ -1,9 +1,13 @@
-// Route schemas of /api/loras (voices-convert-create.md §7).
+// Route schemas of /api/loras: what each route takes and what it answers.
+import { countChars } from '@ownvoice/engine';
 import {
   apiErrorBodySchema,
   characterCountSchema,
   ID_PATTERN,
+  MAX_PASTED_CHARS,
   okResponseSchema,
+  stripNul,
+  VOICE_MESSAGES,
   voiceNameSchema,
   voiceSchema,
 } from '@ownvoice/shared';
@@ -36,6 +40,20 @@ export const deleteSchema = { params: voiceIdParams, response: { 200: okResponse
 export const forkSchema = { params: voiceIdParams, response: { 201: voiceSchema, ...errorResponses } };
 
 const uploadErrors = { ...errorResponses, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
+
+/**
+ * The text fields of POST /loras, checked by voice-upload.ts once the multipart body is in (the
+ * files stream to disk; training-input.ts checks what they hold). Pasted text is counted in
+ * characters as a person counts them, after NUL characters are dropped.
+ */
+export const createVoiceFieldsSchema = z.object({
+  name: voiceNameSchema,
+  text: z
+    .string()
+    .default('')
+    .transform(stripNul)
+    .refine((text) => countChars(text) <= MAX_PASTED_CHARS, VOICE_MESSAGES.pastedTooLong),
+});
 
 /** Multipart (name, text, files): read by voice-upload.ts as it streams, not by a body schema. */
 export const createSchema = { response: { 201: voiceSchema, ...uploadErrors, 503: apiErrorBodySchema } };

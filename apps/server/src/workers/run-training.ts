@@ -1,0 +1,80 @@
+// Runs one training: the Voice is marked training, its writing is read back, the engine trains
+// (from the last checkpoint when an earlier run left one in the work folder) and the Voice ends
+// ready with its adapter and evaluation. The caller holds the lease and settles any other ending
+// (stopped, deleted, failed).
+import path from 'node:path';
+import { trainVoice, type VoiceProgress } from '@ownvoice/engine';
+import type { Clock } from '../clock.js';
+import type { VoiceRow } from '../db/schema.js';
+import { type EngineHost, presetFor } from '../engine/engine-host.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { adapterFolderKey, readUploads, uploadsKey, workKey } from '../storage/voice-files.js';
+import { progressSaver } from './training-progress.js';
+
+/** The Voice was deleted while it trained: nothing to finish. */
+export class VoiceGone extends Error {}
+
+export interface TrainingRun {
+  voices: VoicesRepository;
+  storage: ArtifactStorage;
+  engine: EngineHost;
+  clock: Clock;
+  /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
+  preset: 'tiny' | 'standard' | undefined;
+  threads?: number | undefined;
+  /** The lease's end if it were renewed now. */
+  leaseUntil: () => Date;
+  log: { error(obj: unknown, msg?: string): void };
+  onProgress?: ((voiceId: string, progress: VoiceProgress) => void) | undefined;
+}
+
+export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: AbortSignal): Promise<void> {
+  const { voices, storage } = run;
+  const started = await voices.transition(voice.id, ['pending', 'training'], {
+    status: 'training',
+    stage: 'extract',
+    leaseUntil: run.leaseUntil(),
+    statusMessage: voice.status === 'training' ? 'Resuming where it left off' : 'Starting',
+  });
+  if (!started) throw new VoiceGone();
+  const engine = await run.engine.get();
+  const model = run.engine.model();
+  const { files, pastedText } = await readUploads(storage, voice.id);
+
+  const save = progressSaver(voices, voice.id, run.clock, run.log);
+  const trained = await trainVoice({
+    engine,
+    baseModelPath: model.path,
+    baseModelName: model.name,
+    files,
+    ...(pastedText ? { pastedText } : {}),
+    preset: presetFor(model, run.preset),
+    workDir: storage.localPath(workKey(voice.id)),
+    outDir: storage.localPath(adapterFolderKey(voice.id)),
+    version: (voice.pipelineId ?? voice.id).slice(0, 8),
+    ...(run.threads ? { threads: run.threads } : {}),
+    signal,
+    onProgress: (p) => {
+      run.onProgress?.(voice.id, p);
+      save(p);
+    },
+  });
+
+  const finished = await voices.transition(voice.id, ['training'], {
+    status: 'ready',
+    progress: 100,
+    stage: null,
+    etaSeconds: null,
+    leaseUntil: null,
+    statusMessage: null,
+    adapterKey: `${adapterFolderKey(voice.id)}/${path.basename(trained.adapterPath)}`,
+    evaluation: trained.evaluation,
+    characters: trained.characters,
+  });
+  if (!finished) throw new VoiceGone();
+  // Tidied only after the Voice is ready: a crash in between leaves a usable Voice, not a
+  // training whose writing is gone. The Voice keeps only its adapter.
+  await storage.remove(workKey(voice.id));
+  await storage.remove(uploadsKey(voice.id));
+}

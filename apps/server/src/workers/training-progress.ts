@@ -1,0 +1,34 @@
+// Saves a training's progress on its Voice, where the training page polls it: at every stage
+// change and otherwise at most once a second, so a trainer that reports often costs the
+// database little.
+import type { VoiceProgress } from '@ownvoice/engine';
+import type { Clock } from '../clock.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+
+const PROGRESS_WRITE_MS = 1000;
+
+export function progressSaver(
+  voices: VoicesRepository,
+  voiceId: string,
+  clock: Clock,
+  log: { error(obj: unknown, msg?: string): void },
+): (progress: VoiceProgress) => void {
+  let lastWrite = 0;
+  let lastStage = '';
+  return (p) => {
+    const now = clock.now().getTime();
+    if (p.stage === lastStage && now - lastWrite < PROGRESS_WRITE_MS) return;
+    lastStage = p.stage;
+    lastWrite = now;
+    // Not awaited: the trainer does not wait on the database; a lost write is followed by the next.
+    void voices
+      .transition(voiceId, ['training'], {
+        stage: p.stage,
+        // 100 is kept for the Voice that is ready.
+        progress: Math.min(99, Math.floor(p.percent)),
+        statusMessage: p.message,
+        etaSeconds: p.etaSeconds !== undefined ? Math.ceil(p.etaSeconds) : null,
+      })
+      .catch((error: unknown) => log.error(error, 'could not save training progress'));
+  };
+}
