@@ -30,7 +30,7 @@ test('two-factor: set up on the account page, log in with a code and a backup co
   await expect(page.getByTestId('usage-modelsTrained')).toContainText('Trainable Voices');
   await expect(page.getByTestId('mfa-status')).toHaveText('Not enabled');
 
-  // Setup: the QR code and the key, and the spec's message for a missing code.
+  // Setup: the QR code and the key, and the shared message for a missing code.
   await page.getByRole('button', { name: 'Set up two-factor' }).click();
   const setup = page.getByTestId('mfa-setup-dialog');
   await expect(setup.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
@@ -100,7 +100,7 @@ test('two-factor: set up on the account page, log in with a code and a backup co
   await expect(page.getByTestId('form-error')).toHaveText('Invalid email or password. Please try again.');
 });
 
-test('wrong codes in the second step lock the account, with the spec’s message', async ({ page }) => {
+test('wrong codes in the second step lock the account, with the lockout message', async ({ page }) => {
   const account = await registerViaApi(page.request, 'lock');
   await page.goto('/auth?tab=login&redirect=%2Fdashboard%2Faccount');
   await logIn(page, account.email, account.password);

@@ -81,7 +81,7 @@ test.describe
       await expect(page.getByTestId('navbar-user')).toContainText(account.username);
     });
 
-    test('a wrong password is refused with the spec message', async ({ page }) => {
+    test('a wrong password is refused with the shared message', async ({ page }) => {
       await page.goto('/auth?tab=login');
       await logIn(page, account.email, 'Wrong-Passw0rd');
       await expect(page.getByTestId('form-error')).toHaveText('Invalid email or password. Please try again.');

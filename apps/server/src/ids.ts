@@ -1,5 +1,5 @@
-// Ids are 24 hex characters (the spec's ids): 4 bytes of seconds then 8 random bytes, so they
-// sort roughly by creation time, like the ObjectIds the spec's clients were written against.
+// Ids are 24 hex characters (the API's `_id`): 4 bytes of seconds then 8 random bytes, so they
+// sort roughly by creation time, like the MongoDB ObjectIds the API's shapes come from.
 import { randomBytes } from 'node:crypto';
 
 export function newId(now: Date = new Date()): string {

@@ -1,4 +1,4 @@
-// Shapes of the admin calls (spec sections 3 and 7): the overview counts and the user list.
+// Shapes of the admin calls: the overview counts and the user list.
 import { z } from 'zod';
 import { userSchema } from './api.js';
 import { ROLES } from './constants.js';
@@ -6,7 +6,7 @@ import { cleanString } from './validation/text.js';
 
 /** Users who logged in within this many days count as active in the overview. */
 export const ADMIN_ACTIVE_DAYS = 30;
-/** The user list's page size (spec: limit 10). */
+/** The user list's page size: the console shows ten users a page. */
 export const ADMIN_PAGE_SIZE = 10;
 
 export const adminOverviewSchema = z.object({

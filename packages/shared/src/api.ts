@@ -1,6 +1,6 @@
-// Shapes of what the API answers (spec section 3), shared so the web client parses what the
-// server serialises. The server's response schemas are these, so unknown fields (a password
-// hash, a secret) can never slip into a response.
+// Shapes of what the API answers (the user, sign-in, usage limits, health), shared so the web
+// client parses what the server serialises. The server's response schemas are these, so unknown
+// fields (a password hash, a secret) can never slip into a response.
 import { z } from 'zod';
 import { BILLING_CYCLES, PLAN_NAMES, ROLES } from './constants.js';
 import { ONBOARDING_STEPS } from './onboarding.js';

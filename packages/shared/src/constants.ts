@@ -1,5 +1,5 @@
-// Business constants of the spec (accounts-billing-admin.md §9, voices-convert-create.md §9).
-// Every number the product shows or enforces lives here once.
+// Business constants: every number the product shows or enforces (limits, timings, labels)
+// lives here once.
 
 export const ROLES = ['user', 'admin', 'super_admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -84,7 +84,7 @@ export const OFFLINE_APP = {
   diskGb: 8,
 } as const;
 
-/** Voice timings of voices-convert-create.md §9. */
+/** How often the Voice pages poll and how long optimistic states hold. */
 export const VOICE_TIMINGS = {
   /** A clicked wake/sleep or rename shows at once and holds this long unless the server says otherwise. */
   optimisticHoldMs: 45_000,

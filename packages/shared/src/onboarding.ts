@@ -1,4 +1,5 @@
-// The onboarding ladder (accounts-billing-admin.md §3, §4) and the route gating built on it.
+// The onboarding ladder (the steps a user climbs from sign-up to a paid plan) and the route gating
+// built on it; which step a client may set is docs/decisions/0010-interactive-sessions-refunds-onboarding.md.
 import type { PlanName } from './constants.js';
 
 export const ONBOARDING_STEPS = [
@@ -63,7 +64,7 @@ export const isPaidPlan = (plan: PlanName | null | undefined): boolean =>
 
 export type GatedArea = 'onboarding' | 'account' | 'create' | 'convert' | 'loras' | 'dashboard' | 'plans' | 'other';
 
-/** Which gated area a signed-in path belongs to (the spec's private route guard). */
+/** Which gated area a signed-in path belongs to: the web app's private-route guard decides by it. */
 export function areaOfPath(pathname: string): GatedArea {
   if (pathname.startsWith('/onboarding')) return 'onboarding';
   if (pathname.startsWith('/dashboard/account')) return 'account';

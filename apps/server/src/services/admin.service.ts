@@ -1,4 +1,4 @@
-// What the admin console reads: the overview counts and the user list (spec §2 Admin dashboard).
+// What the admin console reads: the overview counts and the user list.
 // Who may call it is decided by policies/ (adminPolicy) before a handler runs.
 import { ADMIN_ACTIVE_DAYS, type AdminOverview, type AdminUsersResponse, type Role } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';

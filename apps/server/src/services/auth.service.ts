@@ -1,5 +1,5 @@
-// Registration, login and logout. Rules of spec sections 4-5 and the issue: argon2id hashes,
-// five failures in a row lock the account for two hours, the beta cap closes registration.
+// Registration, login and logout: argon2id hashes, five failures in a row lock the account for
+// two hours, the beta cap closes registration.
 import { ACCOUNT_LOCK_MS, MAX_FAILED_LOGINS, type User } from '@ownvoice/shared';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';

@@ -1,7 +1,8 @@
 // Usage limits: resources come in tranches that expire; using one takes from the tranche that
 // expires soonest, inside a transaction with the tranches locked, so two requests can never
-// spend the same unit. Running out is the spec's insufficient-resource error. Each spend records
-// the tranches it took from, so a refund returns the units there, with their own expiry.
+// spend the same unit. Running out is the insufficient-resource error (`INSUFFICIENT_LIMIT`, with
+// the resource in its details, which opens the web app's purchase prompt). Each spend records the
+// tranches it took from, so a refund returns the units there, with their own expiry.
 import type { TrancheType } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';

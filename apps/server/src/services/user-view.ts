@@ -1,4 +1,4 @@
-// Turns stored rows into the User the API answers with (spec section 3). Only this shape
+// Turns stored rows into the User the API answers with (the shared userSchema). Only this shape
 // leaves the server; the response schema strips anything else.
 import {
   ONBOARDING_STEPS,
@@ -14,7 +14,7 @@ import { STORED_UNITS } from './usage.service.js';
 const asStep = (value: string): OnboardingStep =>
   (ONBOARDING_STEPS as readonly string[]).includes(value) ? (value as OnboardingStep) : 'registered';
 
-/** Only tranches that have not expired and still hold something count (spec §3 UsageLimits). */
+/** Only tranches that have not expired and still hold something count towards usage limits. */
 export function liveTranches(rows: UsageTrancheRow[], type: TrancheType, now: Date): Tranche[] {
   return rows
     .filter((r) => r.type === type && r.amount > 0 && r.expiresAt.getTime() > now.getTime())

@@ -1,4 +1,4 @@
-// Registration and login rules of spec section 5, used by the server's route schemas and
+// Registration and login rules, used by the server's route schemas and
 // by the web forms, so each rule and its message exists once.
 import { z } from 'zod';
 import {
@@ -239,7 +239,7 @@ export const DELETE_ACCOUNT_MESSAGES = {
 
 /**
  * DELETE /auth/account: the password again, and a current or backup code when two-factor is on.
- * (The spec shows the button without its action; docs/decisions/0009 records this one.)
+ * (What deleting does is docs/decisions/0009-account-deletion-and-admin-gate.md.)
  */
 export const deleteAccountBodySchema = z.object({
   password: z
@@ -250,7 +250,7 @@ export const deleteAccountBodySchema = z.object({
 });
 export type DeleteAccountBody = z.input<typeof deleteAccountBodySchema>;
 
-/** The account screen's error messages (spec §8 Account). */
+/** The account screen's error messages. */
 export const ACCOUNT_MESSAGES = {
   loadFailed: 'Failed to load account information',
   mfaSetupFailed: 'Failed to start MFA setup',

@@ -19,7 +19,7 @@ describe('Create Voice rules', () => {
     expect(voiceNameSchema.parse('  Essays 2024\u0000 ')).toBe('Essays 2024');
   });
 
-  it('words the spec messages with the numbers and files filled in', () => {
+  it('words the Create Voice messages with the numbers and files filled in', () => {
     expect(VOICE_MESSAGES.tooFewChars(12345)).toBe(
       'Training requires at least 20,000 characters. You currently have 12,345 characters. (A run of spaces, tabs or line breaks counts as one character.)',
     );

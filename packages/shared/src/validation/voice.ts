@@ -1,4 +1,4 @@
-// Create Voice rules and messages of voices-convert-create.md §5, and the Voice shape of §3.
+// Create Voice rules and messages (name, files, amount of writing), and the Voice as the API shows it.
 // The server enforces them on upload; the browser checks the same definitions as you type.
 import { z } from 'zod';
 import { ID_PATTERN } from '../constants.js';
@@ -52,7 +52,7 @@ export const VOICE_STATUSES = [
 ] as const;
 export type VoiceStatus = (typeof VOICE_STATUSES)[number];
 
-/** The label a card shows for each status (§4 "Voice status"). */
+/** The label a card shows for each status. */
 export const VOICE_STATUS_LABELS: Record<VoiceStatus, string> = {
   ready: 'asleep',
   active: 'awake',
@@ -128,10 +128,10 @@ export type Voice = z.infer<typeof voiceSchema>;
 export const characterCountSchema = z.object({ name: z.string(), characters: z.number() });
 export type CharacterCount = z.infer<typeof characterCountSchema>;
 
-/** Statuses in which a Voice may be made public (§4 Visibility). */
+/** Statuses in which a Voice may be made public: finished ones. */
 export const canPublishStatus = (status: VoiceStatus): boolean => status === 'ready' || status === 'active';
 
-/** Statuses during which the dashboard keeps polling (§4 Polling). */
+/** Statuses during which the dashboard keeps polling, since the server may change them. */
 export const MOVING_VOICE_STATUSES: readonly VoiceStatus[] = [
   'training',
   'pending',

@@ -1,6 +1,6 @@
 // The admin console's reads, and the gate in front of them: users are refused (403 FORBIDDEN),
 // admins and super admins without two-factor are refused with MFA_REQUIRED (the web client shows
-// the spec's warning), and with two-factor they get the overview and the user list.
+// the two-factor warning), and with two-factor they get the overview and the user list.
 import { MFA_MESSAGES } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

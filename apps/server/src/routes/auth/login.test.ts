@@ -68,7 +68,7 @@ describe('POST /api/auth/login', () => {
     expect((await login(account.email, account.password)).statusCode).toBe(200);
   });
 
-  it('validates e-mail and password length with the spec messages', async () => {
+  it('validates e-mail and password length with the shared messages', async () => {
     const res = await login('a@b.co', 'short');
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toBe('Password must be 8-128 characters long');

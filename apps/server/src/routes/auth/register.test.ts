@@ -67,7 +67,7 @@ describe('POST /api/auth/register', () => {
     ['a password without lower case', { password: 'PASSWORD1' }, MESSAGES.passwordStrength],
     ['a missing username', { username: undefined }, MESSAGES.usernameLength],
   ];
-  it.each(invalid)('rejects %s with the spec message', async (_name, patch, message) => {
+  it.each(invalid)('rejects %s with the shared message', async (_name, patch, message) => {
     const res = await ctx.client().post('/api/auth/register', { ...newAccount(), ...patch });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ msg: message, code: 'VALIDATION_ERROR' });

@@ -67,7 +67,7 @@ describe('/api/loras', () => {
     expect(publicList.map((v) => v._id)).not.toContain(secret.id);
   });
 
-  it('lets only the owner rename, with the name rules of the spec', async () => {
+  it('lets only the owner rename, with the Voice name rules', async () => {
     const voice = await addVoice(ownerId, { isPublic: true });
     const renamed = await owner.patch(`/api/loras/${voice.id}`, { name: 'New name! #1' });
     expect(renamed.statusCode).toBe(200);
