@@ -8,7 +8,7 @@ import {
   removeOutlineItem,
   setOutlineTitle,
 } from '../../interactive-view';
-import { RevisionBox, type ScreenProps } from './parts';
+import { RevisionControls, type ScreenProps } from './parts';
 
 export function OutlineScreen({ screen, state, pending, update, send }: ScreenProps<'outline'>) {
   const busy = pending !== null;
@@ -54,31 +54,13 @@ export function OutlineScreen({ screen, state, pending, update, send }: ScreenPr
       >
         Add section
       </Button>
-      <RevisionBox
-        value={state.skeletonRevision}
-        onChange={(value) => update({ ...state, skeletonRevision: value })}
-        disabled={busy}
+      <RevisionControls
+        {...{ state, pending, update, send }}
+        revision="skeletonRevision"
         label="What should change in the outline?"
+        revise={{ action: 'revise_skeleton', label: 'Revise outline' }}
+        approve={{ action: 'approve_skeleton', label: 'Approve outline', disabled: !outlineIsApprovable(state) }}
       />
-      <Group gap="xs">
-        <Button
-          variant="default"
-          onClick={() => send(state, 'revise_skeleton')}
-          loading={pending === 'revise_skeleton'}
-          disabled={busy}
-          data-testid="interactive-revise"
-        >
-          Revise outline
-        </Button>
-        <Button
-          onClick={() => send(state, 'approve_skeleton')}
-          loading={pending === 'approve_skeleton'}
-          disabled={busy || !outlineIsApprovable(state)}
-          data-testid="interactive-approve"
-        >
-          Approve outline
-        </Button>
-      </Group>
     </Stack>
   );
 }

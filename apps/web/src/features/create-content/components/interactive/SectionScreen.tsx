@@ -1,8 +1,8 @@
 // A drafted section: the base model's draft beside its rewrite in the Voice, to revise or approve.
-import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { CopyTextButton } from '../../../../components/CopyTextButton';
 import { copyText } from '../../interactive-view';
-import { type RawDraftProps, RawToggle, RevisionBox, type ScreenProps, TextPanel } from './parts';
+import { type RawDraftProps, RawToggle, RevisionControls, type ScreenProps, TextPanel } from './parts';
 
 export function SectionScreen({
   screen,
@@ -13,7 +13,6 @@ export function SectionScreen({
   showRaw,
   onToggleRaw,
 }: ScreenProps<'section'> & RawDraftProps) {
-  const busy = pending !== null;
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -29,31 +28,13 @@ export function SectionScreen({
         {showRaw && <TextPanel label="Draft" value={screen.draft} testId="interactive-draft" />}
         <TextPanel label="In your Voice" value={screen.rephrased} testId="interactive-rephrased" />
       </SimpleGrid>
-      <RevisionBox
-        value={state.sectionRevision}
-        onChange={(value) => update({ ...state, sectionRevision: value })}
-        disabled={busy}
+      <RevisionControls
+        {...{ state, pending, update, send }}
+        revision="sectionRevision"
         label="What should change in this section?"
+        revise={{ action: 'revise_section', label: 'Revise section' }}
+        approve={{ action: 'approve_section', label: screen.isLast ? 'Approve and finish' : 'Approve and continue' }}
       />
-      <Group gap="xs">
-        <Button
-          variant="default"
-          onClick={() => send(state, 'revise_section')}
-          loading={pending === 'revise_section'}
-          disabled={busy}
-          data-testid="interactive-revise"
-        >
-          Revise section
-        </Button>
-        <Button
-          onClick={() => send(state, 'approve_section')}
-          loading={pending === 'approve_section'}
-          disabled={busy}
-          data-testid="interactive-approve"
-        >
-          {screen.isLast ? 'Approve and finish' : 'Approve and continue'}
-        </Button>
-      </Group>
     </Stack>
   );
 }

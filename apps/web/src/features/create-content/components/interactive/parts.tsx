@@ -1,6 +1,6 @@
 // What the interactive screens have in common: the props each receives, and the small pieces that
-// several of them show (the raw-draft toggle, a read-only text panel, the revision box).
-import { Box, Button, Stack, Text, Textarea } from '@mantine/core';
+// several of them show (the raw-draft toggle, a read-only text panel, the revision controls).
+import { Box, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import type { InteractiveAction, InteractiveState } from '@ownvoice/shared';
 import type { InteractiveScreen } from '../../interactive-view';
 
@@ -65,5 +65,56 @@ export function RevisionBox({
         data-testid="interactive-revise-input"
       />
     </Box>
+  );
+}
+
+/**
+ * What the outline and section screens end with: a request for a revision, Revise, and Approve.
+ * `revision` is the state's field that holds the request.
+ */
+export function RevisionControls({
+  state,
+  pending,
+  update,
+  send,
+  revision,
+  label,
+  revise,
+  approve,
+}: Pick<ScreenProps<'outline'>, 'state' | 'pending' | 'update' | 'send'> & {
+  revision: 'skeletonRevision' | 'sectionRevision';
+  label: string;
+  revise: { action: InteractiveAction; label: string };
+  approve: { action: InteractiveAction; label: string; disabled?: boolean };
+}) {
+  const busy = pending !== null;
+  return (
+    <>
+      <RevisionBox
+        value={state[revision]}
+        onChange={(value) => update({ ...state, [revision]: value })}
+        disabled={busy}
+        label={label}
+      />
+      <Group gap="xs">
+        <Button
+          variant="default"
+          onClick={() => send(state, revise.action)}
+          loading={pending === revise.action}
+          disabled={busy}
+          data-testid="interactive-revise"
+        >
+          {revise.label}
+        </Button>
+        <Button
+          onClick={() => send(state, approve.action)}
+          loading={pending === approve.action}
+          disabled={busy || approve.disabled}
+          data-testid="interactive-approve"
+        >
+          {approve.label}
+        </Button>
+      </Group>
+    </>
   );
 }
