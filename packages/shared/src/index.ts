@@ -1,5 +1,6 @@
 export * from './admin.js';
 export * from './api.js';
+export * from './billing/index.js';
 export * from './constants.js';
 export * from './convert.js';
 export * from './create.js';
