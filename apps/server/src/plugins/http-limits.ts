@@ -8,6 +8,7 @@ import { MAX_TOTAL_UPLOAD_BYTES } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { Slots } from '../slots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,25 +22,29 @@ export const LINGER_IDLE_MS = 5_000;
 /** How much of a refused body is read at most before the connection is closed anyway. */
 export const LINGER_MAX_BYTES = MAX_TOTAL_UPLOAD_BYTES + 16 * 1024 * 1024;
 
+/** The key that counts every upload; user ids are hex, so it never names a user. */
+const ALL = '*';
+
 /** Uploads being received: a bounded number per user and in all, so stalled ones cannot pile up. */
 export class UploadSlots {
-  private readonly perUser = new Map<string, number>();
-  private total = 0;
+  private readonly slots = new Slots();
 
   constructor(private readonly limits: Config['uploads']) {}
 
   /** Takes a slot for `userId` or throws a 429 saying why; the returned function gives it back (once). */
   take(userId: string): () => void {
-    const mine = this.perUser.get(userId) ?? 0;
-    if (mine >= this.limits.perUser) {
+    const mine = this.slots.tryTake(userId, this.limits.perUser);
+    if (!mine) {
       throw new AppError(
         429,
         'RATE_LIMITED',
-        `You are already sending ${mine} uploads. Please wait for one to finish, then try again.`,
+        `You are already sending ${this.slots.count(userId)} uploads. Please wait for one to finish, then try again.`,
         { retryAfterSeconds: 10 },
       );
     }
-    if (this.total >= this.limits.total) {
+    const ofAll = this.slots.tryTake(ALL, this.limits.total);
+    if (!ofAll) {
+      mine();
       throw new AppError(
         429,
         'RATE_LIMITED',
@@ -47,16 +52,9 @@ export class UploadSlots {
         { retryAfterSeconds: 60 },
       );
     }
-    this.perUser.set(userId, mine + 1);
-    this.total += 1;
-    let released = false;
     return () => {
-      if (released) return;
-      released = true;
-      this.total -= 1;
-      const left = (this.perUser.get(userId) ?? 1) - 1;
-      if (left > 0) this.perUser.set(userId, left);
-      else this.perUser.delete(userId);
+      mine();
+      ofAll();
     };
   }
 }

@@ -2,6 +2,7 @@
 // interactive step takes a slot for as long as it runs; past the limit the request is refused
 // with a 429 before any work, so one account cannot hold the model's cores from everyone else.
 import { AppError } from '../errors.js';
+import { Slots } from '../slots.js';
 
 export interface GenerationLimits {
   /** Streams and interactive steps one person may run at once. */
@@ -17,32 +18,22 @@ export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { perUser: 3, editsPe
 export type GenerationKind = 'stream' | 'edit';
 
 export class GenerationGate {
-  private readonly running = new Map<string, number>();
+  private readonly slots = new Slots();
 
   constructor(readonly limits: GenerationLimits = { ...DEFAULT_GENERATION_LIMITS }) {}
 
   /** Takes one of the person's slots; returns its release (safe to call twice), or throws the 429. */
   enter(userId: string, kind: GenerationKind = 'stream'): () => void {
     const key = `${kind}:${userId}`;
-    const limit = kind === 'edit' ? this.limits.editsPerUser : this.limits.perUser;
-    const count = this.running.get(key) ?? 0;
-    if (count >= limit) {
-      throw new AppError(
-        429,
-        'RATE_LIMITED',
-        kind === 'edit'
-          ? `You already have ${count} proofreads running. Wait for them to finish, then try again.`
-          : `You already have ${count} conversions or drafts running, the most at once. Wait for one to finish or stop it, then try again.`,
-      );
-    }
-    this.running.set(key, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left > 0) this.running.set(key, left);
-      else this.running.delete(key);
-    };
+    const release = this.slots.tryTake(key, kind === 'edit' ? this.limits.editsPerUser : this.limits.perUser);
+    if (release) return release;
+    const count = this.slots.count(key);
+    throw new AppError(
+      429,
+      'RATE_LIMITED',
+      kind === 'edit'
+        ? `You already have ${count} proofreads running. Wait for them to finish, then try again.`
+        : `You already have ${count} conversions or drafts running, the most at once. Wait for one to finish or stop it, then try again.`,
+    );
   }
 }

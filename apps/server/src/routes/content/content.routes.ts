@@ -21,8 +21,8 @@ export async function contentRoutes(
   const uploadsTmp = uploadsTempDir(dataDir);
 
   app.post('/content/generate-stream', { onRequest: app.requireUser }, async (request, reply) => {
-    requireConvertAndCreate(authOf(request).user);
     const { user } = authOf(request);
+    requireConvertAndCreate(user);
     const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.generate);
     let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
     let release: () => void = () => {};
@@ -72,13 +72,13 @@ export async function contentRoutes(
       onRequest: app.requireUser,
     },
     async (request, reply) => {
-      requireConvertAndCreate(authOf(request).user);
+      const { user } = authOf(request);
+      requireConvertAndCreate(user);
       // A client that gives up stops the model's work.
       const controller = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      const { user } = authOf(request);
       const release = conversion.gate.enter(user.id);
       try {
         return { state: await interactive.next(user, request.body.state, request.body.action, controller.signal) };

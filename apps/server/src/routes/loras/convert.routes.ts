@@ -22,12 +22,12 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
     '/loras/:id/convert-stream',
     { schema: { params: voiceIdParams, body: convertRequestSchema }, ...auth },
     async (request, reply) => {
-      requireConvertAndCreate(authOf(request).user);
+      const { user } = authOf(request);
+      requireConvertAndCreate(user);
       const { id } = request.params;
       if (request.body.loraId !== undefined && request.body.loraId !== id) {
         throw errors.validation('loraId must be the Voice in the path.');
       }
-      const { user } = authOf(request);
       // Every refusal is a JSON error before the first event.
       const release = conversion.gate.enter(user.id);
       try {
