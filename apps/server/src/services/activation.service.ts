@@ -62,7 +62,6 @@ export class ActivationService {
   }
 
   async activate(user: UserRow, id: string): Promise<Voice> {
-    await this.owned(user, id);
     return this.queue.run(id, async () => {
       // The row as it is now, after any transition that ran before this one.
       const voice = await this.owned(user, id);
@@ -115,7 +114,6 @@ export class ActivationService {
   }
 
   async deactivate(user: UserRow, id: string): Promise<Voice> {
-    await this.owned(user, id);
     return this.queue.run(id, async () => {
       const voice = await this.owned(user, id);
       if (voice.status === 'ready' || voice.status === 'deactivating') return toVoiceView(voice, user);
