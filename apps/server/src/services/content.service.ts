@@ -18,7 +18,7 @@ import { errors } from '../errors.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
-import type { UsageService } from './usage.service.js';
+import type { UsageReceipt, UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
 
 export interface QuickCreateRequest {
@@ -59,9 +59,9 @@ export class ContentService {
     const voice = await awakeVoice(this.voices, this.engine, user, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
-    await this.usage.consume(user.id, 'shortContent', 1);
+    const receipt = await this.usage.consume(user.id, 'shortContent', 1);
     return {
-      events: (signal) => this.quick(user, voice, input, signal),
+      events: (signal) => this.quick(user, voice, input, receipt, signal),
     };
   }
 
@@ -69,6 +69,7 @@ export class ContentService {
     user: UserRow,
     voice: VoiceRow,
     request: QuickCreateInput,
+    receipt: UsageReceipt,
     signal: AbortSignal,
   ): AsyncGenerator<CreateEvent> {
     // Set once a piece of the draft has been handed to the reader: from then on it is charged.
@@ -116,7 +117,7 @@ export class ContentService {
       yield { type: 'complete' };
     } finally {
       // No draft reached the person: the short content is theirs again.
-      if (!delivered) await this.usage.refund(user.id, 'shortContent', 1);
+      if (!delivered) await this.usage.refund(user.id, 'shortContent', 1, receipt);
     }
   }
 }

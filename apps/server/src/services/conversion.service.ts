@@ -90,7 +90,7 @@ export class ConversionService {
   async editChunk(user: UserRow, originalChunk: string, rephrasedChunk: string): Promise<string> {
     const engine = await this.engine.get();
     // Throws the insufficient-resource error when none are left.
-    await this.usage.consume(user.id, 'chunkEdits', 1);
+    const receipt = await this.usage.consume(user.id, 'chunkEdits', 1);
     try {
       const edited = await engine.chat(
         editChat(originalChunk, rephrasedChunk),
@@ -99,7 +99,7 @@ export class ConversionService {
       // An editor that answers nothing usable leaves the Voice's text as it was.
       return judgeRewrite(rephrasedChunk, edited).ok ? edited.trim() : rephrasedChunk;
     } catch (error) {
-      await this.usage.refund(user.id, 'chunkEdits', 1);
+      await this.usage.refund(user.id, 'chunkEdits', 1, receipt);
       throw error;
     }
   }
