@@ -2,7 +2,6 @@
 // the socket must be one that only this OS user can reach, and the job queue must still work on it.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -22,20 +21,53 @@ afterEach(async () => {
   dataDir = undefined;
 });
 
-/** Connects as the OS user `uid` with a made-up password and counts the accounts. */
+/**
+ * Connects as the OS user `uid` to where `url` points (a Unix socket's folder, or a host and port)
+ * and asks for the accounts over the wire protocol, with a made-up password. The child uses only
+ * Node's own modules: `nobody` may not be able to read this checkout's node_modules.
+ */
 function readAs(uid: number, url: string): Promise<string> {
   const script = `
-    const pg = require(process.env.PG_MODULE);
-    const client = new pg.Client({ connectionString: process.env.URL, password: 'not-the-password', connectionTimeoutMillis: 5000 });
-    client.connect()
-      .then(() => client.query('select count(*)::int as n from users'))
-      .then((r) => { console.log('READ ' + r.rows[0].n); process.exit(0); },
-            (e) => { console.log('REFUSED ' + (e.code || e.message)); process.exit(1); });`;
+    const net = require('node:net');
+    const url = new URL(process.env.URL);
+    const folder = url.searchParams.get('host');
+    const socket = folder ? net.connect({ path: folder + '/.s.PGSQL.5432' }) : net.connect({ host: url.hostname, port: Number(url.port) });
+    const message = (type, body) => {
+      const length = Buffer.alloc(4);
+      length.writeInt32BE(body.length + 4);
+      return Buffer.concat([type ? Buffer.from(type) : Buffer.alloc(0), length, body]);
+    };
+    const cstr = (text) => Buffer.from(text + '\\0');
+    socket.setTimeout(5000, () => { console.log('REFUSED timeout'); process.exit(1); });
+    socket.on('error', (e) => { console.log('REFUSED ' + (e.code || e.message)); process.exit(1); });
+    socket.on('connect', () => {
+      const version = Buffer.alloc(4);
+      version.writeInt32BE(196608);
+      socket.write(message('', Buffer.concat([version, cstr('user'), cstr('postgres'), cstr('password'), cstr('not-the-password'), cstr('database'), cstr('postgres'), Buffer.from([0])])));
+    });
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 5 && buffered.length >= 1 + buffered.readInt32BE(1)) {
+        const type = String.fromCharCode(buffered[0]);
+        buffered = buffered.subarray(1 + buffered.readInt32BE(1));
+        if (type === 'Z' && !socket.asked) {
+          socket.asked = true;
+          socket.write(message('Q', cstr('select count(*)::int as n from users')));
+        } else if (type === 'D') {
+          console.log('READ accounts');
+          process.exit(0);
+        } else if (type === 'E') {
+          console.log('REFUSED by the server');
+          process.exit(1);
+        }
+      }
+    });`;
   const child = spawn(process.execPath, ['-e', script], {
     uid,
     gid: uid,
     cwd: '/',
-    env: { PATH: process.env.PATH, URL: url, PG_MODULE: createRequire(import.meta.url).resolve('pg') },
+    env: { PATH: process.env.PATH, URL: url },
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => {
