@@ -26,8 +26,12 @@ import { healthRoutes } from './routes/health/health.routes.js';
 import { convertRoutes } from './routes/loras/convert.routes.js';
 import { lorasRoutes } from './routes/loras/loras.routes.js';
 import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
+import { offlineCheckoutRoutes } from './routes/offline-checkout/offline-checkout.routes.js';
+import { plansRoutes } from './routes/plans/plans.routes.js';
 import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
+import { stripeRoutes } from './routes/stripe/stripe.routes.js';
+import { webhookRoutes } from './routes/stripe/webhook.routes.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
 
@@ -124,6 +128,10 @@ export async function buildApp({
       await convertRoutes(api, services);
       await contentRoutes(api, services, { dataDir: config.dataDir });
       await adminRoutes(api, services);
+      await plansRoutes(api, services);
+      await stripeRoutes(api, services);
+      await webhookRoutes(api, services);
+      await offlineCheckoutRoutes(api, services);
     },
     { prefix: '/api' },
   );

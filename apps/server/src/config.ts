@@ -51,6 +51,29 @@ const envSchema = z.object({
   OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
   OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
   OWNVOICE_THREADS: intIn(1, 256).optional(),
+  OWNVOICE_BILLING: z.enum(['stripe', 'offline', 'none'], { error: 'must be stripe, offline or none' }).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .trim()
+    .regex(/^pk_(test|live)_\w+$/, 'must be a publishable key (pk_…)')
+    .optional(),
+  STRIPE_API_BASE: z.string().trim().url('must be a URL such as http://127.0.0.1:12111').optional(),
+  OWNVOICE_PUBLIC_URL: z
+    .string()
+    .trim()
+    .url('must be the URL people open the service at, such as https://ownvoice.example')
+    .optional(),
+  OWNVOICE_PRIORITY_SUPPORT_URL: z.string().trim().url('must be the booking page URL').optional(),
   OWNVOICE_SECRET_KEY: z
     .string()
     .trim()
@@ -82,8 +105,12 @@ export type Config = {
   webDir: string | undefined;
   /** OWNVOICE_BASE_MODEL: a .gguf path, hf: URI, http(s) URL or "tiny"; undefined is the default. */
   baseModel: string | undefined;
-  /** What a new account gets until billing sells plans: amounts, and how long they last. */
-  starterAllowance: StarterAllowance;
+  /**
+   * What a new account gets on a server without payments (billing `none`): amounts, and how
+   * long they last. Null when plans are sold: usage then comes from plans, packs and the trial.
+   */
+  starterAllowance: StarterAllowance | null;
+  billing: BillingConfig;
   /** Where Voice files live; shared by every worker (a mounted folder on other machines). */
   artifactDir: string;
   training: {
@@ -101,6 +128,24 @@ export type Config = {
   /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
   threads: number | undefined;
 };
+
+/**
+ * How people pay. `stripe`: real payments through Stripe. `offline`: a test checkout page on this
+ * server where no card is charged (the embedded default). `none`: no plans are sold.
+ */
+export type BillingConfig =
+  | {
+      provider: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      publishableKey: string | undefined;
+      /** Another Stripe API host (a local stand-in in tests); undefined is Stripe itself. */
+      apiBase: string | undefined;
+      publicUrl: string | undefined;
+      prioritySupportUrl: string | undefined;
+    }
+  | { provider: 'offline'; publicUrl: string | undefined; prioritySupportUrl: string | undefined }
+  | { provider: 'none' };
 
 export interface StarterAllowance {
   modelsTrained: number;
@@ -132,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     );
   }
   const e = parsed.data;
+  const billing = billingConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -153,14 +199,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
     baseModel: e.OWNVOICE_BASE_MODEL,
-    starterAllowance: {
-      modelsTrained: e.OWNVOICE_STARTER_TRAININGS,
-      activationHours: e.OWNVOICE_STARTER_ACTIVATION_HOURS,
-      chunkEdits: e.OWNVOICE_STARTER_PROOFREADS,
-      shortContent: e.OWNVOICE_STARTER_SHORT_CONTENT,
-      storageSlots: e.OWNVOICE_STARTER_STORAGE_SLOTS,
-      days: e.OWNVOICE_STARTER_DAYS,
-    },
+    billing,
+    starterAllowance:
+      billing.provider !== 'none'
+        ? null
+        : {
+            modelsTrained: e.OWNVOICE_STARTER_TRAININGS,
+            activationHours: e.OWNVOICE_STARTER_ACTIVATION_HOURS,
+            chunkEdits: e.OWNVOICE_STARTER_PROOFREADS,
+            shortContent: e.OWNVOICE_STARTER_SHORT_CONTENT,
+            storageSlots: e.OWNVOICE_STARTER_STORAGE_SLOTS,
+            days: e.OWNVOICE_STARTER_DAYS,
+          },
     artifactDir: path.resolve(e.OWNVOICE_ARTIFACT_DIR ?? e.OWNVOICE_DATA_DIR),
     training: {
       preset: e.OWNVOICE_TRAIN_PRESET,
@@ -170,5 +220,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     voiceIdleMinutes: e.OWNVOICE_VOICE_IDLE_MINUTES,
     threads: e.OWNVOICE_THREADS,
     secretKey: e.OWNVOICE_SECRET_KEY,
+  };
+}
+
+function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
+  const provider = e.OWNVOICE_BILLING ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'offline');
+  const links = { publicUrl: e.OWNVOICE_PUBLIC_URL, prioritySupportUrl: e.OWNVOICE_PRIORITY_SUPPORT_URL };
+  if (provider === 'none') return { provider };
+  if (provider === 'offline') return { provider, ...links };
+  const problems = [
+    ...(e.STRIPE_SECRET_KEY ? [] : ['STRIPE_SECRET_KEY is required with OWNVOICE_BILLING=stripe']),
+    ...(e.STRIPE_WEBHOOK_SECRET
+      ? []
+      : [
+          'STRIPE_WEBHOOK_SECRET is required with OWNVOICE_BILLING=stripe (the signing secret of the webhook endpoint)',
+        ]),
+  ];
+  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) throw new ConfigError(problems);
+  return {
+    provider,
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    apiBase: e.STRIPE_API_BASE,
+    ...links,
   };
 }

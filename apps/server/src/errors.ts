@@ -72,6 +72,24 @@ export const errors = {
   usernameTaken: () => new AppError(409, 'USERNAME_TAKEN', 'This username is already taken. Please choose another.'),
   betaWaitlist: () =>
     new AppError(403, 'BETA_WAITLIST', 'The beta is full right now. Join the waitlist and we will let you in soon.'),
+  billingDisabled: () =>
+    new AppError(404, 'BILLING_DISABLED', 'This server does not sell plans; usage limits come from its configuration.'),
+  subscriptionExists: () =>
+    new AppError(
+      409,
+      'SUBSCRIPTION_EXISTS',
+      'You already have a subscription. Change your plan from the plans page instead of starting a new one.',
+    ),
+  noSubscription: (msg: string) => new AppError(400, 'NO_SUBSCRIPTION', msg),
+  notOnTrial: () => new AppError(400, 'NOT_ON_TRIAL', 'You are not on the trial, so there is no trial to finish.'),
+  paymentProvider: (msg: string) =>
+    new AppError(
+      502,
+      'PAYMENT_PROVIDER_ERROR',
+      `The payment provider did not answer as expected: ${msg} Please try again.`,
+    ),
+  invalidWebhookSignature: (why: string) =>
+    new AppError(400, 'INVALID_WEBHOOK_SIGNATURE', `The webhook signature could not be verified: ${why}`),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(
       429,

@@ -95,6 +95,10 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(1);
   }
+  // Trials that end and offline renewals run on the job queue whether or not the model is ready.
+  app.platform
+    .startBillingSchedule()
+    .catch((error: unknown) => app.log.error({ err: error }, 'could not start the billing schedule'));
   // Found (or downloaded) after listening, so the site answers while a first download runs.
   // Then Voices awake before a restart wake again, metering starts, and so does training.
   void (async () => {

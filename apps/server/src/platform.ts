@@ -29,6 +29,8 @@ export interface Platform {
   log: Log;
   /** A training worker over this platform (started by the caller). */
   trainingWorker(options?: Partial<TrainingWorkerOptions>): TrainingWorker;
+  /** Starts billing's scheduled work on the job queue (no-op without payments). */
+  startBillingSchedule(): Promise<void>;
   /** Stops metering, the queue and the engine. Stop workers first. */
   close(): Promise<void>;
 }
@@ -49,8 +51,9 @@ export function createPlatform(deps: {
     () => database.connectionString(),
     (error) => log.error(error, 'job queue error'),
   );
-  const box = new SecretBox(loadSecretKey(config.secretKey, config.dataDir));
-  const services = createServices(database.db, clock, config, storage, { engine, jobs, log, box });
+  const secretKey = loadSecretKey(config.secretKey, config.dataDir);
+  const box = new SecretBox(secretKey);
+  const services = createServices(database.db, clock, config, storage, { engine, jobs, log, box, secretKey });
   return {
     config,
     services,
@@ -68,6 +71,11 @@ export function createPlatform(deps: {
         log,
         ...options,
       }),
+    startBillingSchedule: async () => {
+      if (!services.payments) return;
+      const queue = await jobs.get();
+      await queue.scheduleBillingTick(() => services.billing.tick());
+    },
     close: async () => {
       services.activation.stopMetering();
       await jobs.stop();

@@ -31,11 +31,17 @@ export const userSchema = z.object({
   plan: z.object({
     name: z.enum(PLAN_NAMES),
     billingCycle: z.enum(BILLING_CYCLES).nullable(),
+    /** Chose to pay now at onboarding: every plan payment is 15% off, for life. */
+    payNowDiscount: z.boolean(),
+    /** While on the trial: when the minimum plan starts by itself (ISO time); else null. */
+    trialEndsAt: z.string().nullable(),
   }),
   subscription: z.object({
     status: z.enum(['active', 'canceled']).nullable(),
     cancelAtPeriodEnd: z.boolean(),
     stripeSubscriptionId: z.string().nullable(),
+    /** When the current paid period ends: the next renewal, or the end of a cancelled plan. */
+    currentPeriodEnd: z.string().nullable(),
     pendingChange: z
       .object({
         plan: z.enum(PLAN_NAMES).nullable(),

@@ -32,6 +32,25 @@ export const users = pgTable(
     subscriptionStatus: text('subscription_status', { enum: ['active', 'canceled'] }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     stripeSubscriptionId: text('stripe_subscription_id'),
+    /** The payment provider's customer, created at the first checkout. */
+    stripeCustomerId: text('stripe_customer_id'),
+    /** Chose pay now at onboarding: plan payments are 15% off for life. */
+    payNowDiscount: boolean('pay_now_discount').notNull().default(false),
+    /** When the pay-later trial began; the minimum plan starts a day later unless finished sooner. */
+    trialStartedAt: timestamp('trial_started_at', { withTimezone: true }),
+    /** The card saved by the pay-later setup checkout (its SetupIntent), charged when the trial ends. */
+    trialSetupIntentId: text('trial_setup_intent_id'),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    /** A downgrade scheduled for the next period, and the subscription it belongs to. */
+    pendingPlan: text('pending_plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
+    pendingBillingCycle: text('pending_billing_cycle', { enum: ['monthly', 'annual'] }),
+    pendingEffectiveAt: timestamp('pending_effective_at', { withTimezone: true }),
+    pendingForSubscriptionId: text('pending_for_subscription_id'),
+    /** The plan and cycle the last paid period was granted for: an upgrade grants the difference. */
+    grantedPlan: text('granted_plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
+    grantedBillingCycle: text('granted_billing_cycle', { enum: ['monthly', 'annual'] }),
+    /** The minimum plan's one-time Voice training was granted (once per account). */
+    oneTimeGranted: boolean('one_time_granted').notNull().default(false),
     onboardingStep: text('onboarding_step').notNull().default('registered'),
     credits: integer('credits').notNull().default(0),
     modelStorageSlotsTotal: integer('model_storage_slots_total').notNull().default(0),
@@ -82,26 +101,87 @@ export const usageTranches = pgTable(
 );
 
 /**
- * What each spend took from which tranche, so a refund goes back to the tranche it came from
- * (with that tranche's expiry). `refunded` counts what has been given back of `amount`.
+ * The usage ledger: every grant, spend and refund of every resource, append-only. A tranche's
+ * amount is the sum of its lines, and the storage-slot total the sum of the storageSlots lines,
+ * so any balance can be explained line by line and recomputed. Amounts are in stored units
+ * (minutes for waking hours), negative for a spend. `reference` names what caused a grant (an
+ * invoice, a checkout session, the trial): a unique index makes each grant happen once.
  */
-export const usageSpends = pgTable(
-  'usage_spends',
+export const ledgerEntries = pgTable(
+  'ledger_entries',
   {
     id: text('id').primaryKey(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    trancheId: text('tranche_id')
-      .notNull()
-      .references(() => usageTranches.id, { onDelete: 'cascade' }),
-    type: text('type', { enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] }).notNull(),
+    resource: text('resource', {
+      enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours', 'storageSlots'],
+    }).notNull(),
     amount: integer('amount').notNull(),
-    refunded: integer('refunded').notNull().default(0),
+    reason: text('reason', {
+      enum: ['plan', 'plan_upgrade', 'pack', 'trial', 'admin', 'starter', 'usage', 'refund', 'opening'],
+    }).notNull(),
+    /** The tranche this line moved; null for storage slots. */
+    trancheId: text('tranche_id').references(() => usageTranches.id, { onDelete: 'cascade' }),
+    /** A refund line: the spend line it gives back. */
+    refundOf: text('refund_of'),
+    reference: text('reference'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('usage_spends_user_type_idx').on(t.userId, t.type, t.createdAt)],
+  (t) => [
+    index('ledger_entries_user_idx').on(t.userId, t.createdAt),
+    index('ledger_entries_refund_of_idx').on(t.refundOf),
+    uniqueIndex('ledger_entries_grant_once').on(t.userId, t.reason, t.resource, t.reference),
+  ],
 );
+
+/** Payment-provider events already handled: the id is stored in the transaction of its effect. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  handledAt: timestamp('handled_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The offline provider's own records (OWNVOICE_BILLING=offline): what Stripe would keep for us.
+ * Checkouts wait on its test checkout page; subscriptions renew on the service clock.
+ */
+export const offlineCheckouts = pgTable('offline_checkouts', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  kind: text('kind', { enum: ['plan', 'trial', 'pack'] }).notNull(),
+  userId: text('user_id').notNull(),
+  customerId: text('customer_id').notNull(),
+  plan: text('plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
+  billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }),
+  payNow: boolean('pay_now').notNull().default(false),
+  pack: text('pack'),
+  amountCents: integer('amount_cents').notNull(),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  status: text('status', { enum: ['open', 'complete', 'canceled'] })
+    .notNull()
+    .default('open'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const offlineSubscriptions = pgTable('offline_subscriptions', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  userId: text('user_id').notNull(),
+  customerId: text('customer_id').notNull(),
+  plan: text('plan', { enum: ['minimum', 'pro', 'virtuoso'] }).notNull(),
+  billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }).notNull(),
+  payNow: boolean('pay_now').notNull(),
+  status: text('status', { enum: ['active', 'canceled'] }).notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+  scheduledPlan: text('scheduled_plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
+  scheduledBillingCycle: text('scheduled_billing_cycle', { enum: ['monthly', 'annual'] }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
 
 export const voices = pgTable(
   'voices',
@@ -183,5 +263,7 @@ export type UserRow = typeof users.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;
-export type UsageSpendRow = typeof usageSpends.$inferSelect;
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+export type OfflineCheckoutRow = typeof offlineCheckouts.$inferSelect;
+export type OfflineSubscriptionRow = typeof offlineSubscriptions.$inferSelect;
 export type InteractiveSessionRow = typeof interactiveSessions.$inferSelect;

@@ -3,6 +3,8 @@
 import PgBoss from 'pg-boss';
 
 export const TRAINING_QUEUE = 'voice-training';
+/** Billing's scheduled work (trials that end, offline renewals), once a minute across all servers. */
+export const BILLING_TICK_QUEUE = 'billing-tick';
 
 export interface TrainingJobData {
   voiceId: string;
@@ -19,7 +21,8 @@ export class JobQueue {
   private constructor(private readonly boss: PgBoss) {}
 
   static async start(connectionString: string, onError: (error: Error) => void): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString, max: 3, schedule: false, application_name: 'ownvoice-jobs' });
+    // `schedule` runs pg-boss's cron: one server at a time turns billing's schedule into jobs.
+    const boss = new PgBoss({ connectionString, max: 3, schedule: true, application_name: 'ownvoice-jobs' });
     boss.on('error', onError);
     await boss.start();
     await boss.createQueue(TRAINING_QUEUE, {
@@ -31,6 +34,8 @@ export class JobQueue {
       // A standard-preset training on CPU can take hours; pg-boss must not expire it meanwhile.
       expireInHours: 23,
     });
+    // One billing tick at a time: a slow one is never overlapped by the next minute's.
+    await boss.createQueue(BILLING_TICK_QUEUE, { name: BILLING_TICK_QUEUE, policy: 'singleton', retryLimit: 0 });
     return new JobQueue(boss);
   }
 
@@ -44,6 +49,19 @@ export class JobQueue {
     await this.boss.work<TrainingJobData>(TRAINING_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
       for (const job of jobs) await handler({ id: job.id, data: job.data });
     });
+  }
+
+  /** Runs `tick` every minute (stored in the database, so one schedule serves every server). */
+  async scheduleBillingTick(tick: () => Promise<void>): Promise<void> {
+    await this.boss.schedule(BILLING_TICK_QUEUE, '* * * * *');
+    await this.boss.work(BILLING_TICK_QUEUE, { batchSize: 1 }, async () => {
+      await tick();
+    });
+  }
+
+  /** Queues one billing tick now (tests; the schedule does it every minute). */
+  async sendBillingTick(): Promise<string | null> {
+    return this.boss.send(BILLING_TICK_QUEUE, {});
   }
 
   async stopWorking(): Promise<void> {

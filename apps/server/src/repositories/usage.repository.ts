@@ -1,9 +1,10 @@
-// Usage tranches: amounts of a resource granted to a user, each with its own expiry.
+// Usage tranches: amounts of a resource granted to a user, each with its own expiry. Every change
+// to an amount has its line in the ledger (ledger.repository.ts), written in the same transaction.
 
 import type { TrancheType } from '@ownvoice/shared';
-import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { type UsageSpendRow, type UsageTrancheRow, usageSpends, usageTranches } from '../db/schema.js';
+import { type UsageTrancheRow, usageTranches } from '../db/schema.js';
 
 /** Tranches of a user's resource that still hold something and have not expired. */
 const live = (userId: string, type: TrancheType, now: Date) =>
@@ -50,44 +51,11 @@ export class UsageRepository {
       .where(eq(usageTranches.id, id));
   }
 
-  async recordSpends(tx: Database, rows: (typeof usageSpends.$inferInsert)[]): Promise<void> {
-    if (rows.length) await tx.insert(usageSpends).values(rows);
-  }
-
-  /** Spends older than `before` are no longer refunded to their tranche; their records go. */
-  async pruneSpends(tx: Database, userId: string, before: Date): Promise<void> {
-    await tx.delete(usageSpends).where(and(eq(usageSpends.userId, userId), lt(usageSpends.createdAt, before)));
-  }
-
-  /**
-   * Spends of one type not yet fully refunded, newest first, locked for the caller's transaction;
-   * only those named in `ids` when given.
-   */
-  lockRefundable(tx: Database, userId: string, type: TrancheType, ids?: readonly string[]): Promise<UsageSpendRow[]> {
-    return tx
-      .select()
-      .from(usageSpends)
-      .where(
-        and(
-          eq(usageSpends.userId, userId),
-          eq(usageSpends.type, type),
-          gt(usageSpends.amount, usageSpends.refunded),
-          ...(ids ? [inArray(usageSpends.id, [...ids])] : []),
-        ),
-      )
-      .orderBy(desc(usageSpends.createdAt), desc(usageSpends.id))
-      .for('update');
-  }
-
-  /** Puts `amount` back into the tranche a spend took it from and notes it on the spend. */
-  async giveBack(tx: Database, spend: Pick<UsageSpendRow, 'id' | 'trancheId'>, amount: number): Promise<void> {
+  /** Puts `amount` back into a tranche (a refund to where a spend came from). */
+  async giveBack(tx: Database, trancheId: string, amount: number): Promise<void> {
     await tx
       .update(usageTranches)
       .set({ amount: sql`${usageTranches.amount} + ${amount}` })
-      .where(eq(usageTranches.id, spend.trancheId));
-    await tx
-      .update(usageSpends)
-      .set({ refunded: sql`${usageSpends.refunded} + ${amount}` })
-      .where(eq(usageSpends.id, spend.id));
+      .where(eq(usageTranches.id, trancheId));
   }
 }

@@ -30,6 +30,7 @@ const NOT_FOUND: Answer = { status: 404, code: 'NOT_FOUND' };
 const FORBIDDEN: Answer = { status: 403, code: 'FORBIDDEN' };
 const MFA_REQUIRED: Answer = { status: 403, code: 'MFA_REQUIRED' };
 const OK: Answer = { status: 200 };
+const NO_SUBSCRIPTION: Answer = { status: 400, code: 'NO_SUBSCRIPTION' };
 
 interface Row {
   /** The request to send, built once the fixtures exist. */
@@ -136,6 +137,81 @@ const MATRIX: Record<string, Row> = {
       }),
     ),
   ),
+  'GET /api/plans/billing': everyone(json('GET', () => '/api/plans/billing')),
+  'GET /api/plans/ledger': signedIn(
+    json('GET', () => '/api/plans/ledger'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  // The booking link comes with the Virtuoso plan, which nobody here has.
+  'GET /api/plans/priority-support-link': signedIn(
+    json('GET', () => '/api/plans/priority-support-link'),
+    {
+      owner: FORBIDDEN,
+      other: FORBIDDEN,
+      admin: FORBIDDEN,
+    },
+  ),
+  // Starting a checkout is for the signed-in (who would then change their own account).
+  'POST /api/stripe/onboarding/pay-later/setup-session': signedIn(
+    json('POST', () => '/api/stripe/onboarding/pay-later/setup-session'),
+  ),
+  'POST /api/stripe/onboarding/pay-now/plan-checkout': signedIn(
+    json('POST', () => '/api/stripe/onboarding/pay-now/plan-checkout', {
+      plan: 'pro',
+      billingCycle: 'monthly',
+      payNowPromo: true,
+    }),
+  ),
+  'POST /api/stripe/change-plan': signedIn(
+    json('POST', () => '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' }),
+  ),
+  'POST /api/stripe/create-checkout-session': signedIn(
+    json('POST', () => '/api/stripe/create-checkout-session', {
+      metadata: { pack: 'extra_model', modelsTrained: '1' },
+    }),
+  ),
+  'POST /api/stripe/cancel-subscription': signedIn(
+    json('POST', () => '/api/stripe/cancel-subscription'),
+    {
+      owner: NO_SUBSCRIPTION,
+      other: NO_SUBSCRIPTION,
+      admin: NO_SUBSCRIPTION,
+    },
+  ),
+  'POST /api/stripe/reactivate-subscription': signedIn(
+    json('POST', () => '/api/stripe/reactivate-subscription'),
+    {
+      owner: NO_SUBSCRIPTION,
+      other: NO_SUBSCRIPTION,
+      admin: NO_SUBSCRIPTION,
+    },
+  ),
+  'POST /api/auth/finish-trial': signedIn(
+    json('POST', () => '/api/auth/finish-trial'),
+    {
+      owner: { status: 400, code: 'NOT_ON_TRIAL' },
+      other: { status: 400, code: 'NOT_ON_TRIAL' },
+      admin: { status: 400, code: 'NOT_ON_TRIAL' },
+    },
+  ),
+  // The provider's deliveries: a signature is the only credential, whoever sends it.
+  'POST /api/stripe/webhook': {
+    send: json('POST', () => '/api/stripe/webhook', { id: 'evt_forged', type: 'checkout.session.completed' }),
+    expect: Object.fromEntries(WHO.map((who) => [who, { status: 400, code: 'INVALID_WEBHOOK_SIGNATURE' }])),
+  },
+  // The test checkout's id is its credential, as with a hosted checkout page.
+  'GET /api/offline-checkout/:id': {
+    send: json('GET', () => `/api/offline-checkout/cs_offline_${'0'.repeat(24)}`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
+  'POST /api/offline-checkout/:id/pay': {
+    send: json('POST', () => `/api/offline-checkout/cs_offline_${'0'.repeat(24)}/pay`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
+  'POST /api/offline-checkout/:id/cancel': {
+    send: json('POST', () => `/api/offline-checkout/cs_offline_${'0'.repeat(24)}/cancel`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
   'GET /api/admin/overview': adminOnly(json('GET', () => '/api/admin/overview')),
   'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
 };
@@ -157,7 +233,11 @@ async function snapshot(): Promise<string> {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Plans sold through the offline provider, so every billing route exists; accounts still start
+  // with the configured allowance, so the Voice routes answer as they do without payments.
+  ctx = await createTestContext({
+    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: undefined },
+  });
   anon = ctx.client();
   owner = ctx.client();
   other = ctx.client();

@@ -42,7 +42,7 @@ export class AuthService {
     private readonly mfa: Pick<MfaService, 'checkCode'>,
     private readonly options: {
       betaCap: number;
-      starter: StarterAllowance;
+      starter: StarterAllowance | null;
     },
   ) {}
 
@@ -63,13 +63,13 @@ export class AuthService {
           passwordHash,
           // Never an admin: an e-mail address nobody verified proves nothing (see the admin CLI).
           role: 'user',
-          modelStorageSlotsTotal: this.options.starter.storageSlots,
           createdAt: now,
           updatedAt: now,
         },
         tx,
       );
-      await this.usage.grantStarter(user.id, this.options.starter, tx);
+      // With payments on, usage comes from a plan, a pack or the trial; without, from configuration.
+      if (this.options.starter) await this.usage.grantStarter(user.id, this.options.starter, tx);
       return user;
     });
     const token = await this.sessions.create(created.id, meta);

@@ -5,7 +5,11 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
+import { createPaymentProvider } from '../payments/create-provider.js';
+import { OfflineProvider } from '../payments/offline-provider.js';
+import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
+import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
@@ -17,6 +21,8 @@ import { AccountService } from './account.service.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { AdminService } from './admin.service.js';
 import { AuthService } from './auth.service.js';
+import { BillingService, type Payments } from './billing.service.js';
+import { BillingEventsService } from './billing-events.service.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
 import { InteractiveService } from './interactive.service.js';
@@ -43,6 +49,9 @@ export interface Services {
   interactive: InteractiveService;
   usage: UsageService;
   mfa: MfaService;
+  billing: BillingService;
+  /** The payment provider and its event handler; null when billing is `none`. */
+  payments: Payments | null;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
 }
@@ -56,12 +65,14 @@ export interface ServiceRuntime {
   log: ActivationOptions['log'];
   /** Encrypts secrets at rest. */
   box: SecretBox;
+  /** The server's secret key (the offline provider signs its events with a key derived from it). */
+  secretKey: Buffer;
 }
 
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing'>,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
@@ -70,7 +81,7 @@ export function createServices(
   const sessions = new SessionsService(new SessionsRepository(db), clock);
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, voicesRepo, clock);
-  const usage = new UsageService(db, usageRepo, clock);
+  const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
   const activation = new ActivationService(voicesRepo, usage, storage, runtime.engine, clock, {
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
@@ -80,7 +91,24 @@ export function createServices(
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
+  const payments = createPayments(db, clock, config.billing, runtime.secretKey, usersRepo, usage);
+  const billing = new BillingService(
+    db,
+    payments,
+    usersRepo,
+    new BillingEventsRepository(db),
+    new LedgerRepository(db),
+    clock,
+    {
+      provider: config.billing.provider,
+      publicUrl: config.billing.provider === 'none' ? undefined : config.billing.publicUrl,
+      prioritySupportUrl: config.billing.provider === 'none' ? undefined : config.billing.prioritySupportUrl,
+      log: runtime.log,
+    },
+  );
   return {
+    billing,
+    payments,
     account: new AccountService(usersRepo, voicesRepo, activation, mfa, storage),
     admin: new AdminService(usersRepo, users, clock),
     auth: new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, {
@@ -109,4 +137,23 @@ export function createServices(
     mfa,
     repositories: { voices: voicesRepo },
   };
+}
+
+/** The provider and the handler of its events; the offline provider delivers its events there. */
+function createPayments(
+  db: Database,
+  clock: Clock,
+  config: Config['billing'],
+  secretKey: Buffer,
+  users: UsersRepository,
+  usage: UsageService,
+): Payments | null {
+  const provider = createPaymentProvider(config, { db, clock, secretKey });
+  if (!provider) return null;
+  const events = new BillingEventsService(db, provider, new BillingEventsRepository(db), users, usage, clock);
+  if (provider instanceof OfflineProvider) {
+    provider.connect((payload, signature) => events.receive(Buffer.from(payload), signature));
+    return { provider, events, renewDue: () => provider.renewDue() };
+  }
+  return { provider, events };
 }

@@ -14,6 +14,7 @@ import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -40,10 +41,10 @@ export class SuperAdminService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly starter: StarterAllowance,
+    private readonly starter: StarterAllowance | null,
   ) {
     this.users = new UsersRepository(db);
-    this.usage = new UsageService(db, new UsageRepository(db), clock);
+    this.usage = new UsageService(db, new UsageRepository(db), new LedgerRepository(db), clock);
   }
 
   /** Whether an account with this e-mail (normalised as at sign-up) exists. */
@@ -90,13 +91,12 @@ export class SuperAdminService {
             email,
             passwordHash,
             role: 'super_admin',
-            modelStorageSlotsTotal: this.starter.storageSlots,
             createdAt: now,
             updatedAt: now,
           },
           tx,
         );
-        await this.usage.grantStarter(created.id, this.starter, tx);
+        if (this.starter) await this.usage.grantStarter(created.id, this.starter, tx);
         return created;
       });
       return { outcome: 'created', user };

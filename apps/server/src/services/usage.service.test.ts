@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageTranches } from '../db/schema.js';
+import { usageTranches, users } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { newId } from '../ids.js';
+import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
 import { UsageService } from './usage.service.js';
@@ -13,7 +13,12 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  usage = new UsageService(ctx.database.db, new UsageRepository(ctx.database.db), ctx.clock);
+  usage = new UsageService(
+    ctx.database.db,
+    new UsageRepository(ctx.database.db),
+    new LedgerRepository(ctx.database.db),
+    ctx.clock,
+  );
 });
 afterAll(() => ctx.close());
 
@@ -26,14 +31,25 @@ async function freshUser(): Promise<string> {
 }
 
 async function grant(userId: string, amount: number, days: number) {
-  await ctx.database.db.insert(usageTranches).values({
-    id: newId(),
-    userId,
-    type: 'modelsTrained',
-    amount,
-    expiresAt: new Date(ctx.clock.now().getTime() + days * DAY),
-    source: 'test',
-  });
+  const expiresAt = new Date(ctx.clock.now().getTime() + days * DAY);
+  await ctx.database.db.transaction((tx) =>
+    usage.grant(
+      tx,
+      userId,
+      { tranches: [{ type: 'modelsTrained', amount, expiresAt }] },
+      { reason: 'admin', reference: null },
+    ),
+  );
+}
+
+/** Every tranche's amount is the sum of its ledger lines, and the storage total the sum of its. */
+async function expectLedgerExplainsBalances(userId: string) {
+  const ledger = new LedgerRepository(ctx.database.db);
+  const sums = await ledger.sumsByTranche(userId);
+  const tranches = await ctx.database.db.select().from(usageTranches).where(eq(usageTranches.userId, userId));
+  for (const tranche of tranches) expect(sums.get(tranche.id) ?? 0).toBe(tranche.amount);
+  const [user] = await ctx.database.db.select().from(users).where(eq(users.id, userId));
+  expect(await ledger.sum(userId, 'storageSlots')).toBe(user?.modelStorageSlotsTotal);
 }
 
 const amounts = async (userId: string) =>
@@ -99,5 +115,47 @@ describe('refunds', () => {
     // Nothing left to return to: a refund beyond what was spent is a fresh tranche, as before.
     await usage.refund(id, 'modelsTrained', 1);
     expect(await amounts(id)).toEqual([2, 1]);
+  });
+});
+
+describe('the ledger', () => {
+  it('explains every balance: recomputed from its lines, it equals what is stored', async () => {
+    const id = await freshUser();
+    await grant(id, 3, 5);
+    await grant(id, 4, 60);
+    const first = await usage.consume(id, 'modelsTrained', 4);
+    await usage.consume(id, 'modelsTrained', 1);
+    await usage.refund(id, 'modelsTrained', 2, first);
+    await usage.refund(id, 'modelsTrained', 5);
+    await ctx.database.db.transaction((tx) => usage.addStorageSlots(tx, id, 50, { reason: 'pack', reference: 'cs_1' }));
+    await ctx.database.db.transaction((tx) => usage.addStorageSlots(tx, id, -2, { reason: 'admin', reference: null }));
+    await expectLedgerExplainsBalances(id);
+    const lines = await new LedgerRepository(ctx.database.db).latest(id, 100);
+    expect(lines.filter((l) => l.resource === 'modelsTrained').map((l) => [l.reason, l.amount])).toEqual(
+      expect.arrayContaining([
+        ['admin', 3],
+        ['admin', 4],
+        ['usage', -3],
+        ['usage', -1],
+        ['refund', 2],
+      ]),
+    );
+  });
+
+  it('grants the same cause once', async () => {
+    const id = await freshUser();
+    const expiresAt = new Date(ctx.clock.now().getTime() + DAY);
+    const grantPack = () =>
+      ctx.database.db.transaction((tx) =>
+        usage.grant(
+          tx,
+          id,
+          { tranches: [{ type: 'chunkEdits', amount: 100, expiresAt }] },
+          { reason: 'pack', reference: 'cs_9' },
+        ),
+      );
+    expect(await grantPack()).toBe(true);
+    expect(await grantPack()).toBe(false);
+    expect(await usage.remaining(id, 'chunkEdits')).toBe(100);
   });
 });

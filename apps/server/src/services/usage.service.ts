@@ -1,23 +1,37 @@
 // Usage limits: resources come in tranches that expire; using one takes from the tranche that
 // expires soonest, inside a transaction with the tranches locked, so two requests can never
 // spend the same unit. Running out is the insufficient-resource error (`INSUFFICIENT_LIMIT`, with
-// the resource in its details, which opens the web app's purchase prompt). Each spend records the
-// tranches it took from, so a refund returns the units there, with their own expiry.
-import type { TrancheType } from '@ownvoice/shared';
+// the resource in its details, which opens the web app's purchase prompt). Every grant, spend and
+// refund is a line in the ledger written in the same transaction, so a tranche's amount is always
+// the sum of its lines; a spend's lines name their tranches, so a refund returns the units there,
+// with their own expiry. Storage slots are a total, not tranches: the sum of their ledger lines.
+import type { LedgerReason, TrancheGrant, TrancheType } from '@ownvoice/shared';
+import { and, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
+import { users } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
+import type { LedgerLine, LedgerRepository } from '../repositories/ledger.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How long a spend's record is kept for a refund to its tranche; later refunds get a fresh tranche. */
-const SPEND_RECORD_DAYS = 30;
+/** A spend is refunded to its own tranche for this long; later refunds get a fresh tranche. */
+const REFUND_TO_TRANCHE_DAYS = 30;
+/** A refund no spend line covers any more lasts this long. */
+const FRESH_REFUND_DAYS = 90;
 
 /** What one consume took: hand it to refund() to give back exactly that. */
 export interface UsageReceipt {
   spendIds: readonly string[];
+}
+
+/** Why a grant was made and what caused it; the same reason and reference grant once. */
+export interface GrantCause {
+  reason: Extract<LedgerReason, 'plan' | 'plan_upgrade' | 'pack' | 'trial' | 'admin' | 'starter'>;
+  /** The invoice, checkout session or other cause; null for grants that may repeat (admin). */
+  reference: string | null;
 }
 
 /**
@@ -35,31 +49,94 @@ export class UsageService {
   constructor(
     private readonly db: Database,
     private readonly usage: UsageRepository,
+    private readonly ledger: LedgerRepository,
     private readonly clock: Clock,
   ) {}
 
-  /** The expiring part of what a new account gets until billing sells plans (its storage slots are set on the user row). */
-  async grantStarter(userId: string, allowance: StarterAllowance, db: Database = this.db): Promise<void> {
+  /**
+   * Grants tranches (amounts in shown units) and storage slots, with their ledger lines, in the
+   * caller's transaction. Answers false, granting nothing, when this cause was granted before.
+   */
+  async grant(
+    tx: Database,
+    userId: string,
+    grant: { tranches: readonly TrancheGrant[]; storageSlots?: number },
+    cause: GrantCause,
+  ): Promise<boolean> {
+    if (cause.reference && (await this.ledger.hasGrant(tx, userId, cause.reason, cause.reference))) return false;
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + allowance.days * DAY_MS);
-    const amounts: [TrancheType, number][] = [
-      ['modelsTrained', allowance.modelsTrained],
-      ['activationHours', allowance.activationHours],
-      ['chunkEdits', allowance.chunkEdits],
-      ['shortContent', allowance.shortContent],
-    ];
-    await this.usage.insert(
-      amounts
-        .filter(([, amount]) => amount > 0)
-        .map(([type, amount]) => ({
+    const tranches = grant.tranches
+      .filter((t) => t.amount > 0)
+      .map((t) => ({
+        id: newId(now),
+        userId,
+        type: t.type,
+        amount: t.amount * STORED_UNITS[t.type],
+        expiresAt: t.expiresAt,
+        source: cause.reason,
+        createdAt: now,
+      }));
+    await this.usage.insert(tranches, tx);
+    const lines: LedgerLine[] = tranches.map((t) => ({
+      id: newId(now),
+      userId,
+      resource: t.type,
+      amount: t.amount,
+      reason: cause.reason,
+      trancheId: t.id,
+      reference: cause.reference,
+      createdAt: now,
+    }));
+    await this.ledger.append(lines, tx);
+    if (grant.storageSlots) await this.addStorageSlots(tx, userId, grant.storageSlots, cause);
+    return true;
+  }
+
+  /** Moves the storage-slot total by `delta` (negative to take away), with its ledger line. */
+  async addStorageSlots(tx: Database, userId: string, delta: number, cause: GrantCause): Promise<void> {
+    if (delta === 0) return;
+    const now = this.clock.now();
+    await this.ledger.append(
+      [
+        {
           id: newId(now),
           userId,
-          type,
-          amount: amount * STORED_UNITS[type],
-          expiresAt,
-          source: 'starter',
-        })),
+          resource: 'storageSlots',
+          amount: delta,
+          reason: cause.reason,
+          reference: cause.reference,
+          createdAt: now,
+        },
+      ],
+      tx,
+    );
+    const total = await this.ledger.sum(userId, 'storageSlots', undefined, tx);
+    await tx
+      .update(users)
+      .set({ modelStorageSlotsTotal: total })
+      .where(and(eq(users.id, userId)));
+  }
+
+  /** The storage slots that came with plans (and the trial or starter allowance), not bought or granted. */
+  planStorageSlots(tx: Database, userId: string): Promise<number> {
+    return this.ledger.sum(userId, 'storageSlots', ['plan', 'plan_upgrade', 'trial', 'starter'], tx);
+  }
+
+  /** What a new account gets on a server without payments (OWNVOICE_BILLING=none). */
+  async grantStarter(userId: string, allowance: StarterAllowance, db: Database = this.db): Promise<void> {
+    const expiresAt = new Date(this.clock.now().getTime() + allowance.days * DAY_MS);
+    await this.grant(
       db,
+      userId,
+      {
+        tranches: (['modelsTrained', 'activationHours', 'chunkEdits', 'shortContent'] as const).map((type) => ({
+          type,
+          amount: allowance[type],
+          expiresAt,
+        })),
+        storageSlots: allowance.storageSlots,
+      },
+      { reason: 'starter', reference: 'starter' },
     );
   }
 
@@ -77,25 +154,25 @@ export class UsageService {
       const now = this.clock.now();
       const live = await this.usage.lockLive(db, userId, type, now);
       if (live.reduce((sum, t) => sum + t.amount, 0) < amount) throw errors.insufficientLimit(type);
-      const spends: {
-        id: string;
-        userId: string;
-        trancheId: string;
-        type: TrancheType;
-        amount: number;
-        createdAt: Date;
-      }[] = [];
+      const lines: LedgerLine[] = [];
       let left = amount;
       for (const tranche of live) {
         if (left === 0) break;
         const take = Math.min(left, tranche.amount);
         await this.usage.take(db, tranche.id, take);
-        spends.push({ id: newId(now), userId, trancheId: tranche.id, type, amount: take, createdAt: now });
+        lines.push({
+          id: newId(now),
+          userId,
+          resource: type,
+          amount: -take,
+          reason: 'usage',
+          trancheId: tranche.id,
+          createdAt: now,
+        });
         left -= take;
       }
-      await this.usage.pruneSpends(db, userId, new Date(now.getTime() - SPEND_RECORD_DAYS * DAY_MS));
-      await this.usage.recordSpends(db, spends);
-      return { spendIds: spends.map((s) => s.id) };
+      await this.ledger.append(lines, db);
+      return { spendIds: lines.map((line) => line.id) };
     };
     return tx ? run(tx) : this.db.transaction(run);
   }
@@ -103,33 +180,56 @@ export class UsageService {
   /**
    * Gives back what was spent (in stored units) on work that failed through no fault of the user:
    * to the tranches the spend took from (the receipt's, else this type's latest spends), with
-   * their expiry. Only what no record covers any more comes back as a fresh tranche.
+   * their expiry. Only what no spend line covers comes back as a fresh tranche.
    */
   async refund(userId: string, type: TrancheType, amount: number, receipt?: UsageReceipt): Promise<void> {
     await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const since = new Date(now.getTime() - REFUND_TO_TRANCHE_DAYS * DAY_MS);
+      const lines: LedgerLine[] = [];
       let left = amount;
-      for (const spend of await this.usage.lockRefundable(tx, userId, type, receipt?.spendIds)) {
+      for (const spend of await this.ledger.lockRefundable(tx, userId, type, { ids: receipt?.spendIds, since })) {
         if (left === 0) break;
-        const give = Math.min(left, spend.amount - spend.refunded);
-        await this.usage.giveBack(tx, spend, give);
+        const give = Math.min(left, spend.spent - spend.refunded);
+        await this.usage.giveBack(tx, spend.trancheId, give);
+        lines.push({
+          id: newId(now),
+          userId,
+          resource: type,
+          amount: give,
+          reason: 'refund',
+          trancheId: spend.trancheId,
+          refundOf: spend.id,
+          createdAt: now,
+        });
         left -= give;
       }
       if (left > 0) {
-        const now = this.clock.now();
+        const trancheId = newId(now);
         await this.usage.insert(
           [
             {
-              id: newId(now),
+              id: trancheId,
               userId,
               type,
               amount: left,
-              expiresAt: new Date(now.getTime() + 90 * DAY_MS),
+              expiresAt: new Date(now.getTime() + FRESH_REFUND_DAYS * DAY_MS),
               source: 'refund',
             },
           ],
           tx,
         );
+        lines.push({
+          id: newId(now),
+          userId,
+          resource: type,
+          amount: left,
+          reason: 'refund',
+          trancheId,
+          createdAt: now,
+        });
       }
+      await this.ledger.append(lines, tx);
     });
   }
 }

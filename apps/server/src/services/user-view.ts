@@ -4,6 +4,7 @@ import {
   ONBOARDING_STEPS,
   type OnboardingStep,
   TRANCHE_TYPES,
+  TRIAL_LENGTH_MS,
   type Tranche,
   type TrancheType,
   type User,
@@ -34,12 +35,28 @@ export function toUserView(user: UserRow, tranches: UsageTrancheRow[], storageSl
     email: user.email,
     role: user.role,
     mfaEnabled: user.mfaEnabled,
-    plan: { name: user.planName, billingCycle: user.billingCycle ?? null },
+    plan: {
+      name: user.planName,
+      billingCycle: user.billingCycle ?? null,
+      payNowDiscount: user.payNowDiscount,
+      trialEndsAt:
+        user.planName === 'trial' && user.trialStartedAt
+          ? new Date(user.trialStartedAt.getTime() + TRIAL_LENGTH_MS).toISOString()
+          : null,
+    },
     subscription: {
       status: user.subscriptionStatus ?? null,
       cancelAtPeriodEnd: user.cancelAtPeriodEnd,
       stripeSubscriptionId: user.stripeSubscriptionId ?? null,
-      pendingChange: null,
+      currentPeriodEnd: user.currentPeriodEnd?.toISOString() ?? null,
+      pendingChange: user.pendingPlan
+        ? {
+            plan: user.pendingPlan,
+            billingCycle: user.pendingBillingCycle ?? null,
+            effectiveAt: user.pendingEffectiveAt?.toISOString() ?? null,
+            applyForSubscriptionId: user.pendingForSubscriptionId ?? null,
+          }
+        : null,
     },
     onboarding: { step: asStep(user.onboardingStep) },
     usageLimits: {

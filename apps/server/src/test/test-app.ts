@@ -39,7 +39,8 @@ export async function createTestContext(
   deps: Pick<AppDeps, 'baseModel'> & { clock?: Clock } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
-  const base = loadConfig({ OWNVOICE_DATA_DIR: dataDir });
+  // Without payments unless a test asks for them: accounts start with the configured allowance.
+  const base = loadConfig({ OWNVOICE_DATA_DIR: dataDir, OWNVOICE_BILLING: 'none' });
   const config: Config = {
     ...base,
     ...overrides,

@@ -1,3 +1,4 @@
+export * from './api.js';
 export * from './catalog.js';
 export * from './grants.js';
 export * from './pack-matching.js';

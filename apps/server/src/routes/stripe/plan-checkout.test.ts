@@ -1,0 +1,252 @@
+// Plans bought through the offline provider's test checkout, end to end over HTTP: what each
+// payment grants, for how long, at what price, and how changes of plan behave.
+import { addMonthsUtc, PLANS, planPriceCents, type User } from '@ownvoice/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BillingTestContext,
+  buy,
+  createBillingContext,
+  DAY_MS,
+  expectLedgerExplainsBalances,
+  pressCheckout,
+  userRow,
+} from '../../test/billing.js';
+import type { TestClient } from '../../test/test-app.js';
+
+let ctx: BillingTestContext;
+beforeAll(async () => {
+  ctx = await createBillingContext();
+});
+afterAll(() => ctx.close());
+
+async function signedUp(): Promise<{ client: TestClient; id: string }> {
+  const client = ctx.client();
+  const { res } = await client.register();
+  return { client, id: res.json<{ user: User }>().user.id };
+}
+
+const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
+const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
+const invoices = (userId: string) =>
+  ctx.delivered.filter(
+    (e) =>
+      e.type === 'invoice.paid' &&
+      (e.data.object.parent as { subscription_details: { metadata: Record<string, string> } }).subscription_details
+        .metadata.ownvoice_user_id === userId,
+  );
+
+/**
+ * Moves the service clock on a day at a time, with the person using the site each day (so the
+ * session stays alive), then runs billing's scheduled work as the job would.
+ */
+async function passDays(client: TestClient, days: number) {
+  for (let day = 0; day < days; day++) {
+    ctx.clock.advance(DAY_MS);
+    expect((await client.get('/api/auth/me')).statusCode).toBe(200);
+  }
+  await ctx.app.platform.services.billing.tick();
+}
+
+async function subscribe(client: TestClient, plan: 'minimum' | 'pro' | 'virtuoso', billingCycle: 'monthly' | 'annual') {
+  return buy(ctx, client, '/api/stripe/change-plan', { plan, billingCycle });
+}
+
+describe('a new account', () => {
+  it('has no usage until it pays when plans are sold', async () => {
+    const { client } = await signedUp();
+    const user = await me(client);
+    expect(user.plan).toMatchObject({ name: 'none', payNowDiscount: false, trialEndsAt: null });
+    expect(user.usageLimits.modelStorageSlotsTotal).toBe(0);
+    expect(total(user.usageLimits.modelsTrained)).toBe(0);
+  });
+});
+
+describe('pay now at onboarding', () => {
+  it('goes through the test checkout to an active plan, 15% off, with a month of resources', async () => {
+    const { client, id } = await signedUp();
+    const start = await client.post('/api/stripe/onboarding/pay-now/plan-checkout', {
+      plan: 'pro',
+      billingCycle: 'monthly',
+      payNowPromo: true,
+    });
+    expect(start.statusCode, start.body).toBe(200);
+    const { url, id: sessionId } = start.json<{ url: string; id: string }>();
+    expect((await me(client)).onboarding.step).toBe('plan_checkout_started');
+
+    const page = await ctx.app.inject({ method: 'GET', url });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Test checkout');
+    expect(page.body).toContain('nothing is charged');
+    expect(page.body).toContain('$31.44');
+
+    const landing = await pressCheckout(ctx, url, 'pay');
+    expect(landing).toBe(`http://localhost:80/dashboard/plans/success?session_id=${sessionId}&source=pay_now`);
+
+    const user = await me(client);
+    expect(user.plan).toEqual({ name: 'pro', billingCycle: 'monthly', payNowDiscount: true, trialEndsAt: null });
+    expect(user.subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, pendingChange: null });
+    expect(user.subscription.currentPeriodEnd).toBe(addMonthsUtc(ctx.clock.now(), 1).toISOString());
+    expect(user.onboarding.step).toBe('plan_active');
+    expect(user.usageLimits.modelStorageSlotsTotal).toBe(PLANS.pro.storageSlots);
+    const threeMonths = addMonthsUtc(ctx.clock.now(), 3).toISOString();
+    expect(user.usageLimits.chunkEdits).toEqual([{ amount: 1000, expiresAt: threeMonths }]);
+    expect(user.usageLimits.modelsTrained).toEqual([{ amount: 3, expiresAt: threeMonths }]);
+    expect(user.usageLimits.activationHours).toEqual([{ amount: 50, expiresAt: threeMonths }]);
+    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([3144]);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+
+  it('keeps the discount on every renewal, and each renewal grants its month when paid', async () => {
+    const { client, id } = await signedUp();
+    await buy(ctx, client, '/api/stripe/onboarding/pay-now/plan-checkout', {
+      plan: 'minimum',
+      billingCycle: 'monthly',
+      payNowPromo: true,
+    });
+    const price = planPriceCents('minimum', 'monthly', { payNow: true });
+    expect(price).toBe(764);
+    for (let month = 1; month <= 2; month++) await passDays(client, 32);
+    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([price, price, price]);
+    const user = await me(client);
+    // Three months of proofreads, each lasting three months; the one-time training only once.
+    expect(total(user.usageLimits.chunkEdits)).toBe(3 * PLANS.minimum.perMonth.chunkEdits);
+    expect(total(user.usageLimits.modelsTrained)).toBe(1);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+
+  it('is refused once a subscription exists, so the page falls back to changing plan', async () => {
+    const { client } = await signedUp();
+    await subscribe(client, 'minimum', 'monthly');
+    const again = await client.post('/api/stripe/onboarding/pay-now/plan-checkout', {
+      plan: 'pro',
+      billingCycle: 'monthly',
+      payNowPromo: true,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'SUBSCRIPTION_EXISTS' });
+  });
+});
+
+describe('annual billing', () => {
+  it('costs 20% less and grants the whole year at once, lasting two years', async () => {
+    const { client, id } = await signedUp();
+    await subscribe(client, 'virtuoso', 'annual');
+    const user = await me(client);
+    const twoYears = addMonthsUtc(ctx.clock.now(), 24).toISOString();
+    expect(user.usageLimits.shortContent).toEqual([{ amount: 12 * 5000, expiresAt: twoYears }]);
+    expect(user.usageLimits.modelsTrained).toEqual([{ amount: 12 * 28, expiresAt: twoYears }]);
+    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([287_990]);
+  });
+});
+
+describe('changing plan', () => {
+  it('upgrades at once and grants what the new plan gives beyond the old one', async () => {
+    const { client, id } = await signedUp();
+    await subscribe(client, 'minimum', 'monthly');
+    const res = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ mode: 'subscription', action: 'upgraded', url: null });
+    const user = await me(client);
+    expect(user.plan.name).toBe('pro');
+    expect(user.usageLimits.modelStorageSlotsTotal).toBe(PLANS.pro.storageSlots);
+    // Minimum's month (200) plus pro's month beyond it (800): pro's month in all.
+    expect(total(user.usageLimits.chunkEdits)).toBe(PLANS.pro.perMonth.chunkEdits);
+    expect(total(user.usageLimits.modelsTrained)).toBe(1 + PLANS.pro.perMonth.modelsTrained);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+
+  it('schedules a downgrade for the next period and shows it as the pending change until then', async () => {
+    const { client, id } = await signedUp();
+    await subscribe(client, 'pro', 'monthly');
+    const before = await me(client);
+    const res = await client.post('/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'monthly' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      mode: 'subscription',
+      action: 'downgrade_scheduled',
+      effectiveAt: before.subscription.currentPeriodEnd,
+    });
+    const pending = await me(client);
+    expect(pending.plan.name).toBe('pro');
+    expect(pending.subscription.pendingChange).toEqual({
+      plan: 'minimum',
+      billingCycle: 'monthly',
+      effectiveAt: before.subscription.currentPeriodEnd,
+      applyForSubscriptionId: before.subscription.stripeSubscriptionId,
+    });
+
+    await passDays(client, 32);
+    const after = await me(client);
+    expect(after.plan.name).toBe('minimum');
+    expect(after.subscription.pendingChange).toBeNull();
+    expect(after.usageLimits.modelStorageSlotsTotal).toBe(PLANS.minimum.storageSlots);
+    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([3699, 899]);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+
+  it('treats monthly to annual on the same plan as an upgrade and refuses the current plan', async () => {
+    const { client } = await signedUp();
+    await subscribe(client, 'pro', 'monthly');
+    const same = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
+    expect(same.statusCode).toBe(400);
+    const annual = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'annual' });
+    expect(annual.json()).toMatchObject({ action: 'upgraded' });
+    const user = await me(client);
+    expect(user.plan.billingCycle).toBe('annual');
+    // A month already granted, then the rest of the year with the annual expiry.
+    expect(total(user.usageLimits.chunkEdits)).toBe(12 * PLANS.pro.perMonth.chunkEdits);
+  });
+});
+
+describe('cancelling', () => {
+  it('cancels at the period end, can be reactivated, and ends the plan when the period is over', async () => {
+    const { client, id } = await signedUp();
+    await subscribe(client, 'pro', 'monthly');
+    const cancelled = await client.post('/api/stripe/cancel-subscription');
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json<{ user: User }>().user.subscription).toMatchObject({
+      status: 'canceled',
+      cancelAtPeriodEnd: true,
+    });
+    expect(cancelled.json<{ user: User }>().user.plan.name).toBe('pro');
+
+    const reactivated = await client.post('/api/stripe/reactivate-subscription');
+    expect(reactivated.json<{ user: User }>().user.subscription).toMatchObject({
+      status: 'active',
+      cancelAtPeriodEnd: false,
+    });
+
+    await client.post('/api/stripe/cancel-subscription');
+    await passDays(client, 32);
+    const ended = await me(client);
+    expect(ended.plan.name).toBe('none');
+    expect(ended.subscription).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: false });
+    // What was paid for stays until it expires; the plan's storage slots go with the plan.
+    expect(total(ended.usageLimits.chunkEdits)).toBe(PLANS.pro.perMonth.chunkEdits);
+    expect(ended.usageLimits.modelStorageSlotsTotal).toBe(0);
+
+    const late = await client.post('/api/stripe/reactivate-subscription');
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({ code: 'NO_SUBSCRIPTION' });
+    expect((await userRow(ctx, id)).planName).toBe('none');
+  });
+
+  it('refuses to cancel when there is nothing to cancel', async () => {
+    const { client } = await signedUp();
+    const res = await client.post('/api/stripe/cancel-subscription');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'NO_SUBSCRIPTION' });
+  });
+});
+
+describe('priority support', () => {
+  it('gives the booking link to virtuoso subscribers only', async () => {
+    const { client } = await signedUp();
+    expect((await client.get('/api/plans/priority-support-link')).statusCode).toBe(403);
+    await subscribe(client, 'virtuoso', 'monthly');
+    const res = await client.get('/api/plans/priority-support-link');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ url: 'https://book.example/ownvoice-priority' });
+  });
+});

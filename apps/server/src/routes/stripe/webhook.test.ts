@@ -1,0 +1,159 @@
+// POST /api/stripe/webhook: signed deliveries only, each event's effect exactly once, in any
+// order and however many times or however concurrently it is delivered.
+import { packCheckoutMetadata, type User } from '@ownvoice/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offlineWebhookSecret } from '../../payments/offline-provider.js';
+import { signPayload } from '../../payments/stripe-events.js';
+import { loadSecretKey } from '../../security/secret-box.js';
+import { type BillingTestContext, buy, createBillingContext, type DeliveredEvent } from '../../test/billing.js';
+import type { TestClient } from '../../test/test-app.js';
+
+let ctx: BillingTestContext;
+let secret: string;
+beforeAll(async () => {
+  ctx = await createBillingContext();
+  secret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
+});
+afterAll(() => ctx.close());
+
+const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
+const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
+
+function post(payload: string, signature?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
+    payload,
+  });
+}
+
+/** The event again, as a later delivery of it (same id) or as another event with the same content. */
+function redeliver(event: DeliveredEvent, asNewEvent = false) {
+  const payload = asNewEvent ? event.payload.replace(event.id, `${event.id}_late`) : event.payload;
+  return post(payload, signPayload(payload, secret));
+}
+
+/** A paid pack checkout as the provider reports it, not yet delivered. */
+async function undeliveredPackPayment(client: TestClient, userId: string) {
+  const { id } = (
+    await client.post('/api/stripe/create-checkout-session', { metadata: packCheckoutMetadata('extra_chunk_edits') })
+  ).json<{ id: string }>();
+  return JSON.stringify({
+    id: `evt_test_${id}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(ctx.clock.now().getTime() / 1000),
+    data: {
+      object: {
+        id,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        customer: null,
+        subscription: null,
+        setup_intent: null,
+        metadata: { ownvoice_user_id: userId, ownvoice_kind: 'pack', ownvoice_pack: 'extra_chunk_edits' },
+      },
+    },
+  });
+}
+
+async function signedUp() {
+  const client = ctx.client();
+  const { res } = await client.register();
+  return { client, id: res.json<{ user: User }>().user.id };
+}
+
+describe('webhook signatures', () => {
+  it('refuses a missing, wrong or stale signature with a 400 and changes nothing', async () => {
+    const { client, id } = await signedUp();
+    const payload = await undeliveredPackPayment(client, id);
+    const stale = signPayload(payload, secret).replace(/t=\d+/, `t=${Math.floor(Date.now() / 1000) - 3600}`);
+    for (const signature of [undefined, 't=1,v1=deadbeef', signPayload(payload, 'whsec_other'), stale]) {
+      const res = await post(payload, signature);
+      expect(res.statusCode, String(signature)).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_WEBHOOK_SIGNATURE' });
+    }
+    const tampered = payload.replace('extra_chunk_edits"}', 'extra_model"}');
+    expect((await post(tampered, signPayload(payload, secret))).statusCode).toBe(400);
+    expect(total((await me(client)).usageLimits.chunkEdits)).toBe(0);
+  });
+
+  it('answers a body that is not JSON with a 400, and an event it does not act on with a 200', async () => {
+    expect((await post('not json', signPayload('not json', secret))).statusCode).toBe(400);
+    const other = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'charge.refunded',
+      created: 1,
+      data: { object: {} },
+    });
+    expect((await post(other, signPayload(other, secret))).statusCode).toBe(200);
+  });
+});
+
+describe('exactly once', () => {
+  it('grants once when the same event is delivered twice', async () => {
+    const { client, id } = await signedUp();
+    const payload = await undeliveredPackPayment(client, id);
+    expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
+    expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
+    expect(total((await me(client)).usageLimits.chunkEdits)).toBe(100);
+  });
+
+  it('grants once when two deliveries arrive at the same moment', async () => {
+    const { client, id } = await signedUp();
+    const payload = await undeliveredPackPayment(client, id);
+    const results = await Promise.all(Array.from({ length: 4 }, () => post(payload, signPayload(payload, secret))));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    expect(total((await me(client)).usageLimits.chunkEdits)).toBe(100);
+  });
+
+  it('grants an invoice once even when another event reports the same payment', async () => {
+    const { client, id } = await signedUp();
+    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
+    const invoice = ctx.delivered.filter((e) => e.type === 'invoice.paid').at(-1);
+    if (!invoice) throw new Error('no invoice delivered');
+    const before = total((await me(client)).usageLimits.chunkEdits);
+    expect((await redeliver(invoice, true)).statusCode).toBe(200);
+    expect(total((await me(client)).usageLimits.chunkEdits)).toBe(before);
+    expect(id).toBeTruthy();
+  });
+});
+
+describe('any order', () => {
+  it('never lets a late subscription event undo a newer state', async () => {
+    const { client } = await signedUp();
+    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
+    const subscriptionId = (await me(client)).subscription.stripeSubscriptionId;
+    const created = ctx.delivered.find(
+      (e) => e.type === 'customer.subscription.created' && e.data.object.id === subscriptionId,
+    );
+    if (!created) throw new Error('no subscription event delivered');
+    await client.post('/api/stripe/cancel-subscription');
+    await client.post('/api/stripe/change-plan', { plan: 'virtuoso', billingCycle: 'monthly' }).catch(() => undefined);
+    const newest = await me(client);
+
+    // The first event about the subscription arrives again, late, as a different delivery.
+    expect((await redeliver(created, true)).statusCode).toBe(200);
+    const after = await me(client);
+    expect(after.plan).toEqual(newest.plan);
+    expect(after.subscription).toEqual(newest.subscription);
+    expect(after.subscription.cancelAtPeriodEnd).toBe(true);
+  });
+
+  it('handles a checkout completed after its subscription events', async () => {
+    const { client } = await signedUp();
+    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'annual' });
+    const user = await me(client);
+    const checkout = ctx.delivered.find(
+      (e) =>
+        e.type === 'checkout.session.completed' &&
+        e.data.object.subscription === user.subscription.stripeSubscriptionId,
+    );
+    if (!checkout) throw new Error('no checkout event delivered');
+    await redeliver(checkout, true);
+    expect(await me(client)).toEqual(user);
+  });
+});

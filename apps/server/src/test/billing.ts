@@ -1,0 +1,80 @@
+// Billing test support: a server with the offline provider, a buyer who goes through its test
+// checkout as a browser would, every event the provider delivers, and the ledger check.
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { type UserRow, usageTranches, users } from '../db/schema.js';
+import { OfflineProvider } from '../payments/offline-provider.js';
+import { LedgerRepository } from '../repositories/ledger.repository.js';
+import type { Services } from '../services/index.js';
+import { createTestContext, type TestClient, type TestContext } from './test-app.js';
+
+export interface DeliveredEvent {
+  id: string;
+  type: string;
+  data: { object: Record<string, unknown> };
+  payload: string;
+  signature: string;
+}
+
+export interface BillingTestContext extends TestContext {
+  provider: OfflineProvider;
+  payments: NonNullable<Services['payments']>;
+  /** Every event the offline provider delivered, oldest first. */
+  delivered: DeliveredEvent[];
+}
+
+export const PRIORITY_SUPPORT_URL = 'https://book.example/ownvoice-priority';
+
+/** A server selling plans through the offline provider, recording what it delivers. */
+export async function createBillingContext(): Promise<BillingTestContext> {
+  const ctx = await createTestContext({
+    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: PRIORITY_SUPPORT_URL },
+    starterAllowance: null,
+  });
+  const { payments } = ctx.app.platform.services;
+  if (!payments || !(payments.provider instanceof OfflineProvider)) throw new Error('expected the offline provider');
+  const provider = payments.provider;
+  const delivered: DeliveredEvent[] = [];
+  provider.connect(async (payload, signature) => {
+    delivered.push({ ...(JSON.parse(payload) as Omit<DeliveredEvent, 'payload' | 'signature'>), payload, signature });
+    await payments.events.receive(Buffer.from(payload), signature);
+  });
+  return { ...ctx, provider, payments, delivered };
+}
+
+/** Presses a button of the offline checkout page (a plain form post, as the browser sends it). */
+export async function pressCheckout(ctx: TestContext, checkoutUrl: string, button: 'pay' | 'cancel') {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `${checkoutUrl}/${button}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
+  expect(res.statusCode, res.body).toBe(303);
+  return res.headers.location as string;
+}
+
+/** Starts a checkout through `path` and pays it; answers where the browser lands. */
+export async function buy(ctx: TestContext, client: TestClient, path: string, body?: unknown): Promise<string> {
+  const res = await client.post(path, body);
+  expect(res.statusCode, res.body).toBe(200);
+  return pressCheckout(ctx, res.json<{ url: string }>().url, 'pay');
+}
+
+export async function userRow(ctx: TestContext, id: string): Promise<UserRow> {
+  const [row] = await ctx.database.db.select().from(users).where(eq(users.id, id));
+  if (!row) throw new Error(`no user ${id}`);
+  return row;
+}
+
+/** Every tranche holds the sum of its ledger lines, and the storage total the sum of its lines. */
+export async function expectLedgerExplainsBalances(ctx: TestContext, userId: string): Promise<void> {
+  const ledger = new LedgerRepository(ctx.database.db);
+  const sums = await ledger.sumsByTranche(userId);
+  const tranches = await ctx.database.db.select().from(usageTranches).where(eq(usageTranches.userId, userId));
+  expect(tranches.length).toBeGreaterThan(0);
+  for (const tranche of tranches) expect(sums.get(tranche.id) ?? 0, `tranche ${tranche.id}`).toBe(tranche.amount);
+  expect(await ledger.sum(userId, 'storageSlots')).toBe((await userRow(ctx, userId)).modelStorageSlotsTotal);
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
