@@ -81,13 +81,15 @@ test('a signed-in page asks for login and returns there afterwards', async ({ pa
   await screenshot(page, 'account');
 
   // Still onboarding: Convert is open, while admin pages (not an admin: the dashboard) and the
-  // plans pages lead back to the choice screen.
+  // plans page lead back to the choice screen; a checkout's return page shows how it went.
   await page.goto('/dashboard/convert');
   await expect(page).toHaveURL(/\/dashboard\/convert$/);
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/onboarding\/choice$/);
-  await page.goto('/dashboard/plans/cancel');
+  await page.goto('/dashboard/plans');
   await expect(page).toHaveURL(/\/onboarding\/choice$/);
+  await page.goto('/dashboard/plans/cancel');
+  await expect(page.getByText('Your payment was cancelled. No charges were made to your account.')).toBeVisible();
 });
 
 test('the second factor step filters the code and words a wrong code', async ({ page }) => {

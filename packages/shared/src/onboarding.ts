@@ -44,6 +44,13 @@ export const CLIENT_STEP_SOURCES: Partial<Record<OnboardingStep, readonly Onboar
   create_quickstart_complete: ['convert_quickstart_complete'],
 };
 
+/**
+ * Finish tutorial (on the plans page) ends onboarding: from the Create quickstart, on a paid plan.
+ * A trial user finishes the trial first, which starts the minimum plan.
+ */
+export const mayFinishTutorial = (step: OnboardingStep, plan: PlanName): boolean =>
+  step === 'create_quickstart_complete' && isPaidPlan(plan);
+
 /** Whether a client may move a user from `from` to `to`. */
 export const clientMayMoveTo = (from: OnboardingStep, to: OnboardingStep): boolean =>
   CLIENT_STEP_SOURCES[to]?.includes(from) ?? false;

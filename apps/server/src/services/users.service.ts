@@ -3,6 +3,7 @@ import {
   BILLING_OWNED_STEPS,
   CLIENT_STEP_SOURCES,
   canAdvance,
+  mayFinishTutorial,
   ONBOARDING_STEPS,
   type OnboardingStep,
   type User,
@@ -43,7 +44,13 @@ export class UsersService {
     }
     const current = user.onboardingStep as OnboardingStep;
     if (!canAdvance(current, step)) return this.view(user);
-    const sources = CLIENT_STEP_SOURCES[step];
+    if (step === 'tutorial_complete' && !mayFinishTutorial(current, user.planName)) {
+      throw errors.forbidden(
+        'Finish tutorial comes after the Create quickstart, on a paid plan: finish the trial or choose a plan first.',
+      );
+    }
+    const sources: readonly OnboardingStep[] | undefined =
+      step === 'tutorial_complete' ? ['create_quickstart_complete'] : CLIENT_STEP_SOURCES[step];
     if (!sources) {
       throw errors.forbidden('The tutorial is finished from the Plans page once a plan is chosen, not set directly.');
     }

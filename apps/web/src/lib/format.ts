@@ -10,3 +10,17 @@ export function formatDate(iso: string): string {
 
 /** "20,000", the way user-facing messages write counts. */
 export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** "Mar 4, 2026, 10:00 AM", for moments within a day (a trial's end); the raw value when not a date. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : DATE_TIME_FORMAT.format(date);
+}

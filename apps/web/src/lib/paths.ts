@@ -55,6 +55,10 @@ export const convertPath = (loraId?: string): string =>
   loraId ? `${PATHS.convert}?${new URLSearchParams({ [VOICE_PARAM]: loraId }).toString()}` : PATHS.convert;
 export const userActivityPath = (id: string): string => withId(ROUTE_PATTERNS.userActivity, id);
 
+/** The top-up packs on the plans page, which other pages link straight to. */
+export const TOPUPS_ANCHOR = 'topups';
+export const PLANS_TOPUPS_PATH = `${PATHS.plans}#${TOPUPS_ANCHOR}`;
+
 /** Admins skip onboarding from the choice screen straight into Voice creation. */
 export const ONBOARDING_BYPASS_PATH = `${PATHS.createVoice}?onboard=bypass`;
 

@@ -99,7 +99,7 @@ describe('PATCH /api/auth/onboarding', () => {
 describe('onboarding moves only by the action each step belongs to', () => {
   it('refuses jumps: tutorial_complete from registered, a quickstart before its tour', async () => {
     const client = ctx.client();
-    await client.register();
+    const { account } = await client.register();
     for (const step of ['tutorial_complete', 'create_quickstart_complete', 'activation_tour_complete']) {
       const jump = await client.patch('/api/auth/onboarding', { step });
       expect(jump.statusCode, step).toBe(403);
@@ -119,8 +119,12 @@ describe('onboarding moves only by the action each step belongs to', () => {
       expect(res.statusCode, step).toBe(200);
       expect(res.json().user.onboarding.step).toBe(step);
     }
-    // The end of the tutorial is not the client's to set until plans can be chosen.
+    // Finish tutorial comes with a paid plan: not on the starter allowance.
     expect((await client.patch('/api/auth/onboarding', { step: 'tutorial_complete' })).statusCode).toBe(403);
+    await ctx.database.db.update(users).set({ planName: 'pro' }).where(eq(users.email, account.email));
+    const finished = await client.patch('/api/auth/onboarding', { step: 'tutorial_complete' });
+    expect(finished.statusCode, finished.body).toBe(200);
+    expect(finished.json().user.onboarding.step).toBe('tutorial_complete');
   });
 
   it('keeps Convert and Create closed before training_started, as the web does', async () => {

@@ -1,11 +1,10 @@
 import type { OnboardingStep, PlanName } from '@ownvoice/shared';
 import { describe, expect, it } from 'vitest';
+import { testUser } from '../../lib/test-user';
 import { decidePrivateAccess } from './route-access';
 
-const user = (step: OnboardingStep, plan: PlanName = 'none') => ({
-  onboarding: { step },
-  plan: { name: plan, billingCycle: null },
-});
+const user = (step: OnboardingStep, plan: PlanName = 'none') =>
+  testUser({ onboarding: { step }, plan: { name: plan } });
 
 describe('private route access', () => {
   it('lets a new user open onboarding, account and Voice creation but not the dashboard', () => {
@@ -32,5 +31,12 @@ describe('private route access', () => {
     expect(decidePrivateAccess(ready, '/dashboard')).toEqual({ kind: 'redirect', to: '/dashboard/plans' });
     expect(decidePrivateAccess(ready, '/dashboard/plans')).toEqual({ kind: 'render' });
     expect(decidePrivateAccess(ready, '/dashboard/create')).toEqual({ kind: 'render' });
+  });
+
+  it('shows the pages a checkout returns to whatever the step, so the buyer sees how it went', () => {
+    for (const path of ['/dashboard/plans/success', '/dashboard/plans/cancel']) {
+      expect(decidePrivateAccess(user('plan_checkout_started'), path)).toEqual({ kind: 'render' });
+      expect(decidePrivateAccess(user('pay_later_setup_started'), path)).toEqual({ kind: 'render' });
+    }
   });
 });

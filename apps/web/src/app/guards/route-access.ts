@@ -5,6 +5,8 @@ import { PATHS } from '../../lib/paths';
 export type AccessDecision = { kind: 'render' } | { kind: 'redirect'; to: string };
 
 const isPlansPath = (pathname: string) => pathname === PATHS.plans || pathname.startsWith(`${PATHS.plans}/`);
+/** Where a checkout sends the browser back: whoever paid (or cancelled) must see how it went. */
+const isPaymentReturn = (pathname: string) => pathname === PATHS.plansSuccess || pathname === PATHS.plansCancel;
 
 /**
  * Whether a signed-in user may see a path, or where to send them instead. Users still
@@ -17,6 +19,7 @@ export function decidePrivateAccess(user: Pick<User, 'onboarding' | 'plan'>, pat
   const plan = user.plan.name;
   const trialReady = step === 'trial_ready' && isOnboardingActive(step) && !isPaidPlan(plan);
 
+  if (isPaymentReturn(pathname)) return { kind: 'render' };
   if (trialReady && isPlansPath(pathname)) return { kind: 'render' };
   if (mayOpenWhileOnboarding(pathname, step, plan)) return { kind: 'render' };
   return { kind: 'redirect', to: trialReady ? PATHS.plans : PATHS.onboardingChoice };

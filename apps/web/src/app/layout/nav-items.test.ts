@@ -5,7 +5,7 @@ import { navItems } from './nav-items';
 const user = (role: Role, step: OnboardingStep) => ({
   role,
   onboarding: { step },
-  plan: { name: 'none' as const, billingCycle: null },
+  plan: { name: 'none' as const, billingCycle: null, payNowDiscount: false, trialEndsAt: null },
 });
 
 describe('navbar items', () => {

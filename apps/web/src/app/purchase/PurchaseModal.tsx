@@ -1,18 +1,23 @@
 // The purchase modal (accounts-billing-admin.md "Purchase modal"), mounted once: whichever
 // feature ran out of a resource raised it through lib/purchase-prompt. Titled Insufficient
-// resources, it names the blocked resource and offers View plans and Close; the quick top-up
-// button arrives with billing.
+// resources, it names the blocked resource and offers the quick top-up for it (where the server
+// sells packs), View plans and Close.
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
+import { useBillingAvailability } from '../../lib/billing/billing-queries';
+import { quickTopUpPack } from '../../lib/billing/quick-top-up';
 import { PATHS } from '../../lib/paths';
 import { closePurchasePrompt, usePurchasePrompt } from '../../lib/purchase-prompt';
 import { purchaseCopy } from './purchase-copy';
+import { QuickTopUp } from './QuickTopUp';
 
 export function PurchaseModal() {
   const limit = usePurchasePrompt();
   const navigate = useNavigate();
+  const billing = useBillingAvailability({ enabled: limit !== null });
   const copy = limit ? purchaseCopy(limit) : null;
+  const pack = quickTopUpPack(limit, billing);
 
   const goToPlans = () => {
     closePurchasePrompt();
@@ -39,11 +44,14 @@ export function PurchaseModal() {
             <Text fz="sm">{copy?.body}</Text>
           </Stack>
         </Group>
+        {pack && <QuickTopUp key={pack} pack={pack} />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={closePurchasePrompt}>
             Close
           </Button>
-          <Button onClick={goToPlans}>View plans</Button>
+          <Button variant={pack ? 'light' : 'filled'} onClick={goToPlans}>
+            View plans
+          </Button>
         </Group>
       </Stack>
     </Modal>

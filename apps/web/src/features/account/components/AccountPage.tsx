@@ -14,6 +14,7 @@ import { AccountField } from './AccountField';
 import { DeleteAccountButton } from './DeleteAccountButton';
 import { SubscriptionCard } from './SubscriptionCard';
 import { TwoFactorCard } from './TwoFactorCard';
+import { UsageHistory } from './UsageHistory';
 import { UsageLimitsCard } from './UsageLimitsCard';
 
 export function AccountPage() {
@@ -57,8 +58,9 @@ export function AccountPage() {
           <TwoFactorCard />
         </Stack>
         <Stack gap="lg">
-          <SubscriptionCard user={user} />
+          <SubscriptionCard user={user} onError={setError} />
           <UsageLimitsCard limits={user.usageLimits} />
+          <UsageHistory />
         </Stack>
       </SimpleGrid>
     </Page>

@@ -1,59 +1,79 @@
-// The subscription: plan, billing cycle, status and a pending change when it applies.
-// Cancelling and reactivating arrive with billing.
-import { Badge, Card, Group, Text, Title } from '@mantine/core';
-import type { User } from '@ownvoice/shared';
+// The subscription: plan, billing cycle, status, the next renewal (or the end of a cancelled
+// plan, or of the trial), a pending change when it applies, Cancel or Reactivate, and the
+// priority support link on plans that include it.
+import { Badge, Button, Card, Group, Title } from '@mantine/core';
+import { isPaidPlan, type User } from '@ownvoice/shared';
 import { IconCreditCard } from '@tabler/icons-react';
-import { formatDate } from '../../../lib/format';
+import { Link } from 'react-router';
+import { ExternalLink } from '../../../components/ExternalLink';
+import { usePrioritySupportLink } from '../../../lib/billing/billing-queries';
+import { describePendingChange, displayablePendingChange } from '../../../lib/billing/pending-change';
+import { CYCLE_LABELS, PLAN_LABELS } from '../../../lib/billing/plan-labels';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { PATHS } from '../../../lib/paths';
 import { AccountField } from './AccountField';
+import { SubscriptionActions } from './SubscriptionActions';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function planLabel(user: User): string {
-  return user.plan.name === 'none' ? 'No plan yet' : capitalise(user.plan.name);
-}
-
-/** A pending change shows only when it names a plan and belongs to the current subscription. */
-export function displayablePendingChange(user: User): NonNullable<User['subscription']['pendingChange']> | null {
-  const change = user.subscription.pendingChange;
-  if (!change?.plan) return null;
-  const forId = change.applyForSubscriptionId;
-  return !forId || forId === user.subscription.stripeSubscriptionId ? change : null;
-}
-
-export function SubscriptionCard({ user }: { user: User }) {
-  const { status, cancelAtPeriodEnd } = user.subscription;
+export function SubscriptionCard({ user, onError }: { user: User; onError: (message: string | null) => void }) {
+  const { status, cancelAtPeriodEnd, currentPeriodEnd } = user.subscription;
   const pending = displayablePendingChange(user);
+  const supportLink = usePrioritySupportLink(user.plan.name);
+  // A cancelled plan runs to the end of its period; an active one renews then.
+  const periodLabel = cancelAtPeriodEnd ? 'Plan ends on' : status === 'active' ? 'Next renewal' : null;
   return (
     <Card data-testid="subscription-card">
-      <Group gap="xs" mb="sm">
-        <IconCreditCard size={20} aria-hidden="true" />
-        <Title order={2} fz="lg">
-          Subscription
-        </Title>
+      <Group gap="xs" mb="sm" justify="space-between">
+        <Group gap="xs">
+          <IconCreditCard size={20} aria-hidden="true" />
+          <Title order={2} fz="lg">
+            Subscription
+          </Title>
+        </Group>
+        <Button component={Link} to={PATHS.plans} variant="subtle" size="compact-sm">
+          {isPaidPlan(user.plan.name) ? 'Change plan' : 'Choose a plan'}
+        </Button>
       </Group>
-      <AccountField label="Current plan">{planLabel(user)}</AccountField>
+      <AccountField label="Current plan">
+        <span data-testid="subscription-plan">{PLAN_LABELS[user.plan.name]}</span>
+      </AccountField>
       <AccountField label="Billing cycle">
-        {user.plan.billingCycle ? capitalise(user.plan.billingCycle) : '—'}
+        {user.plan.billingCycle ? CYCLE_LABELS[user.plan.billingCycle] : '—'}
       </AccountField>
       <AccountField label="Status">
         {status ? (
-          <Badge color={status === 'active' && !cancelAtPeriodEnd ? 'teal' : 'orange'}>
+          <Badge
+            color={status === 'active' && !cancelAtPeriodEnd ? 'teal' : 'orange'}
+            data-testid="subscription-status"
+          >
             {cancelAtPeriodEnd ? 'Ends at period end' : capitalise(status)}
           </Badge>
         ) : (
           'No subscription'
         )}
       </AccountField>
-      {pending && (
-        <AccountField label="Pending change">
-          {`${capitalise(pending.plan ?? '')}${pending.billingCycle ? ` (${pending.billingCycle})` : ''}${
-            pending.effectiveAt ? ` from ${formatDate(pending.effectiveAt)}` : ''
-          }`}
+      {user.plan.name === 'trial' && user.plan.trialEndsAt && (
+        <AccountField label="Minimum plan starts">{formatDateTime(user.plan.trialEndsAt)}</AccountField>
+      )}
+      {periodLabel && currentPeriodEnd && (
+        <AccountField label={periodLabel}>
+          <span data-testid="subscription-period-end">{formatDate(currentPeriodEnd)}</span>
         </AccountField>
       )}
-      <Text fz="xs" c="dimmed" mt="sm">
-        Changing or cancelling your subscription arrives with billing.
-      </Text>
+      {pending && (
+        <AccountField label="Pending change">
+          <span data-testid="subscription-pending-change">{describePendingChange(pending)}</span>
+        </AccountField>
+      )}
+      {supportLink && (
+        <AccountField label="Priority support">
+          <ExternalLink href={supportLink} data-testid="account-priority-support-link">
+            Book your call
+          </ExternalLink>
+        </AccountField>
+      )}
+      <SubscriptionActions user={user} onError={onError} />
     </Card>
   );
 }

@@ -11,6 +11,7 @@ import { PATHS } from '../../../lib/paths';
 import { useMyVoices } from '../hooks/use-my-voices';
 import { useVoiceActions } from '../hooks/use-voice-actions';
 import { EmptyVoices } from './EmptyVoices';
+import { PrioritySupportBanner } from './PrioritySupportBanner';
 import { VoiceCard } from './VoiceCard';
 import { type VoiceDialog, VoiceDialogs } from './VoiceDialogs';
 
@@ -87,6 +88,7 @@ export function DashboardPage() {
         </>
       }
     >
+      <PrioritySupportBanner />
       <VoiceList />
     </Page>
   );

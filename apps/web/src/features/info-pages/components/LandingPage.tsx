@@ -1,5 +1,6 @@
 // The landing page: the pitch, a before/after sample, how it
-// works, the offline app, and the way in (or back to the dashboard when signed in).
+// works, the plans and packs, the offline app, and the way in (or back to the dashboard when
+// signed in).
 import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconDownload, IconPencil, IconRefresh, IconSchool } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -8,6 +9,7 @@ import { useDocumentTitle } from '../../../components/Page';
 import { authPath, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { useRotatingItem } from '../hooks/use-rotating-item';
+import { LandingPlans } from './LandingPlans';
 
 const CONTENT_TYPES = ['blog posts', 'social content', 'emails', 'ad copy', 'speeches'] as const;
 const HEADLINE_ROTATION_MS = 2400;
@@ -148,6 +150,8 @@ export function LandingPage() {
           </Stack>
         </Container>
       </Box>
+
+      <LandingPlans />
 
       <Container py={{ base: 48, sm: 72 }}>
         <Card

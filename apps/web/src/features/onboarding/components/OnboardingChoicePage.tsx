@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../components/Page';
 import { authPath, ONBOARDING_BYPASS_PATH, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
+import { FIRST_CHARGE_TEXT } from '../trial-copy';
 
 interface ChoiceProps {
   icon: ReactNode;
@@ -89,7 +90,7 @@ export function OnboardingChoicePage() {
             title="Try first, pay later"
             points={[
               'Start with a trial and train your first Voice',
-              'Your first charge is $10',
+              FIRST_CHARGE_TEXT,
               'Switch to any plan whenever you like',
             ]}
             cta="Pay later"

@@ -1,10 +1,122 @@
-import { BillingComingSoon } from './BillingComingSoon';
+// /onboarding/pay-later: a card is saved with the payment provider, the trial starts, and the
+// Minimum plan follows by itself after a day (or as soon as the trial is finished).
+import { Button, Card, Center, List, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { isPaidPlan } from '@ownvoice/shared';
+import { IconCheck, IconCreditCard } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
+import { TestModeNotice } from '../../../components/billing/TestModeNotice';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { startPayLaterSetup } from '../../../lib/billing/billing-api';
+import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { useBillingAvailability } from '../../../lib/billing/billing-queries';
+import { goToCheckout } from '../../../lib/billing/go-to-checkout';
+import { authPath, PATHS } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
+import { FIRST_CHARGE_TEXT, TRIAL_HOURS, trialAllowanceLines } from '../trial-copy';
+import { OnboardingFrame } from './OnboardingFrame';
+
+function StartTrial() {
+  const { user } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (!user) {
+    return (
+      <Button
+        component={Link}
+        to={authPath('register', PATHS.onboardingPayLater)}
+        size="md"
+        data-testid="pay-later-start"
+      >
+        Create an account to start
+      </Button>
+    );
+  }
+  if (user.plan.name === 'trial' || isPaidPlan(user.plan.name)) {
+    return (
+      <Stack gap="xs" align="center">
+        <Text fw={600}>{user.plan.name === 'trial' ? 'Your trial is running.' : 'You already have a plan.'}</Text>
+        <Button component={Link} to={PATHS.createVoice} size="md">
+          Create your first Voice
+        </Button>
+      </Stack>
+    );
+  }
+
+  const start = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const { url } = await startPayLaterSetup();
+      goToCheckout(url, { user, returnTo: null });
+    } catch {
+      setError(BILLING_MESSAGES.planCheckoutFailed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm" align="center" w="100%">
+      <ErrorAlert message={error} onClose={() => setError(null)} />
+      <Button
+        size="md"
+        onClick={start}
+        loading={busy}
+        leftSection={<IconCreditCard size={18} />}
+        data-testid="pay-later-start"
+      >
+        Add a card and start the trial
+      </Button>
+    </Stack>
+  );
+}
 
 export function PayLaterPage() {
+  const billing = useBillingAvailability();
   return (
-    <BillingComingSoon title="Pay later">
-      With pay later you start on a trial and your first charge is $10. Card setup is not open yet during the beta, so
-      for now you can go straight on and create your first Voice.
-    </BillingComingSoon>
+    <OnboardingFrame
+      title="Try first, pay later"
+      intro={`Save a card, then use OwnVoice for ${TRIAL_HOURS} hours on a trial. Nothing is charged today.`}
+    >
+      {billing.kind === 'loading' && (
+        <Center py={64}>
+          <Loader aria-label="Loading" />
+        </Center>
+      )}
+      {billing.kind === 'none' && <NoBillingNotice />}
+      {billing.kind === 'selling' && (
+        <Card padding="xl" data-testid="pay-later">
+          <Stack gap="lg" align="center" ta="center">
+            {billing.testMode && <TestModeNotice />}
+            <Title order={2} fz="xl">
+              Your trial includes
+            </Title>
+            <List
+              spacing="xs"
+              ta="left"
+              icon={
+                <ThemeIcon size={20} radius="xl" variant="light" color="teal">
+                  <IconCheck size={12} stroke={3} />
+                </ThemeIcon>
+              }
+            >
+              {trialAllowanceLines().map((line) => (
+                <List.Item key={line}>{line}</List.Item>
+              ))}
+            </List>
+            <Text c="dimmed" maw={520}>
+              After {TRIAL_HOURS} hours the Minimum plan starts by itself, with its own usage; what is left of the trial
+              carries over. You can finish the trial sooner, or choose another plan, from Buy More Usage.
+            </Text>
+            <Text fw={700} fz="lg" data-testid="first-charge">
+              {FIRST_CHARGE_TEXT}.
+            </Text>
+            <StartTrial />
+          </Stack>
+        </Card>
+      )}
+    </OnboardingFrame>
   );
 }

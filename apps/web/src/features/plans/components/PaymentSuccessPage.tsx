@@ -1,36 +1,106 @@
-import { Button, Card, Code, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+// /dashboard/plans/success: the payment provider returns here with the checkout session id
+// (and source=pay_now after the onboarding checkout). The page waits for the payment to reach
+// the account, then offers what to do next, or goes back to where a pack was bought from.
+import { Button, Card, Code, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { PAY_NOW_DISCOUNT_PERCENT } from '@ownvoice/shared';
 import { IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/Page';
-import { PATHS } from '../../../lib/paths';
+import type { ConfirmationState } from '../../../lib/billing/payment-confirmation';
+import { readReturnTo } from '../../../lib/billing/return-to';
+import { useSession } from '../../../lib/session/session-context';
+import { useAutoContinue } from '../hooks/use-auto-continue';
+import { usePaymentConfirmation } from '../hooks/use-payment-confirmation';
+import { autoContinueTarget, nextSteps } from '../success';
 
-/** /dashboard/plans/success: the payment provider returns here with the checkout session id. */
+const STATUS_TEXT: Record<Exclude<ConfirmationState, 'confirming'>, string> = {
+  confirmed: 'Your payment is confirmed and your new usage is ready.',
+  pending:
+    'Your payment went through. It can take a minute to reach your account: your account page shows it once it arrives.',
+  unknown: 'Your payment went through. Your new usage is added as soon as the payment provider confirms it.',
+};
+
+function ContinueWhereYouWere({ target, state }: { target: string; state: ConfirmationState }) {
+  const { counting, secondsLeft, go, stay } = useAutoContinue(autoContinueTarget(target, state));
+  return (
+    <Stack gap={6} align="center">
+      <Group justify="center" gap="sm">
+        <Button onClick={go} data-testid="payment-continue">
+          Continue where you were
+        </Button>
+        {counting && (
+          <Button variant="subtle" onClick={stay}>
+            Stay here
+          </Button>
+        )}
+      </Group>
+      {counting && (
+        <Text fz="xs" c="dimmed" aria-live="polite">
+          Taking you back in {secondsLeft} s…
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 export function PaymentSuccessPage() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
+  const payNow = params.get('source') === 'pay_now';
+  const { user } = useSession();
+  const state = usePaymentConfirmation();
+  const [returnTo] = useState(readReturnTo);
+  const [primary, secondary] = nextSteps(user);
+
   return (
     <Page title="Payment successful" size="sm">
-      <Card py={40}>
+      <Card py={40} data-testid="payment-success" data-state={state}>
         <Stack align="center" ta="center" gap="md">
-          <ThemeIcon size={72} radius="xl" color="teal" variant="light">
-            <IconCircleCheck size={40} />
-          </ThemeIcon>
-          <Title order={2} fz="xl">
-            Thank you!
-          </Title>
-          <Text c="dimmed">Your payment went through. Your new usage is available right away.</Text>
-          {sessionId && (
-            <Text fz="sm" data-testid="transaction-id">
-              Transaction ID: <Code style={{ wordBreak: 'break-all' }}>{sessionId}</Code>
+          {state === 'confirming' ? (
+            <>
+              <Loader size="xl" aria-hidden="true" />
+              <Title order={2} fz="xl" aria-live="polite">
+                Confirming your payment…
+              </Title>
+              <Text c="dimmed">This takes a few seconds while the payment provider tells us it went through.</Text>
+            </>
+          ) : (
+            <>
+              <ThemeIcon size={72} radius="xl" color="teal" variant="light">
+                <IconCircleCheck size={40} />
+              </ThemeIcon>
+              <Title order={2} fz="xl">
+                Thank you!
+              </Title>
+              <Text c="dimmed">{STATUS_TEXT[state]}</Text>
+            </>
+          )}
+          {payNow && (
+            <Text fz="sm">
+              You keep {PAY_NOW_DISCOUNT_PERCENT}% off every payment of your plan, for as long as you stay.
             </Text>
           )}
+          {sessionId && (
+            <Text fz="sm">
+              Transaction ID:{' '}
+              <Code style={{ wordBreak: 'break-all' }} data-testid="payment-transaction-id">
+                {sessionId}
+              </Code>
+            </Text>
+          )}
+          {returnTo && <ContinueWhereYouWere target={returnTo} state={state} />}
           <Group justify="center" mt="sm">
-            <Button component={Link} to={PATHS.dashboard}>
-              Go to Dashboard
-            </Button>
-            <Button component={Link} to={PATHS.account} variant="default">
-              View account
-            </Button>
+            {primary && (
+              <Button component={Link} to={primary.to} variant={returnTo ? 'default' : 'filled'}>
+                {primary.label}
+              </Button>
+            )}
+            {secondary && (
+              <Button component={Link} to={secondary.to} variant="default">
+                {secondary.label}
+              </Button>
+            )}
           </Group>
         </Stack>
       </Card>

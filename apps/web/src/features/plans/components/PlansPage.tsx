@@ -1,15 +1,62 @@
-import { IconShoppingCart } from '@tabler/icons-react';
-import { ComingSoon } from '../../../components/ComingSoon';
+// /dashboard/plans ("Buy More Usage"): the three plans, monthly or annual, and the top-up packs;
+// on the trial, a way to finish it; at the end of onboarding, Finish tutorial. A server without
+// payments explains where usage comes from instead.
+import { Button, Center, Loader } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
+import { TestModeNotice } from '../../../components/billing/TestModeNotice';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { useBillingAvailability } from '../../../lib/billing/billing-queries';
+import { PATHS, TOPUPS_ANCHOR } from '../../../lib/paths';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useScrollToHash } from '../hooks/use-scroll-to-hash';
+import { finishTutorialPlan } from '../tutorial';
+import { FinishTutorialPanel } from './FinishTutorialPanel';
+import { PendingChangeAlert } from './PendingChangeAlert';
+import { PlanChoices } from './PlanChoices';
+import { TopUpPacks } from './TopUpPacks';
+import { TrialPanel } from './TrialPanel';
 
-/** /dashboard/plans ("Buy More Usage"): plans and top-up packs, filled when billing lands. */
 export function PlansPage() {
+  const user = useCurrentUser();
+  const billing = useBillingAvailability();
+  const [error, setError] = useState<string | null>(null);
+  const tutorial = finishTutorialPlan(user);
+  useScrollToHash(TOPUPS_ANCHOR, billing.kind === 'selling');
+
   return (
-    <Page title="Buy More Usage" description="Plans and one-time top-up packs.">
-      <ComingSoon title="Billing is coming soon" icon={<IconShoppingCart size={32} />}>
-        Choose between the Minimum, Pro and Virtuoso plans, monthly or annually, and buy top-up packs of Voices, waking
-        hours, proofreads, short content and storage slots right here.
-      </ComingSoon>
+    <Page
+      title="Buy More Usage"
+      description="Choose a plan, monthly or annually, or top up with a one-time pack."
+      size="xl"
+    >
+      <ErrorAlert message={error} onClose={() => setError(null)} />
+      {tutorial && <FinishTutorialPanel plan={tutorial} onError={setError} />}
+      {billing.kind === 'loading' && (
+        <Center py={64}>
+          <Loader aria-label="Loading plans" />
+        </Center>
+      )}
+      {billing.kind === 'none' && (
+        <NoBillingNotice
+          actions={
+            <Button component={Link} to={PATHS.account} variant="default">
+              View my usage
+            </Button>
+          }
+        />
+      )}
+      {billing.kind === 'selling' && (
+        <>
+          {billing.testMode && <TestModeNotice />}
+          {user.plan.name === 'trial' && <TrialPanel onError={setError} />}
+          <PendingChangeAlert user={user} />
+          <PlanChoices onError={setError} />
+          <TopUpPacks onError={setError} />
+        </>
+      )}
     </Page>
   );
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ledgerRow } from './ledger-rows';
+
+describe('ledgerRow', () => {
+  it('shows a grant with its expiry', () => {
+    expect(
+      ledgerRow({
+        id: 'l1',
+        resource: 'chunkEdits',
+        amount: 1000,
+        reason: 'plan',
+        expiresAt: '2026-06-04T10:00:00.000Z',
+        createdAt: '2026-03-04T10:00:00.000Z',
+      }),
+    ).toEqual({
+      id: 'l1',
+      date: 'Mar 4, 2026',
+      resource: 'Proofreads',
+      amount: '+1,000',
+      reason: 'Plan',
+      expires: 'Jun 4, 2026',
+    });
+  });
+
+  it('shows a spend signed, hours with their unit, and storage without expiry', () => {
+    const spend = ledgerRow({
+      id: 'l2',
+      resource: 'activationHours',
+      amount: -0.25,
+      reason: 'usage',
+      expiresAt: null,
+      createdAt: '2026-03-05T10:00:00.000Z',
+    });
+    expect(spend).toMatchObject({ amount: '-0.25 h', reason: 'Used', expires: '—' });
+    const slots = ledgerRow({
+      id: 'l3',
+      resource: 'storageSlots',
+      amount: 50,
+      reason: 'pack',
+      expiresAt: null,
+      createdAt: '2026-03-05T10:00:00.000Z',
+    });
+    expect(slots).toMatchObject({ resource: 'Voice storage slots', amount: '+50', reason: 'Top-up pack' });
+  });
+});

@@ -1,0 +1,38 @@
+// How the usage history reads: each ledger line as a signed amount of a resource, with why.
+import { type LedgerEntry, type LedgerReason, RESOURCE_LABELS } from '@ownvoice/shared';
+import { formatCount, formatDate } from '../../lib/format';
+
+const REASON_LABELS: Record<LedgerReason, string> = {
+  plan: 'Plan',
+  plan_upgrade: 'Plan upgrade',
+  pack: 'Top-up pack',
+  trial: 'Trial',
+  admin: 'Granted by an admin',
+  starter: 'Starter allowance',
+  usage: 'Used',
+  refund: 'Refund',
+  opening: 'Opening balance',
+};
+
+export interface LedgerRow {
+  id: string;
+  date: string;
+  resource: string;
+  /** "+10", "-1", "+2.5 h". */
+  amount: string;
+  reason: string;
+  expires: string;
+}
+
+export function ledgerRow(entry: LedgerEntry): LedgerRow {
+  const magnitude = formatCount(Math.round(Math.abs(entry.amount) * 100) / 100);
+  const unit = entry.resource === 'activationHours' ? ' h' : '';
+  return {
+    id: entry.id,
+    date: formatDate(entry.createdAt),
+    resource: RESOURCE_LABELS[entry.resource],
+    amount: `${entry.amount < 0 ? '-' : '+'}${magnitude}${unit}`,
+    reason: REASON_LABELS[entry.reason],
+    expires: entry.expiresAt ? formatDate(entry.expiresAt) : '—',
+  };
+}

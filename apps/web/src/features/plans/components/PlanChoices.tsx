@@ -1,0 +1,47 @@
+// The plan cards of /dashboard/plans: the monthly/annual switch, and on each card Current plan,
+// Subscribe, Upgrade or Downgrade as fits the person's plan.
+import { Button, Stack } from '@mantine/core';
+import { type BillingCycle, isPaidPlan } from '@ownvoice/shared';
+import { useState } from 'react';
+import { BillingCycleSwitch } from '../../../components/billing/BillingCycleSwitch';
+import { PlanCardGrid } from '../../../components/billing/PlanCardGrid';
+import { planCardAction } from '../../../lib/billing/plan-card-action';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { usePlanChoice } from '../hooks/use-plan-choice';
+import { DowngradeDialog } from './DowngradeDialog';
+
+export function PlanChoices({ onError }: { onError: (message: string | null) => void }) {
+  const user = useCurrentUser();
+  const [cycle, setCycle] = useState<BillingCycle>(
+    isPaidPlan(user.plan.name) ? (user.plan.billingCycle ?? 'monthly') : 'monthly',
+  );
+  const { busyPlan, choose, confirming, confirm, cancel } = usePlanChoice(onError);
+
+  return (
+    <Stack gap="lg">
+      <BillingCycleSwitch value={cycle} onChange={setCycle} />
+      <PlanCardGrid
+        cycle={cycle}
+        payNow={user.plan.payNowDiscount}
+        isCurrent={(plan) => planCardAction(user, { plan, billingCycle: cycle }).kind === 'current'}
+        renderAction={(plan) => {
+          const action = planCardAction(user, { plan, billingCycle: cycle });
+          return (
+            <Button
+              fullWidth
+              variant={action.kind === 'downgrade' ? 'default' : 'filled'}
+              disabled={action.disabled || (busyPlan !== null && busyPlan !== plan)}
+              loading={busyPlan === plan}
+              onClick={() => choose({ plan, billingCycle: cycle })}
+              data-testid={`plan-button-${plan}`}
+              data-action={action.kind}
+            >
+              {action.label}
+            </Button>
+          );
+        }}
+      />
+      <DowngradeDialog user={user} target={confirming} onConfirm={confirm} onCancel={cancel} />
+    </Stack>
+  );
+}

@@ -1,0 +1,45 @@
+// The five one-time packs under the plans, at #topups so other pages can link straight to them.
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { IconShoppingCartPlus } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { PackCardGrid } from '../../../components/billing/PackCardGrid';
+import { usePackPurchase } from '../../../lib/billing/use-pack-purchase';
+import { TOPUPS_ANCHOR } from '../../../lib/paths';
+
+export function TopUpPacks({ onError }: { onError: (message: string | null) => void }) {
+  const { busyPack, error, buy } = usePackPurchase();
+  useEffect(() => {
+    if (error) onError(error);
+  }, [error, onError]);
+
+  return (
+    <Stack gap="md" id={TOPUPS_ANCHOR} data-testid="topups" style={{ scrollMarginTop: 24 }}>
+      <div>
+        <Title order={2} fz="xl">
+          Top-up packs
+        </Title>
+        <Text c="dimmed" fz="sm">
+          One-time purchases on top of your plan, for when you need a little more.
+        </Text>
+      </div>
+      <PackCardGrid
+        renderAction={(pack) => (
+          <Button
+            fullWidth
+            variant="light"
+            leftSection={<IconShoppingCartPlus size={16} />}
+            loading={busyPack === pack}
+            disabled={busyPack !== null && busyPack !== pack}
+            onClick={() => {
+              onError(null);
+              void buy(pack, null);
+            }}
+            data-testid={`pack-buy-${pack}`}
+          >
+            Buy
+          </Button>
+        )}
+      />
+    </Stack>
+  );
+}

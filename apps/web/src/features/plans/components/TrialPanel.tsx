@@ -1,0 +1,56 @@
+// For someone on the trial: when the Minimum plan starts by itself, and a button to start it now.
+import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { formatUsd, planPriceCents } from '@ownvoice/shared';
+import { IconHourglass } from '@tabler/icons-react';
+import { useState } from 'react';
+import { finishTrial } from '../../../lib/billing/billing-api';
+import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { formatDateTime } from '../../../lib/format';
+import { useCurrentUser, useSession } from '../../../lib/session/session-context';
+import { notifySuccess } from '../../../lib/toast';
+
+export function TrialPanel({ onError }: { onError: (message: string | null) => void }) {
+  const user = useCurrentUser();
+  const { refresh } = useSession();
+  const [busy, setBusy] = useState(false);
+  const endsAt = user.plan.trialEndsAt;
+  const minimumPrice = formatUsd(planPriceCents('minimum', 'monthly', { payNow: user.plan.payNowDiscount }));
+
+  const finish = async () => {
+    onError(null);
+    setBusy(true);
+    try {
+      await finishTrial();
+      await refresh();
+      notifySuccess('Your Minimum plan has started.', 'Trial finished');
+    } catch {
+      onError(BILLING_MESSAGES.finishTrialFailed);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <Card data-testid="trial-panel" bg="violet.0">
+      <Group justify="space-between" gap="md" align="center">
+        <Group gap="md" wrap="nowrap" align="flex-start" style={{ flex: 1, minWidth: 260 }}>
+          <ThemeIcon size={44} radius="md" variant="light">
+            <IconHourglass size={24} />
+          </ThemeIcon>
+          <Stack gap={4}>
+            <Title order={2} fz="lg">
+              You are on the trial
+            </Title>
+            <Text fz="sm" c="dimmed">
+              The Minimum plan ({minimumPrice} a month) starts by itself
+              {endsAt ? ` on ${formatDateTime(endsAt)}` : ' about a day after your trial began'}, with its own usage.
+              Finish the trial now to start it at once, or choose another plan below.
+            </Text>
+          </Stack>
+        </Group>
+        <Button onClick={finish} loading={busy} data-testid="finish-trial">
+          Finish trial now
+        </Button>
+      </Group>
+    </Card>
+  );
+}

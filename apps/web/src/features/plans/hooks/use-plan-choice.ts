@@ -1,0 +1,55 @@
+// Pressing a plan card's button: a downgrade is confirmed first; then the server either sends the
+// person to the checkout (a first subscription) or changes the plan, which the page then shows.
+import type { PaidPlanName, PlanSelection } from '@ownvoice/shared';
+import { useState } from 'react';
+import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { planCardAction } from '../../../lib/billing/plan-card-action';
+import { choosePlan } from '../../../lib/billing/plan-checkout';
+import { planWithCycle } from '../../../lib/billing/plan-labels';
+import { formatDate } from '../../../lib/format';
+import { useCurrentUser, useSession } from '../../../lib/session/session-context';
+import { notifySuccess } from '../../../lib/toast';
+
+export function usePlanChoice(onError: (message: string | null) => void) {
+  const user = useCurrentUser();
+  const { refresh } = useSession();
+  const [busyPlan, setBusyPlan] = useState<PaidPlanName | null>(null);
+  const [confirming, setConfirming] = useState<PlanSelection | null>(null);
+
+  const run = async (selection: PlanSelection) => {
+    const { kind } = planCardAction(user, selection);
+    onError(null);
+    setBusyPlan(selection.plan);
+    try {
+      const outcome = await choosePlan(selection, { user, returnTo: null });
+      // The tab is on its way to the checkout: the button stays busy until it leaves.
+      if (outcome.kind === 'checkout') return;
+      await refresh();
+      const target = planWithCycle(selection.plan, selection.billingCycle);
+      if (outcome.kind === 'upgraded') {
+        notifySuccess(`You are now on ${target}.`, 'Plan upgraded');
+      } else {
+        const when = outcome.effectiveAt ? `on ${formatDate(outcome.effectiveAt)}` : 'at the end of this period';
+        notifySuccess(`Your plan changes to ${target} ${when}.`, 'Downgrade scheduled');
+      }
+    } catch {
+      onError(kind === 'subscribe' ? BILLING_MESSAGES.planCheckoutFailed : BILLING_MESSAGES.changePlanFailed);
+    }
+    setBusyPlan(null);
+  };
+
+  const choose = (selection: PlanSelection) => {
+    const action = planCardAction(user, selection);
+    if (action.disabled || busyPlan !== null) return;
+    if (action.kind === 'downgrade') setConfirming(selection);
+    else void run(selection);
+  };
+
+  const confirm = () => {
+    if (confirming === null) return;
+    setConfirming(null);
+    void run(confirming);
+  };
+
+  return { busyPlan, choose, confirming, confirm, cancel: () => setConfirming(null) };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { testUser } from '../../lib/test-user';
+import { autoContinueTarget, nextSteps } from './success';
+
+describe('nextSteps', () => {
+  it('sends someone before their first Voice to create it', () => {
+    const steps = nextSteps(testUser({ plan: { name: 'trial' }, onboarding: { step: 'trial_ready' } }));
+    expect(steps.map((s) => s.to)).toEqual(['/dashboard/create', '/dashboard/account']);
+  });
+
+  it('sends everyone else to the dashboard, with creating a Voice beside it', () => {
+    for (const step of ['training_started', 'tutorial_complete'] as const) {
+      expect(nextSteps(testUser({ onboarding: { step } })).map((s) => s.label)).toEqual([
+        'Go to Dashboard',
+        'Create a Voice',
+      ]);
+    }
+    expect(nextSteps(null)[0]?.to).toBe('/dashboard');
+  });
+});
+
+describe('autoContinueTarget', () => {
+  it('goes back only once the payment has settled', () => {
+    expect(autoContinueTarget('/dashboard/convert', 'confirming')).toBeNull();
+    for (const state of ['confirmed', 'pending', 'unknown'] as const) {
+      expect(autoContinueTarget('/dashboard/convert', state)).toBe('/dashboard/convert');
+    }
+  });
+
+  it('stays without a remembered page', () => {
+    expect(autoContinueTarget(null, 'confirmed')).toBeNull();
+  });
+});
