@@ -62,3 +62,44 @@ export async function enableTwoFactorOnAccountPage(page: Page) {
   );
   return { secret, backupCodes, codesDialog };
 }
+
+/** On the offline provider's test checkout page: checks it says it is a test, then presses a button. */
+export async function completeTestCheckout(page: Page, button: 'Pay' | 'Cancel' = 'Pay', shot?: string) {
+  await expect(page).toHaveURL(/\/api\/offline-checkout\/cs_offline_[0-9a-f]{24}$/);
+  await expect(page.getByTestId('offline-checkout')).toContainText('Test checkout');
+  if (shot) await screenshot(page, shot);
+  await page.getByRole('button', { name: button }).click();
+}
+
+/** After a checkout: the success page, once the payment has reached the account. */
+export async function expectPaymentConfirmed(page: Page, shot?: string) {
+  await expect(page).toHaveURL(/\/dashboard\/plans\/success\?session_id=cs_offline_/);
+  await expect(page.getByTestId('payment-transaction-id')).toHaveText(/^cs_offline_[0-9a-f]{24}$/);
+  await expect(page.getByTestId('payment-success')).toHaveAttribute('data-state', 'confirmed', { timeout: 30_000 });
+  if (shot) await screenshot(page, shot);
+}
+
+/** From the onboarding choice: pay now (15% off) for `plan`, monthly, through the test checkout. */
+export async function payNowAtOnboarding(page: Page, plan: 'minimum' | 'pro' | 'virtuoso', shots = false) {
+  await expect(page).toHaveURL(/\/onboarding\/choice$/);
+  await page.getByRole('link', { name: 'Pay now and get 15% off' }).click();
+  await expect(page).toHaveURL(/\/onboarding\/plans$/);
+  await expect(page.getByTestId(`plan-card-${plan}`)).toBeVisible();
+  if (shots) await screenshot(page, 'onboarding-plans');
+  await page.getByTestId(`plan-button-${plan}`).click();
+  await completeTestCheckout(page, 'Pay', shots ? 'offline-checkout-plan' : undefined);
+  await expectPaymentConfirmed(page, shots ? 'payment-success' : undefined);
+}
+
+/** The purchase modal is open for a resource: buy its pack there, pay, and come back. */
+export async function quickTopUp(page: Page, resource: RegExp, shot?: string) {
+  await expect(page.getByRole('dialog', { name: 'Insufficient resources' })).toBeVisible();
+  await expect(page.getByTestId('purchase-resource')).toContainText(resource);
+  if (shot) await screenshot(page, shot);
+  const back = page.url();
+  await page.getByTestId('purchase-quick-topup').click();
+  await completeTestCheckout(page);
+  await expectPaymentConfirmed(page);
+  await page.getByTestId('payment-continue').click();
+  await expect(page).toHaveURL(back);
+}

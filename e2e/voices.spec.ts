@@ -1,12 +1,13 @@
-// A Voice from the browser, end to end on the tiny house model: pasted text plus a .docx and a
-// .pdf (made by test/documents.ts), the create form's counts, the progress page with the Rota game until the
-// Voice is ready, waking it from the dashboard, publishing it, and forking it from a second
-// account. Screenshots go to e2e/artifacts/ for review.
+// A Voice from the browser, end to end on the tiny house model: a plan paid for at sign-up through
+// the offline test checkout, then pasted text plus a .docx and a .pdf (made by test/documents.ts),
+// the create form's counts, the progress page with the Rota game until the Voice is ready, waking
+// it from the dashboard, publishing it, and forking it from a second account that buys what it
+// lacks from the purchase modal as it goes. Screenshots go to e2e/artifacts/ for review.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
-import { e2eDir, logIn, runId, screenshot } from './support';
+import { e2eDir, logIn, payNowAtOnboarding, quickTopUp, runId, screenshot } from './support';
 
 const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');
 /** About `chars` characters of real prose, from `at` (0..1) into the Jargon File. */
@@ -52,9 +53,14 @@ const card = (page: Page) => page.getByTestId('voice-card').filter({ hasText: vo
 
 test.describe
   .serial('Voices', () => {
-    test('create a Voice from pasted text, a .docx and a .pdf, and watch it train to ready', async ({ page }) => {
+    test('pay now for a plan at sign-up, then create a Voice from pasted text, a .docx and a .pdf', async ({
+      page,
+    }) => {
       test.setTimeout(600_000);
       await register(page, writer);
+      await payNowAtOnboarding(page, 'pro', true);
+      await page.goto('/dashboard/account');
+      await expect(page.getByTestId('subscription-plan')).toContainText('Pro');
       await page.goto('/dashboard/create');
       const form = page.getByTestId('create-voice-form');
       await expect(form).toBeVisible();
@@ -113,12 +119,15 @@ test.describe
       await screenshot(page, 'voice-details');
     });
 
-    test('fork the public Voice from a second account', async ({ page }) => {
+    test('fork the public Voice from a second account, buying a storage slot pack on the way', async ({ page }) => {
       await register(page, reader);
       await page.goto('/dashboard/public-loras');
       const publicCard = page.getByTestId('public-voice-card').filter({ hasText: voiceName });
       await expect(publicCard).toContainText(writer.username);
       await screenshot(page, 'public-voices');
+      // No plan yet, so no storage slot: the purchase modal offers the storage pack.
+      await publicCard.getByRole('button', { name: 'Fork' }).click();
+      await quickTopUp(page, /storage/i, 'purchase-modal-storage');
       await publicCard.getByRole('button', { name: 'Fork' }).click();
       await expect(page.getByText('LoRA forked successfully!')).toBeVisible();
 
@@ -217,5 +226,34 @@ test.describe
       await page.getByTestId('interactive-approve').click();
       await expect(step).toHaveAttribute('data-step', 'complete', { timeout: 60_000 });
       await expect(page.getByTestId('interactive-complete')).not.toHaveValue('');
+    });
+
+    test('out of waking hours and proofreads, the reader buys each from the purchase modal and carries on', async ({
+      page,
+    }) => {
+      test.setTimeout(240_000);
+      await logInAs(page, reader);
+      await card(page).getByRole('button', { name: 'Wake Up' }).click();
+      await quickTopUp(page, /waking/i);
+      await card(page).getByRole('button', { name: 'Wake Up' }).click();
+      await expect(card(page)).toHaveAttribute('data-status', 'active', { timeout: 30_000 });
+
+      const convertWithEditPass = async () => {
+        await card(page).getByRole('link', { name: 'Convert' }).click();
+        const editor = page.getByTestId('convert-editor');
+        await editor.click();
+        await page.keyboard.insertText('The committee met on Tuesday and moved the spring fair to the school field.');
+        await page.getByTestId('convert-edit-pass').check();
+        await page.getByTestId('convert-submit').click();
+      };
+      await convertWithEditPass();
+      // The rewrite streams; the edit pass then finds no proofreads left.
+      await quickTopUp(page, /proofread/i, 'purchase-modal-proofreads');
+      await page.goto('/dashboard');
+      await convertWithEditPass();
+      await expect(page.getByTestId('convert-view-toggle')).toBeVisible({ timeout: 150_000 });
+      await expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 60_000 });
+      await expect(page.getByTestId('purchase-modal')).toHaveCount(0);
+      await screenshot(page, 'convert-after-top-up');
     });
   });

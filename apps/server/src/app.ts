@@ -47,6 +47,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   schema?: FastifySchema | undefined;
+  /** False for the few routes that take no CSRF token (plugins/csrf.ts). */
+  csrf: boolean;
 }
 
 export interface AppDeps {
@@ -86,7 +88,9 @@ export async function buildApp({
   // input generated from the route's own zod schemas.
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, schema: route.schema, csrf: route.config?.csrf !== false });
+    }
   });
   app.decorate('routeList', routes);
   app.setValidatorCompiler(validatorCompiler);

@@ -69,8 +69,10 @@ export class AuthService {
         tx,
       );
       // With payments on, usage comes from a plan, a pack or the trial; without, from configuration.
-      if (this.options.starter) await this.usage.grantStarter(user.id, this.options.starter, tx);
-      return user;
+      if (!this.options.starter) return user;
+      await this.usage.grantStarter(user.id, this.options.starter, tx);
+      // The grant set the storage-slot total on the row.
+      return (await this.users.findById(user.id, tx)) ?? user;
     });
     const token = await this.sessions.create(created.id, meta);
     return { token, user: await this.usersService.view(created) };

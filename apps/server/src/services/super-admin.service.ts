@@ -96,8 +96,9 @@ export class SuperAdminService {
           },
           tx,
         );
-        if (this.starter) await this.usage.grantStarter(created.id, this.starter, tx);
-        return created;
+        if (!this.starter) return created;
+        await this.usage.grantStarter(created.id, this.starter, tx);
+        return (await this.users.findById(created.id, tx)) ?? created;
       });
       return { outcome: 'created', user };
     } catch (error) {

@@ -1,4 +1,5 @@
-// The five one-time packs under the plans, at #topups so other pages can link straight to them.
+// The five one-time packs under the plans, at #topups so other pages can link straight to them
+// (scrolled to clear the sticky header).
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -13,7 +14,7 @@ export function TopUpPacks({ onError }: { onError: (message: string | null) => v
   }, [error, onError]);
 
   return (
-    <Stack gap="md" id={TOPUPS_ANCHOR} data-testid="topups" style={{ scrollMarginTop: 24 }}>
+    <Stack gap="md" id={TOPUPS_ANCHOR} data-testid="topups" style={{ scrollMarginTop: 80 }}>
       <div>
         <Title order={2} fz="xl">
           Top-up packs

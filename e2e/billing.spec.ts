@@ -1,0 +1,97 @@
+// Paying, on the embedded default's offline provider (a test checkout, no card): the pay-later
+// trial to the Minimum plan, a pack from the plans page, cancelling and reactivating, an upgrade
+// charged at once and a downgrade shown as the pending change. Screenshots go to e2e/artifacts/.
+import { expect, type Page, test } from '@playwright/test';
+import { completeTestCheckout, expectPaymentConfirmed, logIn, runId, screenshot } from './support';
+
+const payer = { username: `payer_${runId}`, email: `payer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
+
+async function registerThroughForm(page: Page) {
+  await page.goto('/auth?tab=register');
+  const form = page.getByRole('form', { name: 'Create account' });
+  await form.getByLabel('Username').fill(payer.username);
+  await form.getByLabel('E-mail').fill(payer.email);
+  await form.getByLabel('Password', { exact: true }).fill(payer.password);
+  await form.getByLabel('Confirm password').fill(payer.password);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/onboarding\/choice$/);
+}
+
+test.describe
+  .serial('Billing', () => {
+    test('pay later: a card saved at the test checkout starts the trial; finishing it starts the Minimum plan', async ({
+      page,
+    }) => {
+      await registerThroughForm(page);
+      await screenshot(page, 'onboarding-choice');
+      await page.getByRole('link', { name: 'Pay later' }).click();
+      await expect(page).toHaveURL(/\/onboarding\/pay-later$/);
+      await expect(page.getByTestId('first-charge')).toContainText('$10.00');
+      await screenshot(page, 'pay-later');
+      await page.getByTestId('pay-later-start').click();
+      await expect(page.getByTestId('offline-checkout-amount')).toHaveText('Nothing today');
+      await completeTestCheckout(page, 'Pay', 'offline-checkout-trial');
+      await expectPaymentConfirmed(page);
+
+      // On the trial: the plans page says when the Minimum plan starts, and can start it now.
+      await page.goto('/dashboard/plans');
+      await expect(page.getByTestId('trial-panel')).toBeVisible();
+      await screenshot(page, 'plans-trial');
+      await page.getByTestId('finish-trial').click();
+      await expect(page.getByTestId('trial-panel')).toHaveCount(0);
+      await expect(page.getByTestId('plan-button-minimum')).toHaveText('Current plan');
+      await expect(page.getByTestId('plan-button-minimum')).toBeDisabled();
+      await expect(page.getByTestId('plan-button-pro')).toHaveText('Upgrade');
+    });
+
+    test('buy a pack from the plans page and see it in the usage limits', async ({ page }) => {
+      await logInAs(page);
+      await page.goto('/dashboard/plans#topups');
+      await expect(page.getByTestId('topups')).toBeInViewport();
+      await screenshot(page, 'plans');
+      await page.getByTestId('pack-buy-extra_chunk_edits').click();
+      await expect(page.getByTestId('offline-checkout-amount')).toHaveText('$4.99');
+      await completeTestCheckout(page);
+      await expectPaymentConfirmed(page);
+      await page.goto('/dashboard/account');
+      // 20 from the trial, 200 from the Minimum plan's month, 100 from the pack.
+      await expect(page.getByTestId('usage-chunkEdits')).toContainText('320');
+    });
+
+    test('cancel the subscription, then reactivate it', async ({ page }) => {
+      await logInAs(page);
+      await page.goto('/dashboard/account');
+      await page.getByTestId('cancel-subscription').click();
+      await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel Subscription' }).click();
+      await expect(page.getByTestId('reactivate-subscription')).toBeVisible();
+      await expect(page.getByTestId('subscription-status')).toContainText(/end/i);
+      await screenshot(page, 'account-cancelled');
+      await page.getByTestId('reactivate-subscription').click();
+      await expect(page.getByTestId('cancel-subscription')).toBeVisible();
+      await expect(page.getByTestId('subscription-status')).toContainText('Active');
+    });
+
+    test('upgrade now, then a downgrade waits for the next period as the pending change', async ({ page }) => {
+      await logInAs(page);
+      await page.goto('/dashboard/plans');
+      await page.getByTestId('plan-button-pro').click();
+      await expect(page.getByTestId('plan-button-pro')).toHaveText('Current plan');
+      await expect(page.getByTestId('plan-button-minimum')).toHaveText('Downgrade');
+
+      await page.getByTestId('plan-button-minimum').click();
+      await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Downgrade' }).click();
+      await expect(page.getByTestId('pending-change')).toContainText('Minimum');
+      await expect(page.getByTestId('plan-button-pro')).toHaveText('Current plan');
+      await screenshot(page, 'plans-pending-downgrade');
+      await page.goto('/dashboard/account');
+      await expect(page.getByTestId('subscription-pending-change')).toContainText('Minimum');
+      await expect(page.getByTestId('subscription-plan')).toContainText('Pro');
+      await screenshot(page, 'account-subscription');
+    });
+  });
+
+async function logInAs(page: Page) {
+  await page.goto('/auth?tab=login');
+  await logIn(page, payer.email, payer.password);
+  await expect(page).toHaveURL(/\/dashboard/);
+}
