@@ -1,25 +1,13 @@
 // The account journey through the real UI: sign up, onboarding, the dashboard, log out, log in;
 // plus the error messages of the auth screen. Screenshots go to e2e/artifacts/ for review.
-import { expect, type Page, test } from '@playwright/test';
-import { logIn, runId, screenshot } from './support';
+import { expect, test } from '@playwright/test';
+import { fillRegistration, logIn, runId, screenshot } from './support';
 
 const account = {
   username: `e2e_${runId}`,
   email: `e2e-${runId}@example.com`,
   password: 'Corr3ct-Horse-Battery',
 };
-
-async function fillRegistration(
-  page: Page,
-  values: { username: string; email: string; password: string; confirmPassword: string },
-) {
-  const form = page.getByRole('form', { name: 'Create account' });
-  await form.getByLabel('Username').fill(values.username);
-  await form.getByLabel('E-mail').fill(values.email);
-  await form.getByLabel('Password', { exact: true }).fill(values.password);
-  await form.getByLabel('Confirm password').fill(values.confirmPassword);
-  await form.getByRole('button', { name: 'Create account' }).click();
-}
 
 test.describe
   .serial('accounts', () => {

@@ -2,27 +2,16 @@
 // trial to the Minimum plan, a pack from the plans page, cancelling and reactivating, an upgrade
 // charged at once and a downgrade shown as the pending change. Screenshots go to e2e/artifacts/.
 import { expect, type Page, test } from '@playwright/test';
-import { completeTestCheckout, expectPaymentConfirmed, logIn, runId, screenshot } from './support';
+import { completeTestCheckout, expectPaymentConfirmed, logIn, registerThroughForm, runId, screenshot } from './support';
 
 const payer = { username: `payer_${runId}`, email: `payer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
-
-async function registerThroughForm(page: Page) {
-  await page.goto('/auth?tab=register');
-  const form = page.getByRole('form', { name: 'Create account' });
-  await form.getByLabel('Username').fill(payer.username);
-  await form.getByLabel('E-mail').fill(payer.email);
-  await form.getByLabel('Password', { exact: true }).fill(payer.password);
-  await form.getByLabel('Confirm password').fill(payer.password);
-  await form.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/onboarding\/choice$/);
-}
 
 test.describe
   .serial('Billing', () => {
     test('pay later: a card saved at the test checkout starts the trial; finishing it starts the Minimum plan', async ({
       page,
     }) => {
-      await registerThroughForm(page);
+      await registerThroughForm(page, payer);
       await screenshot(page, 'onboarding-choice');
       await page.getByRole('link', { name: 'Pay later' }).click();
       await expect(page).toHaveURL(/\/onboarding\/pay-later$/);

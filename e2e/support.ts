@@ -28,6 +28,26 @@ export async function registerViaApi(request: APIRequestContext, suffix: string)
   return account;
 }
 
+/** Fills and sends the Create account form on the page it is on. */
+export async function fillRegistration(
+  page: Page,
+  values: { username: string; email: string; password: string; confirmPassword?: string },
+) {
+  const form = page.getByRole('form', { name: 'Create account' });
+  await form.getByLabel('Username').fill(values.username);
+  await form.getByLabel('E-mail').fill(values.email);
+  await form.getByLabel('Password', { exact: true }).fill(values.password);
+  await form.getByLabel('Confirm password').fill(values.confirmPassword ?? values.password);
+  await form.getByRole('button', { name: 'Create account' }).click();
+}
+
+/** Signs up through the form, as a person does, and lands on the onboarding choice. */
+export async function registerThroughForm(page: Page, account: { username: string; email: string; password: string }) {
+  await page.goto('/auth?tab=register');
+  await fillRegistration(page, account);
+  await expect(page).toHaveURL(/\/onboarding\/choice$/);
+}
+
 /** Fills and sends the login form on the page it is on. */
 export async function logIn(page: Page, email: string, password: string) {
   const form = page.getByRole('form', { name: 'Login' });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
-import { e2eDir, logIn, payNowAtOnboarding, quickTopUp, runId, screenshot } from './support';
+import { e2eDir, logIn, payNowAtOnboarding, quickTopUp, registerThroughForm, runId, screenshot } from './support';
 
 const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');
 /** About `chars` characters of real prose, from `at` (0..1) into the Jargon File. */
@@ -19,17 +19,6 @@ function prose(chars: number, at: number): string {
 const writer = { username: `writer_${runId}`, email: `writer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const reader = { username: `reader_${runId}`, email: `reader-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const voiceName = `Jargon ${runId.slice(0, 6)}`;
-
-async function register(page: Page, account: typeof writer) {
-  await page.goto('/auth?tab=register');
-  const form = page.getByRole('form', { name: 'Create account' });
-  await form.getByLabel('Username').fill(account.username);
-  await form.getByLabel('E-mail').fill(account.email);
-  await form.getByLabel('Password', { exact: true }).fill(account.password);
-  await form.getByLabel('Confirm password').fill(account.password);
-  await form.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/onboarding\/choice$/);
-}
 
 const MARKDOWN = `# Spring fair
 
@@ -57,7 +46,7 @@ test.describe
       page,
     }) => {
       test.setTimeout(600_000);
-      await register(page, writer);
+      await registerThroughForm(page, writer);
       await payNowAtOnboarding(page, 'pro', true);
       await page.goto('/dashboard/account');
       await expect(page.getByTestId('subscription-plan')).toContainText('Pro');
@@ -120,7 +109,7 @@ test.describe
     });
 
     test('fork the public Voice from a second account, buying a storage slot pack on the way', async ({ page }) => {
-      await register(page, reader);
+      await registerThroughForm(page, reader);
       await page.goto('/dashboard/public-loras');
       const publicCard = page.getByTestId('public-voice-card').filter({ hasText: voiceName });
       await expect(publicCard).toContainText(writer.username);
@@ -253,7 +242,7 @@ test.describe
       await convertWithEditPass();
       await expect(page.getByTestId('convert-view-toggle')).toBeVisible({ timeout: 150_000 });
       await expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 60_000 });
-      await expect(page.getByTestId('purchase-modal')).toHaveCount(0);
+      await expect(page.getByRole('dialog', { name: 'Insufficient resources' })).toBeHidden();
       await screenshot(page, 'convert-after-top-up');
     });
   });

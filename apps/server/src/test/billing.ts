@@ -1,5 +1,7 @@
 // Billing test support: a server with the offline provider, a buyer who goes through its test
 // checkout as a browser would, every event the provider delivers, and the ledger check.
+
+import type { User } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { type UserRow, usageTranches, users } from '../db/schema.js';
@@ -78,3 +80,29 @@ export async function expectLedgerExplainsBalances(ctx: TestContext, userId: str
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A new account and its id. */
+export async function signUp(ctx: TestContext): Promise<{ client: TestClient; id: string }> {
+  const client = ctx.client();
+  const { res } = await client.register();
+  return { client, id: res.json<{ user: User }>().user.id };
+}
+
+export const me = async (client: TestClient): Promise<User> =>
+  (await client.get('/api/auth/me')).json<{ user: User }>().user;
+
+/** What a list of tranches adds up to. */
+export const total = (tranches: readonly { amount: number }[]): number =>
+  tranches.reduce((sum, t) => sum + t.amount, 0);
+
+/** What each invoice the provider reported paid for a user charged, in cents, oldest first. */
+export function invoicesPaid(ctx: BillingTestContext, userId: string): unknown[] {
+  return ctx.delivered
+    .filter((e) => e.type === 'invoice.paid')
+    .filter(
+      (e) =>
+        (e.data.object.parent as { subscription_details: { metadata: Record<string, string> } }).subscription_details
+          .metadata.ownvoice_user_id === userId,
+    )
+    .map((e) => e.data.object.amount_paid);
+}

@@ -1,14 +1,16 @@
 // One-time packs: what each adds, for how long, and the way back from running out.
-import { addMonthsUtc, PLANS, packCheckoutMetadata, type User } from '@ownvoice/shared';
+import { addMonthsUtc, PLANS, packCheckoutMetadata } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestContext,
   buy,
   createBillingContext,
   expectLedgerExplainsBalances,
+  me,
   pressCheckout,
+  signUp,
+  total,
 } from '../../test/billing.js';
-import type { TestClient } from '../../test/test-app.js';
 
 let ctx: BillingTestContext;
 beforeAll(async () => {
@@ -16,18 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
-const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
-
-async function signedUp() {
-  const client = ctx.client();
-  const { res } = await client.register();
-  return { client, id: res.json<{ user: User }>().user.id };
-}
-
 describe('packs', () => {
   it('adds 100 proofreads lasting three months', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const start = await client.post('/api/stripe/create-checkout-session', {
       metadata: packCheckoutMetadata('extra_chunk_edits'),
     });
@@ -42,7 +35,7 @@ describe('packs', () => {
   });
 
   it('adds storage slots for good, on top of what a plan brings', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/create-checkout-session', {
       metadata: packCheckoutMetadata('extra_storage_slots'),
     });
@@ -55,7 +48,7 @@ describe('packs', () => {
   });
 
   it('refuses metadata that does not match the pack, and unknown packs', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     for (const metadata of [
       { pack: 'extra_chunk_edits', chunkEdits: '1000' },
       { pack: 'extra_chunk_edits', shortContent: '100' },
@@ -70,7 +63,7 @@ describe('packs', () => {
   });
 
   it('lets someone who ran out of proofreads buy the pack and carry on', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const { usage } = ctx.app.platform.services;
     const refused = await usage.consume(id, 'chunkEdits', 1).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_LIMIT' });
@@ -82,7 +75,7 @@ describe('packs', () => {
   });
 
   it('grants nothing for a checkout never paid, or cancelled, even if Pay is pressed afterwards', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     await client.post('/api/stripe/create-checkout-session', { metadata: packCheckoutMetadata('extra_model') });
     const { url } = (
       await client.post('/api/stripe/create-checkout-session', {

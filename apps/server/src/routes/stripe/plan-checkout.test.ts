@@ -1,6 +1,6 @@
 // Plans bought through the offline provider's test checkout, end to end over HTTP: what each
 // payment grants, for how long, at what price, and how changes of plan behave.
-import { addMonthsUtc, PLANS, planPriceCents, type User } from '@ownvoice/shared';
+import { addMonthsUtc, PLANS, packCheckoutMetadata, planPriceCents, type User } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestContext,
@@ -8,7 +8,11 @@ import {
   createBillingContext,
   DAY_MS,
   expectLedgerExplainsBalances,
+  invoicesPaid,
+  me,
   pressCheckout,
+  signUp,
+  total,
   userRow,
 } from '../../test/billing.js';
 import type { TestClient } from '../../test/test-app.js';
@@ -18,22 +22,6 @@ beforeAll(async () => {
   ctx = await createBillingContext();
 });
 afterAll(() => ctx.close());
-
-async function signedUp(): Promise<{ client: TestClient; id: string }> {
-  const client = ctx.client();
-  const { res } = await client.register();
-  return { client, id: res.json<{ user: User }>().user.id };
-}
-
-const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
-const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
-const invoices = (userId: string) =>
-  ctx.delivered.filter(
-    (e) =>
-      e.type === 'invoice.paid' &&
-      (e.data.object.parent as { subscription_details: { metadata: Record<string, string> } }).subscription_details
-        .metadata.ownvoice_user_id === userId,
-  );
 
 /**
  * Moves the service clock on a day at a time, with the person using the site each day (so the
@@ -53,7 +41,7 @@ async function subscribe(client: TestClient, plan: 'minimum' | 'pro' | 'virtuoso
 
 describe('a new account', () => {
   it('has no usage until it pays when plans are sold', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     const user = await me(client);
     expect(user.plan).toMatchObject({ name: 'none', payNowDiscount: false, trialEndsAt: null });
     expect(user.usageLimits.modelStorageSlotsTotal).toBe(0);
@@ -63,7 +51,7 @@ describe('a new account', () => {
 
 describe('pay now at onboarding', () => {
   it('goes through the test checkout to an active plan, 15% off, with a month of resources', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const start = await client.post('/api/stripe/onboarding/pay-now/plan-checkout', {
       plan: 'pro',
       billingCycle: 'monthly',
@@ -93,12 +81,12 @@ describe('pay now at onboarding', () => {
     expect(user.usageLimits.chunkEdits).toEqual([{ amount: 1000, expiresAt: threeMonths }]);
     expect(user.usageLimits.modelsTrained).toEqual([{ amount: 3, expiresAt: threeMonths }]);
     expect(user.usageLimits.activationHours).toEqual([{ amount: 50, expiresAt: threeMonths }]);
-    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([3144]);
+    expect(invoicesPaid(ctx, id)).toEqual([3144]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
   it('keeps the discount on every renewal, and each renewal grants its month when paid', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/onboarding/pay-now/plan-checkout', {
       plan: 'minimum',
       billingCycle: 'monthly',
@@ -107,7 +95,7 @@ describe('pay now at onboarding', () => {
     const price = planPriceCents('minimum', 'monthly', { payNow: true });
     expect(price).toBe(764);
     for (let month = 1; month <= 2; month++) await passDays(client, 32);
-    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([price, price, price]);
+    expect(invoicesPaid(ctx, id)).toEqual([price, price, price]);
     const user = await me(client);
     // Three months of proofreads, each lasting three months; the one-time training only once.
     expect(total(user.usageLimits.chunkEdits)).toBe(3 * PLANS.minimum.perMonth.chunkEdits);
@@ -116,7 +104,7 @@ describe('pay now at onboarding', () => {
   });
 
   it('is refused once a subscription exists, so the page falls back to changing plan', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     await subscribe(client, 'minimum', 'monthly');
     const again = await client.post('/api/stripe/onboarding/pay-now/plan-checkout', {
       plan: 'pro',
@@ -130,19 +118,19 @@ describe('pay now at onboarding', () => {
 
 describe('annual billing', () => {
   it('costs 20% less and grants the whole year at once, lasting two years', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await subscribe(client, 'virtuoso', 'annual');
     const user = await me(client);
     const twoYears = addMonthsUtc(ctx.clock.now(), 24).toISOString();
     expect(user.usageLimits.shortContent).toEqual([{ amount: 12 * 5000, expiresAt: twoYears }]);
     expect(user.usageLimits.modelsTrained).toEqual([{ amount: 12 * 28, expiresAt: twoYears }]);
-    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([287_990]);
+    expect(invoicesPaid(ctx, id)).toEqual([287_990]);
   });
 });
 
 describe('changing plan', () => {
   it('upgrades at once and grants what the new plan gives beyond the old one', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await subscribe(client, 'minimum', 'monthly');
     const res = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
     expect(res.statusCode, res.body).toBe(200);
@@ -157,7 +145,7 @@ describe('changing plan', () => {
   });
 
   it('schedules a downgrade for the next period and shows it as the pending change until then', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await subscribe(client, 'pro', 'monthly');
     const before = await me(client);
     const res = await client.post('/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'monthly' });
@@ -181,12 +169,12 @@ describe('changing plan', () => {
     expect(after.plan.name).toBe('minimum');
     expect(after.subscription.pendingChange).toBeNull();
     expect(after.usageLimits.modelStorageSlotsTotal).toBe(PLANS.minimum.storageSlots);
-    expect(invoices(id).map((e) => e.data.object.amount_paid)).toEqual([3699, 899]);
+    expect(invoicesPaid(ctx, id)).toEqual([3699, 899]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
   it('treats monthly to annual on the same plan as an upgrade and refuses the current plan', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     await subscribe(client, 'pro', 'monthly');
     const same = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
     expect(same.statusCode).toBe(400);
@@ -201,7 +189,7 @@ describe('changing plan', () => {
 
 describe('cancelling', () => {
   it('cancels at the period end, can be reactivated, and ends the plan when the period is over', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await subscribe(client, 'pro', 'monthly');
     const cancelled = await client.post('/api/stripe/cancel-subscription');
     expect(cancelled.statusCode, cancelled.body).toBe(200);
@@ -233,16 +221,37 @@ describe('cancelling', () => {
   });
 
   it('refuses to cancel when there is nothing to cancel', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     const res = await client.post('/api/stripe/cancel-subscription');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'NO_SUBSCRIPTION' });
   });
 });
 
+describe('expiry', () => {
+  it('counts a month granted three months ago for nothing, and spends what expires first', async () => {
+    const { client, id } = await signUp(ctx);
+    await subscribe(client, 'minimum', 'monthly');
+    await client.post('/api/stripe/cancel-subscription');
+    await passDays(client, 40);
+    // The plan ended after its month; a pack bought now outlives what the plan granted.
+    await buy(ctx, client, '/api/stripe/create-checkout-session', {
+      metadata: packCheckoutMetadata('extra_chunk_edits'),
+    });
+    expect(total((await me(client)).usageLimits.chunkEdits)).toBe(PLANS.minimum.perMonth.chunkEdits + 100);
+    await ctx.app.platform.services.usage.consume(id, 'chunkEdits', 50);
+    const lists = (await me(client)).usageLimits.chunkEdits;
+    expect(lists.map((t) => t.amount)).toEqual([PLANS.minimum.perMonth.chunkEdits - 50, 100]);
+
+    await passDays(client, 55);
+    expect((await me(client)).usageLimits.chunkEdits.map((t) => t.amount)).toEqual([100]);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+});
+
 describe('priority support', () => {
   it('gives the booking link to virtuoso subscribers only', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     expect((await client.get('/api/plans/priority-support-link')).statusCode).toBe(403);
     await subscribe(client, 'virtuoso', 'monthly');
     const res = await client.get('/api/plans/priority-support-link');

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpStripeCatalog } from '../../billing-setup.js';
 import { signPayload } from '../../payments/stripe-events.js';
 import { createStripeClient } from '../../payments/stripe-provider.js';
-import { expectLedgerExplainsBalances } from '../../test/billing.js';
+import { expectLedgerExplainsBalances, me } from '../../test/billing.js';
 import { StripeStandIn } from '../../test/stripe-stand-in.js';
-import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { createTestContext, type TestContext } from '../../test/test-app.js';
 
 const WEBHOOK_SECRET = 'whsec_flow_test';
 let standIn: StripeStandIn;
@@ -35,8 +35,6 @@ afterAll(async () => {
   await ctx.close();
   await standIn.close();
 });
-
-const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
 
 /** Stripe delivers what happened, signed, to the webhook. */
 async function deliver(events: Stripe.Event[]) {

@@ -1,6 +1,6 @@
 // Pay later: a card saved through a setup checkout starts the trial, which becomes the minimum
 // plan a day later by itself (on the service clock, through the billing job) or at once.
-import { addMonthsUtc, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE, type User } from '@ownvoice/shared';
+import { addMonthsUtc, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestContext,
@@ -8,7 +8,11 @@ import {
   createBillingContext,
   DAY_MS,
   expectLedgerExplainsBalances,
+  invoicesPaid,
+  me,
   pressCheckout,
+  signUp,
+  total,
 } from '../../test/billing.js';
 import type { TestClient } from '../../test/test-app.js';
 
@@ -18,26 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
-const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
-
 async function onTrial(): Promise<{ client: TestClient; id: string }> {
-  const client = ctx.client();
-  const { res } = await client.register();
+  const { client, id } = await signUp(ctx);
   const landing = await buy(ctx, client, '/api/stripe/onboarding/pay-later/setup-session');
   expect(landing).toContain('/dashboard/plans/success?session_id=cs_offline_');
-  return { client, id: res.json<{ user: User }>().user.id };
+  return { client, id };
 }
-
-const firstCharges = (userId: string) =>
-  ctx.delivered
-    .filter((e) => e.type === 'invoice.paid')
-    .filter(
-      (e) =>
-        (e.data.object.parent as { subscription_details: { metadata: Record<string, string> } }).subscription_details
-          .metadata.ownvoice_user_id === userId,
-    )
-    .map((e) => e.data.object.amount_paid);
 
 describe('the pay-later trial', () => {
   it('starts when the card is saved, with the trial allowance and a day to run', async () => {
@@ -51,7 +41,7 @@ describe('the pay-later trial', () => {
       { amount: TRIAL_ALLOWANCE.resources.chunkEdits, expiresAt: addMonthsUtc(ctx.clock.now(), 3).toISOString() },
     ]);
     expect(user.usageLimits.modelStorageSlotsTotal).toBe(TRIAL_ALLOWANCE.storageSlots);
-    expect(firstCharges(id)).toEqual([]);
+    expect(invoicesPaid(ctx, id)).toEqual([]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -77,7 +67,7 @@ describe('the pay-later trial', () => {
       payNowDiscount: false,
     });
     expect(user.subscription.status).toBe('active');
-    expect(firstCharges(id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     // What the trial left carries on beside the plan's first month.
     expect(total(user.usageLimits.chunkEdits)).toBe(
       TRIAL_ALLOWANCE.resources.chunkEdits + PLANS.minimum.perMonth.chunkEdits,
@@ -86,7 +76,7 @@ describe('the pay-later trial', () => {
 
     // Later ticks start nothing more.
     await ctx.app.platform.services.billing.tick();
-    expect(firstCharges(id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -96,7 +86,7 @@ describe('the pay-later trial', () => {
     expect([a.statusCode, b.statusCode]).toContain(200);
     const user = await me(client);
     expect(user.plan.name).toBe('minimum');
-    expect(firstCharges(id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     const again = await client.post('/api/auth/finish-trial');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: 'NOT_ON_TRIAL' });

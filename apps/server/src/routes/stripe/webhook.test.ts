@@ -1,11 +1,19 @@
 // POST /api/stripe/webhook: signed deliveries only, each event's effect exactly once, in any
 // order and however many times or however concurrently it is delivered.
-import { packCheckoutMetadata, type User } from '@ownvoice/shared';
+import { packCheckoutMetadata } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offlineWebhookSecret } from '../../payments/offline-provider.js';
 import { signPayload } from '../../payments/stripe-events.js';
 import { loadSecretKey } from '../../security/secret-box.js';
-import { type BillingTestContext, buy, createBillingContext, type DeliveredEvent } from '../../test/billing.js';
+import {
+  type BillingTestContext,
+  buy,
+  createBillingContext,
+  type DeliveredEvent,
+  me,
+  signUp,
+  total,
+} from '../../test/billing.js';
 import type { TestClient } from '../../test/test-app.js';
 
 let ctx: BillingTestContext;
@@ -15,9 +23,6 @@ beforeAll(async () => {
   secret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
 });
 afterAll(() => ctx.close());
-
-const me = async (client: TestClient) => (await client.get('/api/auth/me')).json<{ user: User }>().user;
-const total = (tranches: { amount: number }[]) => tranches.reduce((sum, t) => sum + t.amount, 0);
 
 function post(payload: string, signature?: string) {
   return ctx.app.inject({
@@ -59,15 +64,9 @@ async function undeliveredPackPayment(client: TestClient, userId: string) {
   });
 }
 
-async function signedUp() {
-  const client = ctx.client();
-  const { res } = await client.register();
-  return { client, id: res.json<{ user: User }>().user.id };
-}
-
 describe('webhook signatures', () => {
   it('refuses a missing, wrong or stale signature with a 400 and changes nothing', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const payload = await undeliveredPackPayment(client, id);
     const stale = signPayload(payload, secret).replace(/t=\d+/, `t=${Math.floor(Date.now() / 1000) - 3600}`);
     for (const signature of [undefined, 't=1,v1=deadbeef', signPayload(payload, 'whsec_other'), stale]) {
@@ -95,7 +94,7 @@ describe('webhook signatures', () => {
 
 describe('exactly once', () => {
   it('grants once when the same event is delivered twice', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const payload = await undeliveredPackPayment(client, id);
     expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
     expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
@@ -103,7 +102,7 @@ describe('exactly once', () => {
   });
 
   it('grants once when two deliveries arrive at the same moment', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     const payload = await undeliveredPackPayment(client, id);
     const results = await Promise.all(Array.from({ length: 4 }, () => post(payload, signPayload(payload, secret))));
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
@@ -111,7 +110,7 @@ describe('exactly once', () => {
   });
 
   it('grants an invoice once even when another event reports the same payment', async () => {
-    const { client, id } = await signedUp();
+    const { client, id } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
     const invoice = ctx.delivered.filter((e) => e.type === 'invoice.paid').at(-1);
     if (!invoice) throw new Error('no invoice delivered');
@@ -124,7 +123,7 @@ describe('exactly once', () => {
 
 describe('any order', () => {
   it('never lets a late subscription event undo a newer state', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
     const subscriptionId = (await me(client)).subscription.stripeSubscriptionId;
     const created = ctx.delivered.find(
@@ -144,7 +143,7 @@ describe('any order', () => {
   });
 
   it('handles a checkout completed after its subscription events', async () => {
-    const { client } = await signedUp();
+    const { client } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'annual' });
     const user = await me(client);
     const checkout = ctx.delivered.find(
