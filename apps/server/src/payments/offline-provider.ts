@@ -205,11 +205,14 @@ export class OfflineProvider implements PaymentProvider {
     const amount = cycleChanged
       ? Math.max(0, newPrice - Math.floor(oldPrice * left))
       : Math.max(0, Math.floor((newPrice - oldPrice) * left));
+    // As the Stripe provider does: an upgrade replaces a scheduled downgrade and keeps the
+    // subscription going.
     const updated = await this.repo.updateSubscription(id, {
       plan: target.plan,
       billingCycle: target.billingCycle,
       scheduledPlan: null,
       scheduledBillingCycle: null,
+      cancelAtPeriodEnd: false,
       ...(cycleChanged
         ? { currentPeriodStart: now, currentPeriodEnd: addMonthsUtc(now, target.billingCycle === 'annual' ? 12 : 1) }
         : {}),
@@ -222,12 +225,18 @@ export class OfflineProvider implements PaymentProvider {
 
   async scheduleDowngrade(id: string, target: PlanTarget): Promise<SubscriptionState> {
     await this.activeSubscription(id);
-    return this.changed(id, { scheduledPlan: target.plan, scheduledBillingCycle: target.billingCycle });
+    // Choosing a lower plan for next period means staying: a pending cancellation is undone.
+    return this.changed(id, {
+      scheduledPlan: target.plan,
+      scheduledBillingCycle: target.billingCycle,
+      cancelAtPeriodEnd: false,
+    });
   }
 
   async cancelAtPeriodEnd(id: string): Promise<SubscriptionState> {
     await this.activeSubscription(id);
-    return this.changed(id, { cancelAtPeriodEnd: true });
+    // Nothing follows a subscription that ends: a scheduled downgrade goes with it.
+    return this.changed(id, { cancelAtPeriodEnd: true, scheduledPlan: null, scheduledBillingCycle: null });
   }
 
   async reactivate(id: string): Promise<SubscriptionState> {

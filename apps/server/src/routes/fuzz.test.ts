@@ -142,7 +142,11 @@ function requestFor(route: RouteEntry): fc.Arbitrary<FuzzRequest> {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Plans sold through the offline provider, so the billing routes are fuzzed too.
+  ctx = await createTestContext({
+    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: undefined },
+    starterAllowance: null,
+  });
   // The house model, so routes that use it answer for their input, not "model not ready".
   await ctx.app.platform.baseModel.start({ spec: 'tiny', dataDir: ctx.config.dataDir, log: () => {} });
   user = ctx.client();

@@ -220,6 +220,25 @@ describe('cancelling', () => {
     expect((await userRow(ctx, id)).planName).toBe('none');
   });
 
+  it('settles changes against a cancellation: a change of plan keeps the subscription, cancelling drops a downgrade', async () => {
+    const { client } = await signUp(ctx);
+    await subscribe(client, 'pro', 'monthly');
+    await client.post('/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'monthly' });
+    await client.post('/api/stripe/cancel-subscription');
+    const cancelled = await me(client);
+    expect(cancelled.subscription).toMatchObject({ cancelAtPeriodEnd: true, pendingChange: null });
+
+    await client.post('/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'monthly' });
+    expect((await me(client)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+    expect((await me(client)).subscription.pendingChange).toMatchObject({ plan: 'minimum' });
+
+    await client.post('/api/stripe/cancel-subscription');
+    await client.post('/api/stripe/change-plan', { plan: 'virtuoso', billingCycle: 'monthly' });
+    const upgraded = await me(client);
+    expect(upgraded.plan.name).toBe('virtuoso');
+    expect(upgraded.subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, pendingChange: null });
+  });
+
   it('refuses to cancel when there is nothing to cancel', async () => {
     const { client } = await signUp(ctx);
     const res = await client.post('/api/stripe/cancel-subscription');
