@@ -28,6 +28,7 @@ import { lorasRoutes } from './routes/loras/loras.routes.js';
 import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
 import { offlineCheckoutRoutes } from './routes/offline-checkout/offline-checkout.routes.js';
 import { plansRoutes } from './routes/plans/plans.routes.js';
+import { downloadsRoutes } from './routes/public/downloads.routes.js';
 import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
 import { stripeRoutes } from './routes/stripe/stripe.routes.js';
@@ -124,6 +125,7 @@ export async function buildApp({
       await healthRoutes(api, database, VERSION);
       await csrfRoutes(api);
       await publicRoutes(api, services);
+      await downloadsRoutes(api, { downloadsDir: config.downloadsDir });
       await engineRoutes(api, baseModel);
       await authRoutes(api, services);
       // Uploads stream through voice-upload.ts with their own limits.

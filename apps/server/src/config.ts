@@ -1,6 +1,7 @@
 // Configuration comes from the environment only, validated once at start. Each bad value is
 // reported with the variable's name and what it should be, so the operator can fix it.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const intIn = (min: number, max: number) =>
@@ -38,6 +39,7 @@ const envSchema = z.object({
   OWNVOICE_UPLOADS_TOTAL: intIn(1, 100_000).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
+  OWNVOICE_DOWNLOADS_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_BASE_MODEL: z.string().trim().min(1).optional(),
   OWNVOICE_STARTER_TRAININGS: intIn(0, 10_000).default(3),
   OWNVOICE_STARTER_ACTIVATION_HOURS: intIn(0, 100_000).default(10),
@@ -81,6 +83,10 @@ const envSchema = z.object({
     .optional(),
 });
 
+// <repo>/dist/packages: this file and the bundle built from it (apps/server/dist/main.js) both sit
+// two folders below the repository.
+const DEFAULT_DOWNLOADS_DIR = fileURLToPath(new URL('../../../dist/packages', import.meta.url));
+
 export type Config = {
   port: number;
   host: string;
@@ -103,6 +109,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Folder of the built web app; undefined serves the API alone. */
   webDir: string | undefined;
+  /** Folder of the offline app's packages offered at /download (`npm run package:deb` writes them). */
+  downloadsDir: string;
   /** OWNVOICE_BASE_MODEL: a .gguf path, hf: URI, http(s) URL or "tiny"; undefined is the default. */
   baseModel: string | undefined;
   /**
@@ -198,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     uploads: { perUser: e.OWNVOICE_UPLOADS_PER_USER, total: e.OWNVOICE_UPLOADS_TOTAL },
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
+    downloadsDir: path.resolve(e.OWNVOICE_DOWNLOADS_DIR ?? DEFAULT_DOWNLOADS_DIR),
     baseModel: e.OWNVOICE_BASE_MODEL,
     billing,
     starterAllowance:

@@ -92,3 +92,21 @@ export const engineStatusSchema = z.object({
   downloadPercent: z.number().nullable(),
 });
 export type EngineStatus = z.infer<typeof engineStatusSchema>;
+
+/** The offline app's packages this server has for download (GET /api/public/downloads). */
+export const downloadsResponseSchema = z.object({
+  builds: z.array(
+    z.object({
+      /** The package's file name, such as ownvoice_0.1.0_amd64.deb. */
+      file: z.string(),
+      format: z.literal('deb'),
+      version: z.string(),
+      /** Debian's name for the CPU: amd64, arm64, armhf. */
+      arch: z.string(),
+      sizeBytes: z.number().int().nonnegative(),
+      /** Where the file downloads from, on this server. */
+      url: z.string(),
+    }),
+  ),
+});
+export type DownloadsResponse = z.infer<typeof downloadsResponseSchema>;

@@ -78,7 +78,6 @@ export const PRIVACY_EFFECTIVE_DATE = '1 August 2025';
 
 export const OFFLINE_APP = {
   version: '0.1.0',
-  builds: ['macOS (Apple silicon)', 'macOS (Intel)', 'Windows x64', 'Linux .deb'],
   ramGb: 8,
   ramRecommendedGb: 16,
   diskGb: 8,

@@ -71,6 +71,12 @@ const MATRIX: Record<string, Row> = {
   'GET /api/csrf-token': everyone(json('GET', () => '/api/csrf-token')),
   'GET /api/public/stats': everyone(json('GET', () => '/api/public/stats')),
   'GET /api/public/engine': everyone(json('GET', () => '/api/public/engine')),
+  'GET /api/public/downloads': everyone(json('GET', () => '/api/public/downloads')),
+  // Open to everyone; a package this server does not have is a 404 whoever asks.
+  'GET /api/public/downloads/:file': {
+    send: json('GET', () => '/api/public/downloads/ownvoice_0.0.0_none.deb'),
+    expect: { anon: NOT_FOUND, owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
+  },
   // Open to visitors by nature; a taken e-mail and wrong credentials are their refusals.
   'POST /api/auth/register': {
     send: json('POST', () => '/api/auth/register', {

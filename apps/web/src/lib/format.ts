@@ -24,3 +24,7 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : DATE_TIME_FORMAT.format(date);
 }
+
+/** "340 KB", "84.2 MB": a file's size as people read it. */
+export const formatFileSize = (bytes: number): string =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -1,14 +1,28 @@
-import { Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { COMMUNITY_CHAT_URL, OFFLINE_APP } from '@ownvoice/shared';
-import { IconBrandApple, IconBrandDebian, IconBrandWindows, IconCpu, IconDeviceDesktop } from '@tabler/icons-react';
+import { IconBrandApple, IconBrandDebian, IconBrandWindows, IconCpu } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { ExternalLink } from '../../../components/ExternalLink';
 import { Page } from '../../../components/Page';
+import { FromSourceCard } from './FromSourceCard';
+import { LinuxDownloadCard } from './LinuxDownloadCard';
 
-function buildIcon(build: string): ReactNode {
-  if (build.startsWith('macOS')) return <IconBrandApple size={22} />;
-  if (build.startsWith('Windows')) return <IconBrandWindows size={22} />;
-  if (build.startsWith('Linux')) return <IconBrandDebian size={22} />;
-  return <IconDeviceDesktop size={22} />;
+function PlatformCard({ icon, name, children }: { icon: ReactNode; name: string; children: ReactNode }) {
+  return (
+    <Card padding="lg">
+      <Stack gap="sm">
+        <Group gap="sm">
+          <ThemeIcon size={44} radius="md" variant="light">
+            {icon}
+          </ThemeIcon>
+          <Title order={2} fz="lg">
+            {name}
+          </Title>
+        </Group>
+        {children}
+      </Stack>
+    </Card>
+  );
 }
 
 export function DownloadPage() {
@@ -16,23 +30,19 @@ export function DownloadPage() {
     <Page
       eyebrow="Offline app"
       title="OwnVoice on your own computer"
-      description="A free, open-source desktop app that trains and runs Voices locally, on your CPU. Nothing leaves your machine."
+      description="A free desktop version of the whole service: it trains and runs Voices on your CPU, and nothing leaves your machine."
       actions={<Badge size="lg">Version {OFFLINE_APP.version}</Badge>}
     >
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        {OFFLINE_APP.builds.map((build) => (
-          <Card key={build} padding="lg">
-            <Stack gap="sm" align="flex-start">
-              <ThemeIcon size={44} radius="md" variant="light">
-                {buildIcon(build)}
-              </ThemeIcon>
-              <Text fw={700}>{build}</Text>
-              <Text fz="sm" c="dimmed">
-                Version {OFFLINE_APP.version}
-              </Text>
-            </Stack>
-          </Card>
-        ))}
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <PlatformCard icon={<IconBrandDebian size={22} />} name="Linux (Debian, Ubuntu)">
+          <LinuxDownloadCard />
+        </PlatformCard>
+        <PlatformCard icon={<IconBrandApple size={22} />} name="macOS">
+          <FromSourceCard />
+        </PlatformCard>
+        <PlatformCard icon={<IconBrandWindows size={22} />} name="Windows x64">
+          <FromSourceCard />
+        </PlatformCard>
       </SimpleGrid>
       <Card>
         <Group align="flex-start" gap="lg" wrap="nowrap">
@@ -51,13 +61,8 @@ export function DownloadPage() {
               <List.Item>Runs on the CPU: no graphics card needed</List.Item>
             </List>
             <Text fz="sm" c="dimmed">
-              The download links for each release are posted in our community chat, together with release notes.
+              Release notes are posted in our <ExternalLink href={COMMUNITY_CHAT_URL}>community chat</ExternalLink>.
             </Text>
-            <Group>
-              <Button component="a" href={COMMUNITY_CHAT_URL} target="_blank" rel="noopener noreferrer">
-                Get the download links
-              </Button>
-            </Group>
           </Stack>
         </Group>
       </Card>

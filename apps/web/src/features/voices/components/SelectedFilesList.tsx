@@ -1,11 +1,8 @@
 // The chosen files, each with the character count the server found in it and a remove button.
 import { ActionIcon, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconFileText, IconX } from '@tabler/icons-react';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatFileSize } from '../../../lib/format';
 import type { SelectedFile } from '../create-voice-store';
-
-const formatSize = (bytes: number): string =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 export function SelectedFilesList({ files, onRemove }: { files: SelectedFile[]; onRemove: (id: string) => void }) {
   if (files.length === 0) return null;
@@ -20,7 +17,7 @@ export function SelectedFilesList({ files, onRemove }: { files: SelectedFile[]; 
                 {file.name}
               </Text>
               <Group gap={4} wrap="wrap" fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                <span>{formatSize(file.size)} ·</span>
+                <span>{formatFileSize(file.size)} ·</span>
                 {charCount === null ? (
                   <Group gap={4} wrap="nowrap">
                     <Loader size={10} />

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds the offline app as a Debian package: dist/packages/ownvoice_<version>_<arch>.deb, with
+# the built server and web app, the engine (house model and Python trainer), production node
+# modules for this machine only, and the Node.js that runs this script, under /usr/lib/ownvoice;
+# the launcher /usr/bin/ownvoice and a desktop menu entry. See "The offline app" in README.md.
+# Progress goes to stderr; stdout gets only the package's path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec 3>&1 1>&2
+repo=$PWD
+
+for tool in dpkg-deb dpkg node npm; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "package-deb: $tool is needed" >&2; exit 1; }
+done
+
+version=$(node_modules/.bin/tsx -e \
+  "import { OFFLINE_APP } from './packages/shared/src/constants.ts'; console.log(OFFLINE_APP.version)")
+arch=$(dpkg --print-architecture)
+out_dir=$repo/dist/packages
+deb=$out_dir/ownvoice_${version}_${arch}.deb
+
+# The Node.js shipped inside: the one running the build, which must meet the engines range.
+node_bin=$(command -v node)
+node_bin=$(readlink -f "$node_bin")
+required=$(node -p "require('./package.json').engines.node.replace(/^>=/, '')")
+node -e '
+  const parts = (v) => v.split(".").map(Number);
+  const [have, need] = [parts(process.versions.node), parts(process.argv[1])];
+  if ((have[0] - need[0] || have[1] - need[1] || (have[2] ?? 0) - (need[2] ?? 0)) < 0) {
+    console.error(`package-deb: Node.js ${process.versions.node} is older than ${process.argv[1]}`);
+    process.exit(1);
+  }
+' "$required"
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/ownvoice-deb.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+root=$stage/root
+app=$root/usr/lib/ownvoice
+mkdir -p "$app" "$out_dir"
+
+echo "package-deb: building OwnVoice $version for $arch in $stage"
+# The web app straight into the package (never into apps/web/dist, which a running service may
+# be serving); the server is small and builds where its start script expects it.
+(cd apps/web && ../../node_modules/.bin/vite build --logLevel warn --outDir "$app/apps/web/dist" --emptyOutDir)
+npm run build --silent -w apps/server
+
+# Production modules of the three run-time workspaces, from the lockfile, without install
+# scripts (node-llama-cpp's would try to compile llama.cpp; its prebuilt binaries are packages).
+for manifest in package.json package-lock.json packages/shared/package.json packages/engine/package.json \
+  apps/server/package.json apps/web/package.json; do
+  install -D -m 644 "$manifest" "$app/$manifest"
+done
+(cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+  --workspace packages/shared --workspace packages/engine --workspace apps/server)
+node packaging/deb/prune-native.mjs "$app/node_modules"
+
+# What the server loads at run time: its bundle and migrations, and the engine's and shared
+# package's TypeScript sources (the file-extraction child process runs them through tsx), the
+# house model and the Python trainer. Tests and benchmarks stay out.
+cp -r apps/server/dist "$app/apps/server/dist"
+for dir in packages/engine/bin packages/engine/src packages/engine/python packages/engine/models packages/shared/src; do
+  mkdir -p "$app/$dir"
+  (cd "$dir" && find . -type f ! -name '*.test.ts' ! -path '*/test/*' ! -path '*/__pycache__/*' \
+    -exec install -D -m 644 {} "$app/$dir/{}" \;)
+done
+chmod 755 "$app"/packages/engine/bin/*.mjs
+rm -f "$app/package-lock.json"
+echo "$version" >"$app/VERSION"
+
+install -D -m 755 "$node_bin" "$app/bin/node"
+install -D -m 755 packaging/deb/ownvoice "$root/usr/bin/ownvoice"
+install -D -m 644 packaging/deb/ownvoice.desktop "$root/usr/share/applications/ownvoice.desktop"
+install -D -m 644 apps/web/public/favicon.svg "$root/usr/share/icons/hicolor/scalable/apps/ownvoice.svg"
+
+# Depends: the system libraries the native binaries link to (found with ldd, owned by which
+# package says dpkg), and what the trainer imports.
+mapfile -t elf_files < <(find "$app" -type f \( -name '*.node' -o -name '*.so' -o -name '*.so.*' -o -path '*/bin/node' \))
+mapfile -t libraries < <(for f in "${elf_files[@]}"; do ldd "$f" 2>/dev/null || true; done |
+  awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v "^$stage" | sort -u)
+lib_packages=$(for lib in "${libraries[@]}"; do
+  dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null || true
+done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
+depends="${lib_packages:+$lib_packages, }python3, python3-torch, python3-numpy, libopenblas0-pthread"
+
+install -d "$root/DEBIAN"
+installed_size=$(du -sk --apparent-size "$root" | cut -f1)
+maintainer="${DEBFULLNAME:-OwnVoice} <${DEBEMAIL:-$(id -un)@$(hostname)}>"
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" \
+  -e "s/@DEPENDS@/$depends/" -e "s/@MAINTAINER@/$maintainer/" packaging/deb/control.in >"$root/DEBIAN/control"
+install -m 755 packaging/deb/postrm "$root/DEBIAN/postrm"
+
+# gzip by default: every dpkg reads it and it takes seconds, where xz takes minutes on a busy
+# machine for a package about a quarter smaller (DEB_COMPRESSION=xz for a release).
+rm -f "$deb"
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-gzip}" --build "$root" "$deb" >/dev/null
+echo "package-deb: $(du -h "$deb" | cut -f1) ($(( installed_size / 1024 )) MiB installed), depends on: $depends"
+echo "$deb" >&3
