@@ -1,15 +1,19 @@
-// The landing page: the pitch, a before/after sample, how it
-// works, the plans and packs, the offline app, and the way in (or back to the dashboard when
-// signed in).
+// The landing page: the pitch, a demo video of the real product, the story and a before/after
+// sample, how it works, what the product measures, the plans and packs, the FAQ, the offline app,
+// and the way in (or back to the dashboard when signed in).
 import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowRight, IconDownload, IconPencil, IconRefresh, IconSchool } from '@tabler/icons-react';
+import { IconDownload, IconPencil, IconRefresh, IconSchool } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../components/Page';
-import { authPath, PATHS } from '../../../lib/paths';
-import { useSession } from '../../../lib/session/session-context';
+import { PATHS } from '../../../lib/paths';
 import { useRotatingItem } from '../hooks/use-rotating-item';
+import { ClosingActions, HeroActions } from './LandingActions';
+import { LandingDemoVideo } from './LandingDemoVideo';
+import { LandingEvidence } from './LandingEvidence';
+import { LandingFaq } from './LandingFaq';
 import { LandingPlans } from './LandingPlans';
+import { LandingStory } from './LandingStory';
 
 const CONTENT_TYPES = ['blog posts', 'social content', 'emails', 'ad copy', 'speeches'] as const;
 const HEADLINE_ROTATION_MS = 2400;
@@ -31,32 +35,6 @@ const STEPS: { icon: ReactNode; title: string; text: string }[] = [
     text: 'Describe what you need. OwnVoice drafts it and rewrites the draft in your Voice.',
   },
 ];
-
-function HeroActions() {
-  const { status } = useSession();
-  if (status === 'authenticated') {
-    return (
-      <Button component={Link} to={PATHS.dashboard} size="lg" rightSection={<IconArrowRight size={18} />}>
-        Go to Dashboard
-      </Button>
-    );
-  }
-  return (
-    <Group gap="sm">
-      <Button
-        component={Link}
-        to={authPath('register', PATHS.onboardingPlans)}
-        size="lg"
-        rightSection={<IconArrowRight size={18} />}
-      >
-        Get Started
-      </Button>
-      <Button component={Link} to={authPath('login', PATHS.onboardingPlans)} size="lg" variant="default">
-        Login
-      </Button>
-    </Group>
-  );
-}
 
 export function LandingPage() {
   useDocumentTitle(undefined);
@@ -99,6 +77,10 @@ export function LandingPage() {
         </Container>
       </Box>
 
+      <LandingDemoVideo />
+
+      <LandingStory />
+
       <Container pb={{ base: 48, sm: 72 }}>
         <Title order={2} ta="center" mb={{ base: 'md', sm: 'xl' }}>
           Same message, two voices
@@ -121,6 +103,9 @@ export function LandingPage() {
             </Text>
           </Card>
         </SimpleGrid>
+        <Text fz="sm" c="dimmed" ta="center" mt="md">
+          An illustration written for this page. The video above and the measurements below are the real product.
+        </Text>
       </Container>
 
       <Box bg="gray.0" py={{ base: 48, sm: 72 }}>
@@ -151,7 +136,11 @@ export function LandingPage() {
         </Container>
       </Box>
 
+      <LandingEvidence />
+
       <LandingPlans />
+
+      <LandingFaq />
 
       <Container py={{ base: 48, sm: 72 }}>
         <Card
@@ -174,6 +163,14 @@ export function LandingPage() {
             </Button>
           </Group>
         </Card>
+      </Container>
+
+      <Container size="sm" pb={{ base: 56, sm: 96 }} data-testid="landing-closing">
+        <Stack align="center" ta="center" gap="md">
+          <Title order={2}>Sound like yourself again</Title>
+          <Text c="dimmed">Bring the writing you already have. Your first Voice trains in about half an hour.</Text>
+          <ClosingActions />
+        </Stack>
       </Container>
     </>
   );

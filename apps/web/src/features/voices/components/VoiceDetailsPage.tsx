@@ -5,6 +5,7 @@ import { IconArrowLeft, IconProgress } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { EvaluationChart } from '../../../components/EvaluationChart';
 import { Page } from '../../../components/Page';
 import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
 import { errorMessage, isApiError } from '../../../lib/api-error';
@@ -12,7 +13,6 @@ import { formatCount, formatDate } from '../../../lib/format';
 import { PATHS, voiceTrainingPath } from '../../../lib/paths';
 import { useVoice } from '../hooks/use-voice';
 import { isTrainingStatus } from '../training-status';
-import { EvaluationChart } from './EvaluationChart';
 import { EvaluationSamples } from './EvaluationSamples';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {

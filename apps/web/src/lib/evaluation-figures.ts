@@ -1,6 +1,7 @@
-// The engine's evaluation (shared voiceEvaluationSchema) as a writer reads it: how much less
-// surprised the Voice is by writing of theirs it never saw, and how close its rewrites come to
-// their style, each against the base model.
+// The engine's evaluation (shared voiceEvaluationSchema) as a person reads it: how much less
+// surprised the Voice is by its writer's unseen text, and how close its rewrites come to their
+// style, each against the base model. Worded for the Voice's owner, or for a visitor reading
+// about someone else's Voice (the landing page's evidence).
 import type { VoiceEvaluation } from '@ownvoice/shared';
 
 export interface EvaluationFigures {
@@ -26,15 +27,23 @@ export function evaluationFigures({ heldOut, style }: VoiceEvaluation): Evaluati
 export const formatPerplexity = (value: number): string =>
   value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
 
+/** Who the chart talks about: the Voice's name in the bars and the writer's possessive. */
+export interface EvaluationWording {
+  voice: string;
+  writer: string;
+}
+
+export const OWNER_WORDING: EvaluationWording = { voice: 'Your Voice', writer: 'your' };
+
 /** One plain sentence per measure, for the top of the chart. */
-export function evaluationSummary(figures: EvaluationFigures): string[] {
+export function evaluationSummary(figures: EvaluationFigures, { voice, writer } = OWNER_WORDING): string[] {
   const { perplexityDropPercent: drop, similarity } = figures;
   return [
     drop > 0
-      ? `Your Voice is ${drop}% less surprised by your unseen writing than the base model.`
-      : 'Your Voice is not yet better than the base model at predicting your unseen writing.',
+      ? `${voice} is ${drop}% less surprised by ${writer} unseen writing than the base model.`
+      : `${voice} is not yet better than the base model at predicting ${writer} unseen writing.`,
     similarity.voicePercent > similarity.basePercent
-      ? `Its rewrites come closer to your style: ${similarity.voicePercent}% against ${similarity.basePercent}%.`
-      : `Its rewrites are not yet closer to your style than the base model's (${similarity.voicePercent}% against ${similarity.basePercent}%).`,
+      ? `Its rewrites come closer to ${writer} style: ${similarity.voicePercent}% against ${similarity.basePercent}%.`
+      : `Its rewrites are not yet closer to ${writer} style than the base model's (${similarity.voicePercent}% against ${similarity.basePercent}%).`,
   ];
 }

@@ -1,8 +1,15 @@
 // The evaluation at a glance (shared voiceEvaluationSchema): two bars per measure, the base model
-// against the Voice, with which direction is better said in words.
+// against the Voice, with which direction is better said in words. The Voice details page shows
+// the owner theirs; the landing page shows a visitor the demo Voice's.
 import { Box, Group, Progress, Stack, Text } from '@mantine/core';
 import type { VoiceEvaluation } from '@ownvoice/shared';
-import { evaluationFigures, evaluationSummary, formatPerplexity } from '../evaluation-figures';
+import {
+  type EvaluationWording,
+  evaluationFigures,
+  evaluationSummary,
+  formatPerplexity,
+  OWNER_WORDING,
+} from '../lib/evaluation-figures';
 
 interface BarRow {
   label: string;
@@ -40,13 +47,19 @@ function MetricBars({ title, hint, rows, testId }: { title: string; hint: string
   );
 }
 
-export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation }) {
+export function EvaluationChart({
+  evaluation,
+  wording = OWNER_WORDING,
+}: {
+  evaluation: VoiceEvaluation;
+  wording?: EvaluationWording;
+}) {
   const figures = evaluationFigures(evaluation);
   const { perplexity, similarity } = figures;
   return (
     <Stack gap="lg" data-testid="evaluation-chart">
       <Stack gap={4}>
-        {evaluationSummary(figures).map((line) => (
+        {evaluationSummary(figures, wording).map((line) => (
           <Text key={line} fz="sm">
             {line}
           </Text>
@@ -64,7 +77,7 @@ export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation })
             color: 'gray.5',
           },
           {
-            label: 'Your Voice',
+            label: wording.voice,
             percent: (perplexity.voice / perplexity.scaleMax) * 100,
             display: formatPerplexity(perplexity.voice),
             color: 'violet',
@@ -72,7 +85,7 @@ export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation })
         ]}
       />
       <MetricBars
-        title="Style similarity of rewrites to your writing"
+        title={`Style similarity of rewrites to ${wording.writer} writing`}
         hint="higher is better"
         testId="evaluation-similarity"
         rows={[
@@ -83,7 +96,7 @@ export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation })
             color: 'gray.5',
           },
           {
-            label: 'Your Voice',
+            label: wording.voice,
             percent: similarity.voicePercent,
             display: `${similarity.voicePercent}%`,
             color: 'teal',
@@ -91,8 +104,9 @@ export function EvaluationChart({ evaluation }: { evaluation: VoiceEvaluation })
         ]}
       />
       <Text fz="xs" c="dimmed">
-        Measured on {evaluation.heldOut.examples.toLocaleString('en-US')} passages of your writing held back from
-        training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites compared with your own text.
+        Measured on {evaluation.heldOut.examples.toLocaleString('en-US')} passages of {wording.writer} writing held back
+        from training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites compared with {wording.writer}{' '}
+        own text.
       </Text>
     </Stack>
   );

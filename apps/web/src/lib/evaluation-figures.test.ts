@@ -29,6 +29,14 @@ describe('evaluationSummary', () => {
     ]);
   });
 
+  it("speaks of someone else's Voice to a visitor", () => {
+    const wording = { voice: 'The demo Voice', writer: "its author's" };
+    expect(evaluationSummary(evaluationFigures(evaluation(40, 30, 0.4, 0.6)), wording)).toEqual([
+      "The demo Voice is 25% less surprised by its author's unseen writing than the base model.",
+      "Its rewrites come closer to its author's style: 60% against 40%.",
+    ]);
+  });
+
   it('says so plainly when it does not', () => {
     const [heldOut, style] = evaluationSummary(evaluationFigures(evaluation(30, 40, 0.6, 0.4)));
     expect(heldOut).toContain('not yet better');
