@@ -1,12 +1,20 @@
 // What every e2e spec shares: screenshots for review, a run id that keeps accounts unique across
 // runs against the same server, sign-up through the API and log-in through the form.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');
+
+const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');
+/** About `chars` characters of real prose, from `at` (0..1) into the Jargon File (the house model's corpus). */
+export function prose(chars: number, at: number): string {
+  const start = corpus.indexOf('\n\n', Math.floor(corpus.length * at)) + 2;
+  return corpus.slice(start, corpus.indexOf('\n\n', start + chars));
+}
 
 /** Saves e2e/artifacts/<name>.png, the whole page unless `fullPage` is false (the viewport). */
 export const screenshot = (page: Page, name: string, { fullPage = true } = {}) =>

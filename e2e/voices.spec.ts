@@ -1,20 +1,6 @@
-// A Voice from the browser, end to end on the tiny house model: a plan paid for at sign-up through
-// the offline test checkout, then pasted text plus a .docx and a .pdf (made by test/documents.ts),
-// the create form's counts, the progress page with the Rota game until the Voice is ready, waking
-// it from the dashboard, publishing it, and forking it from a second account that buys what it
-// lacks from the purchase modal as it goes. Screenshots go to e2e/artifacts/ for review.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
-import { e2eDir, logIn, payNowAtOnboarding, quickTopUp, registerThroughForm, runId, screenshot } from './support';
-
-const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');
-/** About `chars` characters of real prose, from `at` (0..1) into the Jargon File. */
-function prose(chars: number, at: number): string {
-  const start = corpus.indexOf('\n\n', Math.floor(corpus.length * at)) + 2;
-  return corpus.slice(start, corpus.indexOf('\n\n', start + chars));
-}
+import { logIn, payNowAtOnboarding, prose, quickTopUp, registerThroughForm, runId, screenshot } from './support';
 
 const writer = { username: `writer_${runId}`, email: `writer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const reader = { username: `reader_${runId}`, email: `reader-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };

@@ -1,6 +1,6 @@
 // The onboarding ladder (the steps a user climbs from sign-up to a paid plan) and the route gating
 // built on it; which step a client may set is docs/decisions/0010-interactive-sessions-refunds-onboarding.md.
-import type { PlanName } from './constants.js';
+import { isAdminRole, type PlanName, type Role } from './constants.js';
 
 export const ONBOARDING_STEPS = [
   'registered',
@@ -18,6 +18,11 @@ export const ONBOARDING_STEPS = [
   'tutorial_complete',
 ] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+/** The steps before `step` on the ladder. */
+export function stepsBefore(step: OnboardingStep): readonly OnboardingStep[] {
+  return ONBOARDING_STEPS.slice(0, ONBOARDING_STEPS.indexOf(step));
+}
 
 /** Steps that only the billing flow may set; a client asking for them is refused. */
 export const BILLING_OWNED_STEPS: readonly OnboardingStep[] = [
@@ -37,7 +42,7 @@ export const CLIENT_STEP_SOURCES: Partial<Record<OnboardingStep, readonly Onboar
   choice: ['registered'],
   pay_now_plans: ['registered', 'choice'],
   // Any step before it: a first Voice (or skipping it) comes whatever was chosen about paying.
-  training_started: ONBOARDING_STEPS.slice(0, ONBOARDING_STEPS.indexOf('training_started')),
+  training_started: stepsBefore('training_started'),
   rephrasing_tour_complete: ['training_started'],
   activation_tour_complete: ['training_started', 'rephrasing_tour_complete'],
   convert_quickstart_complete: ['activation_tour_complete'],
@@ -50,6 +55,12 @@ export const CLIENT_STEP_SOURCES: Partial<Record<OnboardingStep, readonly Onboar
  */
 export const mayFinishTutorial = (step: OnboardingStep, plan: PlanName): boolean =>
   step === 'create_quickstart_complete' && isPaidPlan(plan);
+
+/**
+ * Admins skip onboarding (the choice screen's bypass): they may set tutorial_complete from any
+ * step, whatever their plan.
+ */
+export const mayBypassOnboarding = (role: Role): boolean => isAdminRole(role);
 
 /** Whether a client may move a user from `from` to `to`. */
 export const clientMayMoveTo = (from: OnboardingStep, to: OnboardingStep): boolean =>

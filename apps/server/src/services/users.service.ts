@@ -3,9 +3,10 @@ import {
   BILLING_OWNED_STEPS,
   CLIENT_STEP_SOURCES,
   canAdvance,
+  mayBypassOnboarding,
   mayFinishTutorial,
-  ONBOARDING_STEPS,
   type OnboardingStep,
+  stepsBefore,
   type User,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -36,7 +37,8 @@ export class UsersService {
   /**
    * Moves the user's onboarding step forward, only along the moves a client may make
    * (CLIENT_STEP_SOURCES). Asking for the current or an earlier step changes nothing (two tabs
-   * may race); steps that record a payment, and the end of the tutorial, are not set directly.
+   * may race); steps that record a payment are not set directly, and the end of the tutorial comes
+   * after the Create quickstart on a paid plan, or from any step for an admin (the bypass).
    */
   async advanceOnboarding(user: UserRow, step: OnboardingStep): Promise<User> {
     if (BILLING_OWNED_STEPS.includes(step)) {
@@ -44,6 +46,9 @@ export class UsersService {
     }
     const current = user.onboardingStep as OnboardingStep;
     if (!canAdvance(current, step)) return this.view(user);
+    if (step === 'tutorial_complete' && mayBypassOnboarding(user.role)) {
+      return this.moveAndView(user, stepsBefore('tutorial_complete'), step);
+    }
     if (step === 'tutorial_complete' && !mayFinishTutorial(current, user.planName)) {
       throw errors.forbidden(
         'Finish tutorial comes after the Create quickstart, on a paid plan: finish the trial or choose a plan first.',
@@ -57,6 +62,10 @@ export class UsersService {
     if (!sources.includes(current)) {
       throw errors.forbidden(`Onboarding cannot move from ${current} to ${step}: finish the steps before it first.`);
     }
+    return this.moveAndView(user, sources, step);
+  }
+
+  private async moveAndView(user: UserRow, sources: readonly OnboardingStep[], step: OnboardingStep): Promise<User> {
     // Conditional on the step still being one it may come from: a racing tab changes nothing.
     await this.users.moveOnboardingStep(user.id, sources, step);
     const updated = await this.users.findById(user.id);
@@ -69,7 +78,6 @@ export class UsersService {
    * dashboard then shows it rather than sending them back to the onboarding choice.
    */
   async reachedFirstVoice(user: Pick<UserRow, 'id'>, db?: Database): Promise<void> {
-    const earlier = ONBOARDING_STEPS.filter((step) => canAdvance(step, 'training_started'));
-    await this.users.moveOnboardingStep(user.id, earlier, 'training_started', db);
+    await this.users.moveOnboardingStep(user.id, stepsBefore('training_started'), 'training_started', db);
   }
 }

@@ -150,3 +150,26 @@ describe('onboarding moves only by the action each step belongs to', () => {
     for (const res of await Promise.all(calls())) expect(res.statusCode, res.body).not.toBe(403);
   });
 });
+
+describe('the admin bypass of onboarding', () => {
+  it('lets an admin or a super admin finish the tutorial from any step; a user asking the same is refused', async () => {
+    for (const role of ['admin', 'super_admin'] as const) {
+      const admin = ctx.client();
+      const { res } = await admin.register();
+      await ctx.database.db.update(users).set({ role }).where(eq(users.id, res.json().user.id));
+      const bypass = await admin.patch('/api/auth/onboarding', { step: 'tutorial_complete' });
+      expect(bypass.statusCode, bypass.body).toBe(200);
+      expect(bypass.json().user.onboarding.step).toBe('tutorial_complete');
+      // Nothing moves back once it is over.
+      await admin.patch('/api/auth/onboarding', { step: 'training_started' });
+      expect((await admin.get('/api/auth/me')).json().user.onboarding.step).toBe('tutorial_complete');
+    }
+
+    const user = ctx.client();
+    await user.register();
+    const refused = await user.patch('/api/auth/onboarding', { step: 'tutorial_complete' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('FORBIDDEN');
+    expect((await user.get('/api/auth/me')).json().user.onboarding.step).toBe('registered');
+  });
+});

@@ -1,11 +1,7 @@
 import { newInteractiveState } from '@ownvoice/shared';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  interactiveStorageKey,
-  type KeyValueStorage,
-  loadInteractiveState,
-  saveInteractiveState,
-} from './interactive-storage';
+import type { KeyValueStorage } from '../../lib/session/browser-storage';
+import { interactiveStorageKey, loadInteractiveState, saveInteractiveState } from './interactive-storage';
 
 const VOICE = 'a'.repeat(24);
 

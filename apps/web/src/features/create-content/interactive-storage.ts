@@ -2,8 +2,7 @@
 // and mode, so a reload resumes where it was. What comes back is checked against the session
 // schema; anything that does not pass (old, edited, another app's) is dropped.
 import { type InteractiveMode, type InteractiveState, interactiveStateSchema } from '@ownvoice/shared';
-
-export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+import type { KeyValueStorage } from '../../lib/session/browser-storage';
 
 export const interactiveStorageKey = (userId: string, mode: InteractiveMode): string =>
   `ownvoice.interactive.${userId}.${mode}`;
@@ -54,14 +53,5 @@ export function saveInteractiveState(
     else storage.setItem(key, JSON.stringify(state));
   } catch (error) {
     console.warn('Could not keep the interactive session', error);
-  }
-}
-
-/** The browser's storage, when there is one. */
-export function browserStorage(): KeyValueStorage | null {
-  try {
-    return typeof window !== 'undefined' ? window.localStorage : null;
-  } catch {
-    return null;
   }
 }

@@ -1,23 +1,29 @@
-// The Convert screen's onboarding panels: the step-1 guide at training_started, and the
-// first-conversion prompt at activation_tour_complete while the text box is empty.
-import { Alert, Button, Group, Text } from '@mantine/core';
-import { IconBulb } from '@tabler/icons-react';
+// The Convert screen's onboarding panels: the four-step tour, the first-conversion quickstart
+// with the shipped sample text, and the word after that first conversion.
+import { Button } from '@mantine/core';
 import { Link } from 'react-router';
-import { GuidePanel } from '../../../components/GuidePanel';
+import { TutorialPanel } from '../../../components/TutorialPanel';
 import { PATHS } from '../../../lib/paths';
+import { convertTourSteps } from '../onboarding';
 
-export function StepOneGuide() {
+const byTestId = (testId: string) => `[data-testid="${testId}"]`;
+
+export function ConvertTour({ hasAwakeVoice, onClose }: { hasAwakeVoice: boolean; onClose: () => void }) {
+  const steps = convertTourSteps(hasAwakeVoice).map(({ target, ...step }) => ({ ...step, target: byTestId(target) }));
   return (
-    <GuidePanel title="Step 1: wake your Voice" closeButtonLabel="Close guide" testId="convert-guide">
-      <Text fz="sm">
-        Convert rewrites text with an awake Voice. Once your Voice has finished training, press Wake Up on its card on
-        the Dashboard. Waking usually takes a minute or two (sometimes up to 5-10 minutes). Then come back here, pick
-        it, paste some text and press Convert.
-      </Text>
-      <Button component={Link} to={PATHS.dashboard} size="xs" variant="light" mt="sm">
-        Go to the Dashboard
-      </Button>
-    </GuidePanel>
+    <TutorialPanel
+      label="Convert tour"
+      steps={steps}
+      onClose={onClose}
+      testId="convert-tour"
+      actions={
+        !hasAwakeVoice && (
+          <Button component={Link} to={PATHS.dashboard} size="xs" variant="light">
+            Go to the Dashboard
+          </Button>
+        )
+      }
+    />
   );
 }
 
@@ -34,18 +40,50 @@ export const SAMPLE_TEXT = [
   '- It positions your brand as a thought leader in your industry.',
 ].join('\n');
 
-export function FirstConversionPrompt({ onUseSample }: { onUseSample: () => void }) {
+const QUICKSTART = [
+  {
+    title: 'Try your first conversion',
+    body: 'Paste a paragraph of generic AI text into the left box, or take our sample, then press Convert. The text comes back chunk by chunk in your style.',
+    target: byTestId('convert-editor'),
+  },
+];
+
+export function ConvertQuickstart({ onUseSample, onClose }: { onUseSample: () => void; onClose: () => void }) {
   return (
-    <Alert color="violet" icon={<IconBulb size={20} />} title="Try your first conversion" data-testid="convert-prompt">
-      <Text fz="sm">
-        Paste a paragraph of generic AI text into the left box, pick your awake Voice and press Convert. The text comes
-        back chunk by chunk in your style.
-      </Text>
-      <Group mt="sm">
+    <TutorialPanel
+      label="Convert quickstart"
+      steps={QUICKSTART}
+      onClose={onClose}
+      testId="convert-quickstart"
+      actions={
         <Button size="xs" variant="light" onClick={onUseSample} data-testid="convert-sample">
           Use sample text
         </Button>
-      </Group>
-    </Alert>
+      }
+    />
+  );
+}
+
+const CONVERTED = [
+  {
+    title: 'Your first conversion',
+    body: 'That is your text in your Voice. Next, Create drafts a whole new piece from a prompt and writes it in your Voice too.',
+    target: byTestId('convert-output'),
+  },
+];
+
+export function FirstConversionDone({ onClose }: { onClose: () => void }) {
+  return (
+    <TutorialPanel
+      label="Convert quickstart"
+      steps={CONVERTED}
+      onClose={onClose}
+      testId="convert-done"
+      actions={
+        <Button component={Link} to={PATHS.createContent} size="xs" variant="light" data-testid="convert-done-create">
+          Try Create
+        </Button>
+      }
+    />
   );
 }

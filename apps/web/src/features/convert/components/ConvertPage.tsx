@@ -16,10 +16,10 @@ import { useCurrentUser } from '../../../lib/session/session-context';
 import { useVoiceChoice } from '../../../lib/voice-choice';
 import { useConversion } from '../hooks/use-conversion';
 import { useConvertOnboarding } from '../hooks/use-convert-onboarding';
-import { showsFirstConversionPrompt, showsStepOneGuide } from '../onboarding';
+import { showsConvertTour, showsFirstConversionPrompt } from '../onboarding';
 import { submitLabel } from '../submit-label';
 import { ChunkList } from './ChunkList';
-import { FirstConversionPrompt, SAMPLE_TEXT, StepOneGuide } from './ConvertGuides';
+import { ConvertQuickstart, ConvertTour, FirstConversionDone, SAMPLE_TEXT } from './ConvertGuides';
 import type { MarkdownEditorHandle } from './MarkdownEditor';
 
 // The editor (Tiptap and its markdown parser) is the heaviest part of the app: loaded with this page only.
@@ -30,7 +30,8 @@ export function ConvertPage() {
   const step = user.onboarding.step;
   const { awake, query: voicesQuery, selectedId, choose } = useVoiceChoice();
   const { state, start } = useConversion();
-  const { onConversionComplete } = useConvertOnboarding(step, awake.length > 0);
+  const onboarding = useConvertOnboarding(user.id || user._id, step, awake.length > 0);
+  const { onConversionComplete } = onboarding;
 
   const editorRef = useRef<MarkdownEditorHandle>(null);
   const [textIsBlank, setTextIsBlank] = useState(true);
@@ -80,8 +81,14 @@ export function ConvertPage() {
 
   return (
     <Page title="Convert" description="Rewrite any text in the style of one of your Voices.">
-      {showsStepOneGuide(step) && <StepOneGuide />}
-      {showsFirstConversionPrompt(step, textIsBlank) && <FirstConversionPrompt onUseSample={useSample} />}
+      {/* One panel at a time: the tour, then the quickstart, then the word after a first conversion. */}
+      {showsConvertTour(step) && !onboarding.tour.dismissed ? (
+        voicesQuery.isSuccess && <ConvertTour hasAwakeVoice={awake.length > 0} onClose={onboarding.tour.dismiss} />
+      ) : showsFirstConversionPrompt(step, textIsBlank) && !onboarding.quickstart.dismissed ? (
+        <ConvertQuickstart onUseSample={useSample} onClose={onboarding.quickstart.dismiss} />
+      ) : (
+        onboarding.firstConversionDone && <FirstConversionDone onClose={onboarding.closeFirstConversionDone} />
+      )}
 
       <Card padding="lg">
         <Stack gap="sm">

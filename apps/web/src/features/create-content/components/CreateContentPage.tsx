@@ -20,14 +20,16 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { VoicePicker } from '../../../components/VoicePicker';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
+import { browserStorage } from '../../../lib/session/browser-storage';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
+import { useTourDismissal } from '../../../lib/session/use-tour-dismissal';
 import { useVoiceChoice } from '../../../lib/voice-choice';
 import { CREATE_ERRORS, SAMPLE_PROMPT } from '../constants';
 import { createFormError, referenceFileError } from '../form';
 import { useCreateRun } from '../hooks/use-create-run';
 import { useInteractiveSession } from '../hooks/use-interactive-session';
-import { browserStorage, loadInteractiveState } from '../interactive-storage';
+import { loadInteractiveState } from '../interactive-storage';
 import { completesCreateQuickstart, showsCreateQuickstart, showsCreateTour } from '../onboarding';
 import { canRerephrase, createStatusTexts, generateLabel, isCreateBusy } from '../quick-view';
 import { CreateQuickstart, CreateTour, WrapUp } from './CreateGuides';
@@ -72,14 +74,18 @@ export function CreateContentPage() {
     editPassRef.current = editPass;
   }, [editPass]);
 
-  // Onboarding panels: the quickstart stays once it opened, until finished or the step moves on.
+  // Onboarding panels. The quickstart fills in the sample prompt when it opens, and stays open
+  // until finished, closed or the step moves on.
+  const tour = useTourDismissal(userId, 'create', step);
+  const quickstart = useTourDismissal(userId, 'create-quickstart', step);
   const [quickstartOpened, setQuickstartOpened] = useState(false);
   const [wrapUp, setWrapUp] = useState(false);
-  const quickstartShown =
-    showsCreateQuickstart(step, prompt.trim() === '') || (quickstartOpened && completesCreateQuickstart(step));
+  const quickstartShown = quickstartOpened && completesCreateQuickstart(step) && !quickstart.dismissed;
   useEffect(() => {
-    if (showsCreateQuickstart(step, prompt.trim() === '')) setQuickstartOpened(true);
-  }, [step, prompt]);
+    if (quickstartOpened || quickstart.dismissed || !showsCreateQuickstart(step, prompt.trim() === '')) return;
+    setQuickstartOpened(true);
+    setPrompt(SAMPLE_PROMPT);
+  }, [step, prompt, quickstartOpened, quickstart.dismissed]);
   const finishQuickstart = useCallback(() => {
     if (!completesCreateQuickstart(step)) return;
     setWrapUp(true);
@@ -143,9 +149,15 @@ export function CreateContentPage() {
 
   return (
     <Page title="Create" description="Draft new content from a prompt, written in your Voice.">
-      {showsCreateTour(step) && <CreateTour onFinish={() => advance('rephrasing_tour_complete')} />}
+      {showsCreateTour(step) && !tour.dismissed && (
+        <CreateTour onFinish={() => advance('rephrasing_tour_complete')} onClose={tour.dismiss} />
+      )}
       {quickstartShown && !wrapUp && (
-        <CreateQuickstart onUseSample={() => setPrompt(SAMPLE_PROMPT)} onFinish={finishQuickstart} />
+        <CreateQuickstart
+          onUseSample={() => setPrompt(SAMPLE_PROMPT)}
+          onFinish={finishQuickstart}
+          onClose={quickstart.dismiss}
+        />
       )}
       {wrapUp && <WrapUp onClose={() => setWrapUp(false)} />}
 

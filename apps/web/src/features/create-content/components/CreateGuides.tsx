@@ -1,89 +1,72 @@
-// The Create screen's onboarding panels: the seven-step Create tour at training_started,
-// the quickstart at convert_quickstart_complete, and the wrap-up prompt leading to Plans.
-import { Alert, Button, Group, Text } from '@mantine/core';
-import { IconBulb, IconConfetti } from '@tabler/icons-react';
-import { useState } from 'react';
+// The Create screen's onboarding panels: the seven-step Create tour at training_started, the
+// quickstart at convert_quickstart_complete, and the wrap-up leading to Plans.
+import { Button } from '@mantine/core';
 import { Link } from 'react-router';
-import { GuidePanel } from '../../../components/GuidePanel';
+import { TutorialPanel } from '../../../components/TutorialPanel';
 import { PATHS } from '../../../lib/paths';
 import { CREATE_TOUR_STEPS } from '../onboarding';
 
-export function CreateTour({ onFinish }: { onFinish: () => void }) {
-  const [open, setOpen] = useState(true);
-  const [index, setIndex] = useState(0);
-  const step = CREATE_TOUR_STEPS[index] ?? CREATE_TOUR_STEPS[0];
-  const last = index === CREATE_TOUR_STEPS.length - 1;
-  return (
-    <GuidePanel
-      title={`${step?.title ?? ''} (${index + 1}/${CREATE_TOUR_STEPS.length})`}
-      closeButtonLabel="Close tour"
-      testId="create-tour"
-      opened={open}
-      onClose={() => setOpen(false)}
-    >
-      <Text fz="sm">{step?.body}</Text>
-      <Group mt="sm" gap="xs">
-        <Button size="xs" variant="default" disabled={index === 0} onClick={() => setIndex((i) => i - 1)}>
-          Back
-        </Button>
-        {last ? (
-          <Button
-            size="xs"
-            onClick={() => {
-              setOpen(false);
-              onFinish();
-            }}
-            data-testid="create-tour-finish"
-          >
-            Finish
-          </Button>
-        ) : (
-          <Button size="xs" onClick={() => setIndex((i) => i + 1)} data-testid="create-tour-next">
-            Next
-          </Button>
-        )}
-      </Group>
-    </GuidePanel>
-  );
+const TOUR = CREATE_TOUR_STEPS.map(({ target, ...step }) => ({
+  ...step,
+  ...(target ? { target: `[data-testid="${target}"]` } : {}),
+}));
+
+export function CreateTour({ onFinish, onClose }: { onFinish: () => void; onClose: () => void }) {
+  return <TutorialPanel label="Create tour" steps={TOUR} onClose={onClose} onFinish={onFinish} testId="create-tour" />;
 }
 
-export function CreateQuickstart({ onUseSample, onFinish }: { onUseSample: () => void; onFinish: () => void }) {
+const QUICKSTART = [
+  {
+    title: 'Create your first piece',
+    body: 'We filled in a sample prompt: change it or keep it, pick your awake Voice and press Generate Content. The draft appears on the left, the same piece in your Voice on the right. Finish when you have seen it.',
+    target: '[data-testid="create-generate"]',
+  },
+];
+
+export function CreateQuickstart({
+  onUseSample,
+  onFinish,
+  onClose,
+}: {
+  onUseSample: () => void;
+  onFinish: () => void;
+  onClose: () => void;
+}) {
   return (
-    <Alert color="violet" icon={<IconBulb size={20} />} title="Create your first piece" data-testid="create-quickstart">
-      <Text fz="sm">
-        Pick your awake Voice, describe what you need and press Generate Content. The draft appears on the left, the
-        same piece in your Voice on the right. Not sure what to ask for? Start with a sample prompt.
-      </Text>
-      <Group mt="sm" gap="xs">
+    <TutorialPanel
+      label="Create quickstart"
+      steps={QUICKSTART}
+      onClose={onClose}
+      onFinish={onFinish}
+      testId="create-quickstart"
+      actions={
         <Button size="xs" variant="light" onClick={onUseSample} data-testid="create-sample">
           Use sample prompt
         </Button>
-        <Button size="xs" variant="default" onClick={onFinish} data-testid="create-quickstart-finish">
-          Finish
-        </Button>
-      </Group>
-    </Alert>
+      }
+    />
   );
 }
 
+const WRAP_UP = [
+  {
+    title: "You're all set",
+    body: 'You have trained a Voice, converted text and created content with it. On the plans page, finish the tutorial and see the plans for more Voices, waking hours, proofreads and short content.',
+  },
+];
+
 export function WrapUp({ onClose }: { onClose: () => void }) {
   return (
-    <Alert
-      color="teal"
-      icon={<IconConfetti size={20} />}
-      title="You're all set"
-      withCloseButton
+    <TutorialPanel
+      label="Tutorial wrap-up"
+      steps={WRAP_UP}
       onClose={onClose}
-      closeButtonLabel="Close"
-      data-testid="create-wrap-up"
-    >
-      <Text fz="sm">
-        You have trained a Voice, converted text and created content with it. See the plans for more Voices, waking
-        hours, proofreads and short content.
-      </Text>
-      <Button component={Link} to={PATHS.plans} size="xs" variant="light" mt="sm">
-        See plans
-      </Button>
-    </Alert>
+      testId="create-wrap-up"
+      actions={
+        <Button component={Link} to={PATHS.plans} size="xs" variant="light" data-testid="create-wrap-up-plans">
+          See plans
+        </Button>
+      }
+    />
   );
 }

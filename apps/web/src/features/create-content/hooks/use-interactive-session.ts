@@ -5,9 +5,10 @@
 import type { InteractiveAction, InteractiveMode, InteractiveState } from '@ownvoice/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { browserStorage } from '../../../lib/session/browser-storage';
 import { interactiveNext } from '../api';
 import { interactiveErrorMessage } from '../errors';
-import { browserStorage, loadInteractiveState, saveInteractiveState } from '../interactive-storage';
+import { loadInteractiveState, saveInteractiveState } from '../interactive-storage';
 
 interface Session {
   key: string;

@@ -8,8 +8,12 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { errorMessage } from '../../../lib/api-error';
 import { PATHS } from '../../../lib/paths';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
 import { useMyVoices } from '../hooks/use-my-voices';
 import { useVoiceActions } from '../hooks/use-voice-actions';
+import { convertPressAdvances } from '../onboarding';
+import { DashboardTour } from './DashboardTour';
 import { EmptyVoices } from './EmptyVoices';
 import { PrioritySupportBanner } from './PrioritySupportBanner';
 import { VoiceCard } from './VoiceCard';
@@ -21,6 +25,11 @@ function VoiceList() {
   const { voices, query, holds } = useMyVoices();
   const actions = useVoiceActions(holds);
   const [dialog, setDialog] = useState<VoiceDialog>(null);
+  const step = useCurrentUser().onboarding.step;
+  const advance = useAdvanceOnboarding();
+  const onConvert = () => {
+    if (convertPressAdvances(step)) advance('activation_tour_complete');
+  };
 
   if (query.isPending) {
     return (
@@ -53,6 +62,7 @@ function VoiceList() {
               key={voice._id}
               voice={voice}
               onWake={(v) => actions.wake(v._id)}
+              onConvert={onConvert}
               onSleep={(v) => actions.sleep(v._id)}
               onRename={(v) => setDialog({ kind: 'rename', voice: v })}
               onToggleVisibility={(v) => setDialog({ kind: 'visibility', voice: v })}
@@ -61,6 +71,7 @@ function VoiceList() {
           ))}
         </SimpleGrid>
       )}
+      <DashboardTour voices={voices} />
       <VoiceDialogs
         dialog={dialog}
         onClose={() => setDialog(null)}

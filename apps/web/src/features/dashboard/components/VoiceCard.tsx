@@ -34,6 +34,8 @@ import { cardActions, mayToggleVisibility } from '../card-actions';
 
 export interface VoiceCardHandlers {
   onWake: (voice: Voice) => void;
+  /** Convert was pressed (the link then opens Convert). */
+  onConvert?: (voice: Voice) => void;
   onSleep: (voice: Voice) => void;
   onRename: (voice: Voice) => void;
   onToggleVisibility: (voice: Voice) => void;
@@ -72,7 +74,7 @@ function FailureDetails({ voice }: { voice: Voice }) {
   );
 }
 
-function PrimaryActions({ voice, onWake, onSleep, onDelete }: { voice: Voice } & VoiceCardHandlers) {
+function PrimaryActions({ voice, onWake, onSleep, onConvert, onDelete }: { voice: Voice } & VoiceCardHandlers) {
   const transition = TRANSITION_NOTES[voice.status];
   if (transition) {
     return (
@@ -111,6 +113,7 @@ function PrimaryActions({ voice, onWake, onSleep, onDelete }: { voice: Voice } &
             size="sm"
             component={Link}
             to={convertPath(voice._id)}
+            onClick={() => onConvert?.(voice)}
             leftSection={<IconWand size={16} />}
           >
             Convert

@@ -1,5 +1,6 @@
 // /dashboard/create: the Create New Voice form, the onboarding "Skip this step" for a
-// user who has not reached training_started, and the tutorial for one about to train a first Voice.
+// user who has not reached training_started, the tutorial for one about to train a first Voice,
+// and the admin bypass link (?onboard=bypass) that finishes an admin's onboarding.
 import { Button, Card, Grid, List, Stack, Text, Title } from '@mantine/core';
 import { isAtLeast } from '@ownvoice/shared';
 import { IconPlayerSkipForward } from '@tabler/icons-react';
@@ -7,6 +8,7 @@ import { useEffect } from 'react';
 import { Page } from '../../../components/Page';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import { claimDraft, useCreateVoiceState } from '../create-voice-store';
+import { useOnboardingBypass } from '../hooks/use-onboarding-bypass';
 import { useSkipTraining } from '../hooks/use-skip-training';
 import { CreateVoiceForm } from './CreateVoiceForm';
 import { TrainingTutorialHint } from './TrainingTutorialHint';
@@ -41,6 +43,7 @@ export function CreateVoicePage() {
   const user = useCurrentUser();
   const draft = useCreateVoiceState(user.id);
   const { skip, pending } = useSkipTraining();
+  useOnboardingBypass();
   const step = user.onboarding.step;
   const canSkip = !isAtLeast(step, 'training_started');
   const showTutorial = step === 'trial_ready' || step === 'plan_active';

@@ -1,11 +1,14 @@
 // The short tutorial shown to a user about to train a first Voice (onboarding steps trial_ready
 // and plan_active): how much writing it needs and how long training takes.
 import { List } from '@mantine/core';
-import { GuidePanel } from '../../../components/GuidePanel';
+import { TutorialPanel } from '../../../components/TutorialPanel';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useTourDismissal } from '../../../lib/session/use-tour-dismissal';
 
-export function TrainingTutorialHint() {
-  return (
-    <GuidePanel title="Let's train your first Voice" closeButtonLabel="Close tutorial" testId="create-voice-tutorial">
+const STEPS = [
+  {
+    title: "Let's train your first Voice",
+    body: (
       <List fz="sm" spacing={4}>
         <List.Item>Give it a name, then paste your writing or upload files. Only your own words, please.</List.Item>
         <List.Item>
@@ -14,6 +17,14 @@ export function TrainingTutorialHint() {
         </List.Item>
         <List.Item>Training takes 20 to 40 minutes. You can play a round of Rota while you wait.</List.Item>
       </List>
-    </GuidePanel>
-  );
+    ),
+    target: '[data-testid="create-voice-form"]',
+  },
+];
+
+export function TrainingTutorialHint() {
+  const user = useCurrentUser();
+  const { dismissed, dismiss } = useTourDismissal(user.id || user._id, 'create-voice', user.onboarding.step);
+  if (dismissed) return null;
+  return <TutorialPanel label="Voice tutorial" steps={STEPS} onClose={dismiss} testId="create-voice-tutorial" />;
 }
