@@ -99,7 +99,9 @@ done
 grep -q '"state":"ready"' <<<"$engine" || fail "the model runtime did not start: $engine"
 step "the model runtime is ready: $engine"
 
-# The upload reader: a child process that runs the engine's TypeScript through tsx.
+# The upload reader: a child process that runs the engine's TypeScript through tsx. Run from /,
+# as a user's shell would be: the checkout this script runs from may be closed to that user.
+cd /
 "${run_as[@]}" env -i HOME="$home" PATH=/usr/bin:/bin $APP/bin/node -e '
   const child = require("node:child_process").fork(process.argv[1], [], { serialization: "advanced" });
   const timer = setTimeout(() => { console.error("no answer"); process.exit(1); }, 60_000);
