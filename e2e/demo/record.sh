@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # npm run demo:record: films the real product for the landing page (record.demo.ts) and writes
 # apps/web/public/demo/{convert-demo.webm,convert-demo-poster.jpg,evaluation.json}.
-# Needs the built service (npm run build) and ffmpeg, which Playwright's video recorder and the
-# final compression both use.
+# Builds the service, and installs Debian's ffmpeg when it is missing (Playwright's video recorder
+# and the final compression both use it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out="$root/apps/web/public/demo"
 max_bytes=$((2 * 1024 * 1024))
 
-ffmpeg=$(command -v ffmpeg || true)
-if [ -z "$ffmpeg" ]; then
-  echo "The demo recording needs ffmpeg: sudo apt-get install -y ffmpeg" >&2
-  exit 1
+if ! command -v ffmpeg >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif sudo -n true 2>/dev/null; then sudo=(sudo); else
+    echo "The demo recording needs ffmpeg: sudo apt-get install -y ffmpeg" >&2
+    exit 1
+  fi
+  echo "Installing ffmpeg"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null
 fi
+ffmpeg=$(command -v ffmpeg)
+(cd "$root" && npm run build >/dev/null)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
