@@ -8,6 +8,7 @@ export * from './errors.js';
 export * from './interactive.js';
 export * from './onboarding.js';
 export * from './stitching.js';
+export * from './validation/admin.js';
 export * from './validation/auth.js';
 export * from './validation/text.js';
 export * from './validation/voice.js';

@@ -1,5 +1,5 @@
 // Who may do what, in one place. Services ask here; they never compare owners or roles inline.
-import { isAdminRole, mayUseConvertAndCreate, type OnboardingStep, type PlanName } from '@ownvoice/shared';
+import { isAdminRole, mayUseConvertAndCreate, type OnboardingStep, type PlanName, type Role } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 
@@ -27,7 +27,36 @@ export const adminPolicy = {
     if (!isAdminRole(user.role)) return 'not_admin';
     return user.mfaEnabled ? 'ok' : 'needs_mfa';
   },
+
+  /**
+   * Why `actor` may not change `target`'s role or delete them, or null when they may. Admins leave
+   * super admins alone and cannot make one; super admins are never deleted; the last one is never
+   * demoted; nobody demotes or deletes themself (an admin locked out of the console by their own
+   * click has nobody to undo it).
+   */
+  refusalToActOn: (
+    actor: Pick<UserRow, 'id' | 'role'>,
+    target: Pick<UserRow, 'id' | 'role'>,
+    change: { kind: 'delete' } | { kind: 'role'; role: Role },
+    superAdmins: number,
+  ): string | null => {
+    if (actor.role !== 'super_admin' && target.role === 'super_admin') {
+      return 'Only a super admin can change a super admin.';
+    }
+    if (change.kind === 'role' && change.role === 'super_admin' && actor.role !== 'super_admin') {
+      return 'Only a super admin can make someone a super admin.';
+    }
+    if (change.kind === 'delete' && target.role === 'super_admin') return 'A super admin cannot be deleted.';
+    const demotes = change.kind === 'delete' || ROLE_RANK[change.role] < ROLE_RANK[target.role];
+    if (demotes && actor.id === target.id) return 'You cannot remove your own admin rights or delete yourself here.';
+    if (demotes && target.role === 'super_admin' && superAdmins <= 1) {
+      return 'This is the last super admin: make another super admin first.';
+    }
+    return null;
+  },
 } as const;
+
+const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };
 
 export const writingPolicy = {
   /** Convert and Create open once onboarding reaches training_started (or on a paid plan), as the web's navigation does. */

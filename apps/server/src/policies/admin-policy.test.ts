@@ -1,0 +1,37 @@
+// The admin rules as pure decisions: who may change whose role, and who may delete whom.
+import { describe, expect, it } from 'vitest';
+import { adminPolicy } from './index.js';
+
+const superAdmin = { id: 'super-1', role: 'super_admin' as const };
+const otherSuper = { id: 'super-2', role: 'super_admin' as const };
+const admin = { id: 'admin-1', role: 'admin' as const };
+const user = { id: 'user-1', role: 'user' as const };
+const refusal = adminPolicy.refusalToActOn;
+
+describe('admin policy', () => {
+  it('lets admins manage users, and super admins manage admins', () => {
+    expect(refusal(admin, user, { kind: 'role', role: 'admin' }, 1)).toBeNull();
+    expect(refusal(admin, user, { kind: 'delete' }, 1)).toBeNull();
+    expect(refusal(superAdmin, admin, { kind: 'role', role: 'user' }, 1)).toBeNull();
+    expect(refusal(superAdmin, user, { kind: 'role', role: 'super_admin' }, 1)).toBeNull();
+  });
+
+  it('keeps admins away from super admins, and from making one', () => {
+    expect(refusal(admin, superAdmin, { kind: 'role', role: 'user' }, 2)).toMatch(/Only a super admin/);
+    expect(refusal(admin, superAdmin, { kind: 'delete' }, 2)).toMatch(/Only a super admin/);
+    expect(refusal(admin, user, { kind: 'role', role: 'super_admin' }, 1)).toMatch(/make someone a super admin/);
+  });
+
+  it('never deletes a super admin, and never demotes the last one', () => {
+    expect(refusal(superAdmin, otherSuper, { kind: 'delete' }, 2)).toMatch(/cannot be deleted/);
+    expect(refusal(superAdmin, otherSuper, { kind: 'role', role: 'admin' }, 2)).toBeNull();
+    expect(refusal(otherSuper, superAdmin, { kind: 'role', role: 'admin' }, 1)).toMatch(/last super admin/);
+  });
+
+  it('stops anyone demoting or deleting themself, but not keeping their role', () => {
+    expect(refusal(admin, admin, { kind: 'role', role: 'user' }, 1)).toMatch(/your own/);
+    expect(refusal(admin, admin, { kind: 'delete' }, 1)).toMatch(/your own/);
+    expect(refusal(superAdmin, superAdmin, { kind: 'role', role: 'admin' }, 2)).toMatch(/your own/);
+    expect(refusal(admin, admin, { kind: 'role', role: 'admin' }, 1)).toBeNull();
+  });
+});
