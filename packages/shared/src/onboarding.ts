@@ -1,5 +1,6 @@
 // The onboarding ladder (the steps a user climbs from sign-up to a paid plan) and the route gating
 // built on it; which step a client may set is docs/decisions/0010-interactive-sessions-refunds-onboarding.md.
+import { isPaidPlanName } from './billing/catalog.js';
 import { isAdminRole, type PlanName, type Role } from './constants.js';
 
 export const ONBOARDING_STEPS = [
@@ -77,8 +78,8 @@ export const canAdvance = (from: OnboardingStep, to: OnboardingStep): boolean =>
 export const isOnboardingActive = (step: OnboardingStep): boolean => !isAtLeast(step, 'tutorial_complete');
 
 /** A paid plan is a plan that exists and is not the trial. */
-export const isPaidPlan = (plan: PlanName | null | undefined): boolean =>
-  plan !== undefined && plan !== null && plan !== 'none' && plan !== 'trial';
+/** A plan someone pays for (not the trial, not none); the list lives in the price table. */
+export const isPaidPlan = (plan: PlanName | null | undefined): boolean => plan != null && isPaidPlanName(plan);
 
 export type GatedArea = 'onboarding' | 'account' | 'create' | 'convert' | 'loras' | 'dashboard' | 'plans' | 'other';
 

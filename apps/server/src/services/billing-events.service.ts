@@ -2,17 +2,7 @@
 // Each event is handled once — its id is recorded in the same transaction as its effect — and in
 // any order: subscription state is read afresh from the provider (subscription-sync.ts), and
 // each grant names its cause (an invoice, a checkout session), which the ledger grants once.
-import {
-  isAtLeast,
-  ONBOARDING_STEPS,
-  type OnboardingStep,
-  PLANS,
-  packGrant,
-  planGrant,
-  TRANCHE_TYPES,
-  type TrancheGrant,
-  trialGrant,
-} from '@ownvoice/shared';
+import { PLANS, packGrant, planGrant, TRANCHE_TYPES, type TrancheGrant, trialGrant } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
@@ -75,7 +65,7 @@ export class BillingEventsService {
     await this.users.update(user.id, result.patch, tx);
     await this.setPlanStorage(tx, user.id, result.planStorageSlots);
     if (result.patch.planName && result.patch.planName !== 'none')
-      await this.advanceOnboarding(tx, user, 'plan_active');
+      await this.users.moveOnboardingForward(user.id, 'plan_active', tx);
   }
 
   private async checkoutCompleted(tx: Database, user: UserRow, event: Event<'checkout.completed'>): Promise<void> {
@@ -104,7 +94,7 @@ export class BillingEventsService {
       return;
     await this.users.update(user.id, { planName: 'trial', trialStartedAt: now, trialSetupIntentId: setupIntentId }, tx);
     await this.setPlanStorage(tx, user.id, grant.storageSlotsTotal);
-    await this.advanceOnboarding(tx, user, 'trial_ready');
+    await this.users.moveOnboardingForward(user.id, 'trial_ready', tx);
   }
 
   /**
@@ -141,13 +131,6 @@ export class BillingEventsService {
   private async setPlanStorage(tx: Database, userId: string, slots: number): Promise<void> {
     const current = await this.usage.planStorageSlots(tx, userId);
     await this.usage.addStorageSlots(tx, userId, slots - current, { reason: 'plan', reference: null });
-  }
-
-  /** Moves onboarding forward to `step` (never back). */
-  private async advanceOnboarding(tx: Database, user: UserRow, step: OnboardingStep): Promise<void> {
-    if (isAtLeast(user.onboardingStep as OnboardingStep, step)) return;
-    const earlier = ONBOARDING_STEPS.slice(0, ONBOARDING_STEPS.indexOf(step));
-    await this.users.moveOnboardingStep(user.id, earlier, step, tx);
   }
 }
 

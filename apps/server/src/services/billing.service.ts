@@ -8,11 +8,8 @@ import {
   type ChangePlanResponse,
   type CheckoutResponse,
   classifyPlanChange,
-  isAtLeast,
   isPaidPlanName,
   type LedgerEntry,
-  ONBOARDING_STEPS,
-  type OnboardingStep,
   type PackId,
   type PlanSelection,
   TRIAL_LENGTH_MS,
@@ -74,7 +71,7 @@ export class BillingService {
         idempotencyKey: this.key('trial-setup', user.id),
       }),
     );
-    await this.advanceOnboarding(user, 'pay_later_setup_started');
+    await this.users.moveOnboardingForward(user.id, 'pay_later_setup_started');
     return session;
   }
 
@@ -92,7 +89,7 @@ export class BillingService {
       );
     }
     const session = await this.planCheckout(user, target, payNow, origin, 'pay_now');
-    await this.advanceOnboarding(user, 'plan_checkout_started');
+    await this.users.moveOnboardingForward(user.id, 'plan_checkout_started');
     return session;
   }
 
@@ -284,11 +281,6 @@ export class BillingService {
    */
   private key(what: string, userId: string): string {
     return `${what}:${userId}:${Math.floor(this.clock.now().getTime() / 60_000)}`;
-  }
-
-  private async advanceOnboarding(user: UserRow, step: OnboardingStep): Promise<void> {
-    if (isAtLeast(user.onboardingStep as OnboardingStep, step)) return;
-    await this.users.moveOnboardingStep(user.id, ONBOARDING_STEPS.slice(0, ONBOARDING_STEPS.indexOf(step)), step);
   }
 
   private async reload(id: string): Promise<UserRow> {

@@ -6,7 +6,7 @@
 // the sum of its lines; a spend's lines name their tranches, so a refund returns the units there,
 // with their own expiry. Storage slots are a total, not tranches: the sum of their ledger lines.
 import type { LedgerReason, TrancheGrant, TrancheType } from '@ownvoice/shared';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -111,10 +111,7 @@ export class UsageService {
       tx,
     );
     const total = await this.ledger.sum(userId, 'storageSlots', undefined, tx);
-    await tx
-      .update(users)
-      .set({ modelStorageSlotsTotal: total })
-      .where(and(eq(users.id, userId)));
+    await tx.update(users).set({ modelStorageSlotsTotal: total }).where(eq(users.id, userId));
   }
 
   /** The storage slots that came with plans (and the trial or starter allowance), not bought or granted. */
