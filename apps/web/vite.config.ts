@@ -4,6 +4,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const API_TARGET = 'http://127.0.0.1:8080';
+/** The admin overview's charts: Mantine's wrapper, recharts and what it builds on. */
+const CHARTS_MODULES =
+  /node_modules[\\/](@mantine[\\/]charts|recharts|recharts-scale|react-smooth|victory-vendor|d3-[a-z-]+|lodash|decimal\.js-light)[\\/]/;
 
 export default defineConfig({
   plugins: [react()],
@@ -17,13 +20,22 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // @mantine/tiptap stays out of every group: it then goes with the lazily loaded Convert editor.
-            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](?!tiptap[\\/])|@floating-ui[\\/])/ },
+            // @mantine/charts goes with recharts in a chunk of its own, loaded only by the admin console.
+            {
+              name: 'mantine',
+              test: /node_modules[\\/](@mantine[\\/](?!tiptap[\\/]|charts[\\/])|@floating-ui[\\/])/,
+            },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/ },
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             // The Convert editor (Tiptap, ProseMirror, marked) loads only with the page that uses it.
             {
               name: 'editor',
               test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|marked|linkifyjs|orderedmap|rope-sequence|w3c-keyname)[\\/]/,
+            },
+            // Its few styles load up front with Mantine's (main.tsx), which must not pull the charts in too.
+            {
+              name: 'charts',
+              test: (id) => CHARTS_MODULES.test(id) && !id.endsWith('.css'),
             },
             { name: 'vendor', test: /node_modules[\\/](?!@mantine[\\/]tiptap[\\/])/ },
           ],

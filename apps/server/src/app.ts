@@ -23,6 +23,7 @@ import { authRoutes } from './routes/auth/auth.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
+import { invitationsRoutes } from './routes/invitations/invitations.routes.js';
 import { convertRoutes } from './routes/loras/convert.routes.js';
 import { lorasRoutes } from './routes/loras/loras.routes.js';
 import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
@@ -134,6 +135,7 @@ export async function buildApp({
       await convertRoutes(api, services);
       await contentRoutes(api, services, { dataDir: config.dataDir });
       await adminRoutes(api, services);
+      await invitationsRoutes(api, services);
       await plansRoutes(api, services);
       await stripeRoutes(api, services);
       await webhookRoutes(api, services);

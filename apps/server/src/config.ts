@@ -119,6 +119,8 @@ export type Config = {
    */
   starterAllowance: StarterAllowance | null;
   billing: BillingConfig;
+  /** OWNVOICE_PUBLIC_URL: the address people reach the service at, for links the server hands out. */
+  publicUrl: string | undefined;
   /** Where Voice files live; shared by every worker (a mounted folder on other machines). */
   artifactDir: string;
   training: {
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     downloadsDir: path.resolve(e.OWNVOICE_DOWNLOADS_DIR ?? DEFAULT_DOWNLOADS_DIR),
     baseModel: e.OWNVOICE_BASE_MODEL,
     billing,
+    publicUrl: e.OWNVOICE_PUBLIC_URL,
     starterAllowance:
       billing.provider !== 'none'
         ? null

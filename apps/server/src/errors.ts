@@ -9,7 +9,7 @@ export class AppError extends Error {
     message: string,
     readonly details?: Record<string, unknown>,
     readonly errors?: ApiErrorBody['errors'],
-    readonly extra?: Pick<ApiErrorBody, 'reason' | 'limitType'>,
+    readonly extra?: Pick<ApiErrorBody, 'reason' | 'limitType' | 'requiresMFAToken'>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -90,6 +90,25 @@ export const errors = {
     ),
   invalidWebhookSignature: (why: string) =>
     new AppError(400, 'INVALID_WEBHOOK_SIGNATURE', `The webhook signature could not be verified: ${why}`),
+  mfaTokenRequired: () =>
+    new AppError(
+      403,
+      'MFA_TOKEN_REQUIRED',
+      'Confirm this action with the current code from your authenticator app, or a backup code.',
+      undefined,
+      undefined,
+      { requiresMFAToken: true },
+    ),
+  mfaTokenRejected: () =>
+    new AppError(
+      403,
+      'INVALID_MFA_TOKEN',
+      'That code is not valid or was already used. Enter the current code from your authenticator app, or a backup code.',
+      undefined,
+      undefined,
+      { requiresMFAToken: true },
+    ),
+  invitationInvalid: (msg: string) => new AppError(410, 'INVITATION_INVALID', msg),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(
       429,

@@ -1,13 +1,35 @@
-// Shapes of the admin calls: the overview counts and the user list.
+// Shapes of the admin calls: the overview (counts and 30 days of daily figures), the user list,
+// the activity log, invitations, and what each admin action answers.
 import { z } from 'zod';
 import { userSchema } from './api.js';
-import { ROLES } from './constants.js';
+import { ID_PATTERN, ROLES } from './constants.js';
+import { newPasswordSchema, usernameSchema } from './validation/auth.js';
 import { cleanString } from './validation/text.js';
 
 /** Users who logged in within this many days count as active in the overview. */
 export const ADMIN_ACTIVE_DAYS = 30;
 /** The user list's page size: the console shows ten users a page. */
 export const ADMIN_PAGE_SIZE = 10;
+/** The pagination shows at most this many page buttons. */
+export const ADMIN_PAGE_BUTTONS = 5;
+/** The overview's charts cover this many days, today included. */
+export const ADMIN_CHART_DAYS = 30;
+/** An admin invitation is good for this long, and once. */
+export const INVITATION_TTL_MS = 24 * 60 * 60 * 1000;
+/** An activity page holds this many events. */
+export const ACTIVITY_PAGE_SIZE = 20;
+/** The account page shows the user's latest security events, this many. */
+export const OWN_ACTIVITY_LIMIT = 10;
+
+/** One day of the overview charts (UTC days, `YYYY-MM-DD`). */
+export const adminDaySchema = z.object({
+  date: z.string(),
+  signUps: z.number(),
+  voicesTrained: z.number(),
+  /** Waking hours used that day, to a tenth of an hour. */
+  wakingHours: z.number(),
+});
+export type AdminDay = z.infer<typeof adminDaySchema>;
 
 export const adminOverviewSchema = z.object({
   users: z.object({
@@ -18,6 +40,8 @@ export const adminOverviewSchema = z.object({
     mfaEnabled: z.number(),
   }),
   credits: z.object({ total: z.number() }),
+  /** Oldest first, ADMIN_CHART_DAYS days ending today; days without activity are zeros. */
+  daily: z.array(adminDaySchema),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;
 
@@ -30,10 +54,114 @@ export const adminUsersQuerySchema = z.object({
 });
 export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
 
+export const paginationSchema = z.object({ page: z.number(), pages: z.number(), total: z.number(), limit: z.number() });
+export type Pagination = z.infer<typeof paginationSchema>;
+
 export const adminUsersResponseSchema = z.object({
-  data: z.object({
-    users: z.array(userSchema),
-    pagination: z.object({ page: z.number(), pages: z.number(), total: z.number(), limit: z.number() }),
-  }),
+  data: z.object({ users: z.array(userSchema), pagination: paginationSchema }),
 });
 export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+export const userIdParamsSchema = z.object({ id: z.string().regex(ID_PATTERN, 'must be a user id') });
+
+/** What a role change, a credit grant or a limits edit answers: the user as the list shows them. */
+export const adminUserResponseSchema = z.object({ data: z.object({ user: userSchema }) });
+export type AdminUserResponse = z.infer<typeof adminUserResponseSchema>;
+
+export const adminDeleteResponseSchema = z.object({ data: z.object({ id: z.string() }) });
+
+// ---- The activity log -------------------------------------------------------------------------
+
+/** security: the user's own sign-ins and account changes; admin: an admin acted; billing: payments. */
+export const ACTIVITY_KINDS = ['security', 'admin', 'billing'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** Every action the log knows, with its kind and how the console names it. */
+export const ACTIVITY_ACTIONS = {
+  signed_up: { kind: 'security', label: 'Signed up' },
+  logged_in: { kind: 'security', label: 'Logged in' },
+  login_failed: { kind: 'security', label: 'Failed login' },
+  account_locked: { kind: 'security', label: 'Account locked' },
+  mfa_enabled: { kind: 'security', label: 'Two-factor turned on' },
+  mfa_disabled: { kind: 'security', label: 'Two-factor turned off' },
+  account_deleted: { kind: 'security', label: 'Account deleted' },
+  invitation_accepted: { kind: 'security', label: 'Admin invitation accepted' },
+  role_changed: { kind: 'admin', label: 'Role changed' },
+  user_deleted: { kind: 'admin', label: 'User deleted' },
+  credits_granted: { kind: 'admin', label: 'Credits granted' },
+  limits_changed: { kind: 'admin', label: 'Limits changed' },
+  admin_invited: { kind: 'admin', label: 'Admin invited' },
+  trial_started: { kind: 'billing', label: 'Trial started' },
+  plan_paid: { kind: 'billing', label: 'Plan paid' },
+  pack_bought: { kind: 'billing', label: 'Pack bought' },
+  plan_changed: { kind: 'billing', label: 'Plan changed' },
+  subscription_canceled: { kind: 'billing', label: 'Subscription cancelled' },
+  subscription_reactivated: { kind: 'billing', label: 'Subscription reactivated' },
+  trial_finished: { kind: 'billing', label: 'Trial finished early' },
+} as const satisfies Record<string, { kind: ActivityKind; label: string }>;
+export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
+export const ACTIVITY_ACTION_NAMES = Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]];
+
+export const activitySchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  kind: z.enum(ACTIVITY_KINDS),
+  action: z.enum(ACTIVITY_ACTION_NAMES),
+  /** One line a person reads: "Role changed from User to Admin". */
+  details: z.string(),
+  /** Who acted: the user themself, an admin, or nobody (the payment provider, the system). */
+  actor: z.object({ id: z.string(), username: z.string().nullable() }).nullable(),
+  /** Whose account the event is about. */
+  userId: z.string(),
+  /** An admin action's values before and after; null otherwise. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const activitiesQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(ACTIVITY_PAGE_SIZE),
+  kind: z.enum(ACTIVITY_KINDS).optional(),
+});
+export type ActivitiesQuery = z.input<typeof activitiesQuerySchema>;
+
+/** GET /api/admin/users/:id/activities: newest first, paged. */
+export const activitiesResponseSchema = z.object({
+  data: z.object({ activities: z.array(activitySchema), pagination: paginationSchema }),
+});
+export type ActivitiesResponse = z.infer<typeof activitiesResponseSchema>;
+
+/** GET /api/auth/activities: the signed-in user's latest security events. */
+export const ownActivitiesResponseSchema = z.object({ data: z.object({ activities: z.array(activitySchema) }) });
+
+// ---- Invitations ------------------------------------------------------------------------------
+
+export const inviteResponseSchema = z.object({
+  data: z.object({ invitationUrl: z.string(), expiresAt: z.string() }),
+});
+export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+/** The secret part of an invitation link. */
+export const invitationTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/) });
+
+/** GET /api/invitations/:token: what the invitation page shows before it is accepted. */
+export const invitationInfoSchema = z.object({
+  email: z.string(),
+  role: z.enum(ROLES),
+  expiresAt: z.string(),
+  /** An account with this e-mail exists: accepting needs signing in to it, not signing up. */
+  accountExists: z.boolean(),
+});
+export type InvitationInfo = z.infer<typeof invitationInfoSchema>;
+
+/**
+ * POST /api/invitations/:token/accept. A new address signs up with a username and password; an
+ * existing account sends nothing and must be signed in as that address.
+ */
+export const acceptInvitationBodySchema = z.union([
+  z.object({ username: usernameSchema, password: newPasswordSchema }),
+  z.object({}).strict(),
+]);
+export type AcceptInvitationBody = z.input<typeof acceptInvitationBodySchema>;

@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'NOT_ON_TRIAL',
   'PAYMENT_PROVIDER_ERROR',
   'INVALID_WEBHOOK_SIGNATURE',
+  'MFA_TOKEN_REQUIRED',
+  'INVITATION_INVALID',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -48,6 +50,8 @@ export const apiErrorBodySchema = z.object({
   limitType: z.string().optional(),
   /** Extra machine-readable detail, e.g. `retryAfterSeconds` for a lock. */
   details: z.record(z.string(), z.unknown()).optional(),
+  /** A sensitive admin action needs a fresh second-factor code: send it again with `x-mfa-token`. */
+  requiresMFAToken: z.literal(true).optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 

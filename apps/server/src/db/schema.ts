@@ -1,7 +1,7 @@
 // The database schema. Migrations in ./migrations are generated from this file by
 // `npm run db:generate -w apps/server` and applied at start, on PGlite and PostgreSQL alike.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,7 +115,7 @@ export const ledgerEntries = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     resource: text('resource', {
-      enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours', 'storageSlots'],
+      enum: ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours', 'storageSlots', 'credits'],
     }).notNull(),
     amount: integer('amount').notNull(),
     reason: text('reason', {
@@ -126,6 +126,8 @@ export const ledgerEntries = pgTable(
     /** A refund line: the spend line it gives back. */
     refundOf: text('refund_of'),
     reference: text('reference'),
+    /** The admin who made an `admin` line; kept (not a foreign key) after that admin is deleted. */
+    authorId: text('author_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -259,7 +261,51 @@ export const mfaBackupCodes = pgTable(
   (t) => [index('mfa_backup_codes_user_idx').on(t.userId)],
 );
 
+/**
+ * The activity log, append-only (services/activity.service.ts is its only writer): the security
+ * events of each account and every admin action. `userId` is whose account it concerns, `actorId`
+ * who acted (the user, an admin, or null for the system and the payment provider). Neither is a
+ * foreign key: deleting an account removes its rows explicitly and appends the record of the
+ * deletion, which is all that remains of it (docs/decisions/0015).
+ */
+export const activities = pgTable(
+  'activities',
+  {
+    id: text('id').primaryKey(),
+    /** Order of writing: events in the same millisecond still read back in the order they happened. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    userId: text('user_id').notNull(),
+    actorId: text('actor_id'),
+    kind: text('kind', { enum: ['security', 'admin', 'billing'] }).notNull(),
+    action: text('action').notNull(),
+    details: text('details').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('activities_user_idx').on(t.userId, t.seq), index('activities_actor_idx').on(t.actorId, t.seq)],
+);
+
+/** An admin invitation: the link's token is stored hashed, good once and for 24 hours. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['admin', 'super_admin'] }).notNull(),
+    invitedBy: text('invited_by'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('invitations_token_hash_unique').on(t.tokenHash)],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type ActivityRow = typeof activities.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;

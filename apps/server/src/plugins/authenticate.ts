@@ -25,6 +25,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** What a new session records of where it was made (shown in the account's security events). */
+export const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
 /** The authenticated context of a request that passed `requireUser`. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.unauthenticated();

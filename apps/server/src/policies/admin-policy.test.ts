@@ -34,4 +34,19 @@ describe('admin policy', () => {
     expect(refusal(superAdmin, superAdmin, { kind: 'role', role: 'admin' }, 2)).toMatch(/your own/);
     expect(refusal(admin, admin, { kind: 'role', role: 'admin' }, 1)).toBeNull();
   });
+
+  it('lets admins grant to and edit the limits of anyone but a super admin', () => {
+    for (const kind of ['grant', 'limits'] as const) {
+      expect(refusal(admin, user, { kind }, 1)).toBeNull();
+      expect(refusal(admin, admin, { kind }, 1)).toBeNull();
+      expect(refusal(admin, superAdmin, { kind }, 1)).toMatch(/Only a super admin/);
+      expect(refusal(superAdmin, otherSuper, { kind }, 2)).toBeNull();
+    }
+  });
+
+  it('lets only a super admin invite a super admin', () => {
+    expect(adminPolicy.refusalToInvite(admin, 'admin')).toBeNull();
+    expect(adminPolicy.refusalToInvite(admin, 'super_admin')).toMatch(/Only a super admin/);
+    expect(adminPolicy.refusalToInvite(superAdmin, 'super_admin')).toBeNull();
+  });
 });

@@ -29,15 +29,15 @@ export const adminPolicy = {
   },
 
   /**
-   * Why `actor` may not change `target`'s role or delete them, or null when they may. Admins leave
-   * super admins alone and cannot make one; super admins are never deleted; the last one is never
-   * demoted; nobody demotes or deletes themself (an admin locked out of the console by their own
-   * click has nobody to undo it).
+   * Why `actor` may not act on `target` (change their role, delete them, grant them credits,
+   * edit their limits), or null when they may. Admins leave super admins alone and cannot make
+   * one; super admins are never deleted; the last one is never demoted; nobody demotes or
+   * deletes themself (an admin locked out of the console by their own click has nobody to undo it).
    */
   refusalToActOn: (
     actor: Pick<UserRow, 'id' | 'role'>,
     target: Pick<UserRow, 'id' | 'role'>,
-    change: { kind: 'delete' } | { kind: 'role'; role: Role },
+    change: { kind: 'delete' | 'grant' | 'limits' } | { kind: 'role'; role: Role },
     superAdmins: number,
   ): string | null => {
     if (actor.role !== 'super_admin' && target.role === 'super_admin') {
@@ -46,14 +46,20 @@ export const adminPolicy = {
     if (change.kind === 'role' && change.role === 'super_admin' && actor.role !== 'super_admin') {
       return 'Only a super admin can make someone a super admin.';
     }
+    if (change.kind === 'grant' || change.kind === 'limits') return null;
     if (change.kind === 'delete' && target.role === 'super_admin') return 'A super admin cannot be deleted.';
-    const demotes = change.kind === 'delete' || ROLE_RANK[change.role] < ROLE_RANK[target.role];
+    // Past the line above, anything but a role change is a deletion.
+    const demotes = change.kind !== 'role' || ROLE_RANK[change.role] < ROLE_RANK[target.role];
     if (demotes && actor.id === target.id) return 'You cannot remove your own admin rights or delete yourself here.';
     if (demotes && target.role === 'super_admin' && superAdmins <= 1) {
       return 'This is the last super admin: make another super admin first.';
     }
     return null;
   },
+
+  /** Only a super admin may invite a super admin; any admin may invite an admin. */
+  refusalToInvite: (actor: Pick<UserRow, 'role'>, role: Role): string | null =>
+    role === 'super_admin' && actor.role !== 'super_admin' ? 'Only a super admin can invite a super admin.' : null,
 } as const;
 
 const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };

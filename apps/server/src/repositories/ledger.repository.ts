@@ -1,6 +1,6 @@
 // The usage ledger (db/schema.ts ledgerEntries): lines are only ever added. A grant's line has a
 // reference, and the unique index on it makes a second grant of the same thing a no-op.
-import type { ResourceKey, TrancheType } from '@ownvoice/shared';
+import type { LedgerResource, TrancheType } from '@ownvoice/shared';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type LedgerEntryRow, ledgerEntries, usageTranches } from '../db/schema.js';
@@ -37,7 +37,7 @@ export class LedgerRepository {
   /** Sum of a user's lines for a resource, optionally of some reasons only. */
   async sum(
     userId: string,
-    resource: ResourceKey,
+    resource: LedgerResource,
     reasons?: LedgerLine['reason'][],
     db: Database = this.db,
   ): Promise<number> {

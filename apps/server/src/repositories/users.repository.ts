@@ -45,6 +45,12 @@ export class UsersRepository {
     return row;
   }
 
+  /** Locks every super admin's row for the caller's transaction and answers how many there are. */
+  async lockSuperAdmins(tx: Database): Promise<number> {
+    const rows = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'super_admin')).for('update');
+    return rows.length;
+  }
+
   async count(db: Database = this.db): Promise<number> {
     const [row] = await db.select({ n: count() }).from(users);
     return row?.n ?? 0;
@@ -123,8 +129,8 @@ export class UsersRepository {
   }
 
   /** Deletes the user; their sessions, Voices, usage and codes go with them (foreign keys cascade). */
-  async delete(id: string): Promise<boolean> {
-    const rows = await this.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  async delete(id: string, db: Database = this.db): Promise<boolean> {
+    const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     return rows.length > 0;
   }
 }

@@ -5,7 +5,16 @@
 import { newInteractiveState } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mfaBackupCodes, sessions, usageTranches, users, voices } from '../db/schema.js';
+import {
+  activities,
+  invitations,
+  ledgerEntries,
+  mfaBackupCodes,
+  sessions,
+  usageTranches,
+  users,
+  voices,
+} from '../db/schema.js';
 import { newId } from '../ids.js';
 import { createTestContext, type MultipartForm, type TestClient, type TestContext } from '../test/test-app.js';
 
@@ -220,6 +229,39 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /api/admin/overview': adminOnly(json('GET', () => '/api/admin/overview')),
   'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
+  'GET /api/admin/users/:id/activities': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/activities`)),
+  // The actions: refused for who the caller is before the second factor is even asked for
+  // (admin-actions.test.ts runs the rest of their matrix with two-factor on).
+  'PATCH /api/admin/users/:id/role': adminOnly(
+    json('PATCH', () => `/api/admin/users/${ownerId}/role`, { role: 'admin' }),
+  ),
+  'DELETE /api/admin/users/:id': adminOnly(json('DELETE', () => `/api/admin/users/${ownerId}`)),
+  'POST /api/admin/plans/grant': adminOnly(
+    json(
+      'POST',
+      () => '/api/admin/plans/grant',
+      () => ({ userId: ownerId, amount: 5, reason: 'Goodwill' }),
+    ),
+  ),
+  'PATCH /api/admin/users/:id/limits': adminOnly(
+    json('PATCH', () => `/api/admin/users/${ownerId}/limits`, { onboarding: { step: 'tutorial_complete' } }),
+  ),
+  'POST /api/admin/invite': adminOnly(
+    json('POST', () => '/api/admin/invite', { email: 'new@example.com', role: 'admin' }),
+  ),
+  'GET /api/auth/activities': signedIn(
+    json('GET', () => '/api/auth/activities'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  // The link's token is the credential: an unknown one is a 404 whoever asks.
+  'GET /api/invitations/:token': {
+    send: json('GET', () => `/api/invitations/${'a'.repeat(43)}`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
+  'POST /api/invitations/:token/accept': {
+    send: json('POST', () => `/api/invitations/${'a'.repeat(43)}/accept`, {}),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
 };
 
 /** Everything a refused call must leave alone (session last-use times move with any signed-in call). */
@@ -230,6 +272,10 @@ async function snapshot(): Promise<string> {
     db.select().from(voices).orderBy(voices.id),
     db.select().from(usageTranches).orderBy(usageTranches.id),
     db.select().from(mfaBackupCodes).orderBy(mfaBackupCodes.id),
+    db.select().from(ledgerEntries).orderBy(ledgerEntries.id),
+    db.select().from(invitations).orderBy(invitations.id),
+    // Reads and refusals log nothing either (sign-ins and sign-ups do, and are not refusals).
+    db.select().from(activities).orderBy(activities.id),
     db
       .select({ id: sessions.id, userId: sessions.userId, tokenHash: sessions.tokenHash })
       .from(sessions)

@@ -1,23 +1,30 @@
-// Deleting an account, for good: the password again (and a code when two-factor is on), then
-// every Voice is put to sleep, the user's rows go (sessions, Voices, usage and codes cascade),
-// and the Voices' files are removed. docs/decisions/0009 records this choice.
+// Deleting an account, for good, by its owner (password again, and a code when two-factor is on)
+// or by an admin (services/admin-actions.service.ts) through the same `erase`: every Voice is put
+// to sleep, the user's rows go (sessions, Voices, usage, codes and activity), the record of the
+// deletion is written, and the Voices' files are removed. docs/decisions/0009 and 0015.
 import { DELETE_ACCOUNT_MESSAGES } from '@ownvoice/shared';
+import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError, errors } from '../errors.js';
+import type { InvitationsRepository } from '../repositories/invitations.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { voiceFolder } from '../storage/voice-files.js';
 import type { ActivationService } from './activation.service.js';
+import type { ActivityEntry, ActivityService } from './activity.service.js';
 import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
 
 export class AccountService {
   constructor(
+    private readonly db: Database,
     private readonly users: UsersRepository,
     private readonly voices: VoicesRepository,
     private readonly activation: Pick<ActivationService, 'release'>,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
+    private readonly activity: Pick<ActivityService, 'eraseFor'>,
+    private readonly invitations: Pick<InvitationsRepository, 'deleteFor'>,
     private readonly storage: ArtifactStorage,
   ) {}
 
@@ -30,10 +37,29 @@ export class AccountService {
       if (!input.mfaToken) throw new AppError(400, 'INVALID_MFA_TOKEN', DELETE_ACCOUNT_MESSAGES.codeRequired);
       if (!(await this.mfa.checkCode(user, input.mfaToken))) throw errors.invalidMfaToken(400);
     }
+    await this.erase(user, {
+      userId: user.id,
+      actorId: user.id,
+      action: 'account_deleted',
+      details: user.mfaEnabled ? 'Deleted by its owner with password and code' : 'Deleted by its owner with password',
+    });
+  }
+
+  /**
+   * Removes the account and everything it owned; `record` is the one row that stays: who deleted
+   * which account id, and when. It names no one and quotes nothing the user wrote.
+   */
+  async erase(user: UserRow, record: ActivityEntry, guard?: (tx: Database) => Promise<void>): Promise<void> {
+    if (guard) await this.db.transaction(guard);
     const owned = await this.voices.listByOwner(user.id);
     // Awake Voices leave the engine (and their time is charged) before their rows go.
     for (const voice of owned) await this.activation.release(voice);
-    if (!(await this.users.delete(user.id))) throw errors.notFound('User');
+    await this.db.transaction(async (tx) => {
+      await guard?.(tx);
+      if (!(await this.users.delete(user.id, tx))) throw errors.notFound('User');
+      await this.invitations.deleteFor(user, tx);
+      await this.activity.eraseFor(user.id, record, tx);
+    });
     // Rows first: a failure below leaves orphan folders, never a Voice without its files. A
     // training in progress notices its Voice is gone and stops (workers/training-worker.ts).
     for (const voice of owned) await this.storage.remove(voiceFolder(voice.id));

@@ -1,8 +1,19 @@
-// What the admin console reads: the overview counts and the user list.
-// Who may call it is decided by policies/ (adminPolicy) before a handler runs.
-import { ADMIN_ACTIVE_DAYS, type AdminOverview, type AdminUsersResponse, type Role } from '@ownvoice/shared';
+// What the admin console reads: the overview (counts and 30 days of daily figures), the user
+// list and a user's activity. Who may call it is decided by policies/ (adminPolicy) first.
+import {
+  type ActivityKind,
+  ADMIN_ACTIVE_DAYS,
+  ADMIN_CHART_DAYS,
+  type AdminDay,
+  type AdminOverview,
+  type AdminUsersResponse,
+  type Role,
+} from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
+import { errors } from '../errors.js';
+import type { AdminStatsRepository } from '../repositories/admin-stats.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ActivityService } from './activity.service.js';
 import type { UsersService } from './users.service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -10,12 +21,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class AdminService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly stats: AdminStatsRepository,
     private readonly usersService: Pick<UsersService, 'view'>,
+    private readonly activity: Pick<ActivityService, 'page'>,
     private readonly clock: Clock,
   ) {}
 
   async overview(): Promise<AdminOverview> {
-    const since = new Date(this.clock.now().getTime() - ADMIN_ACTIVE_DAYS * DAY_MS);
+    const now = this.clock.now();
+    const since = new Date(now.getTime() - ADMIN_ACTIVE_DAYS * DAY_MS);
     const o = await this.users.overview(since);
     return {
       users: {
@@ -26,6 +40,7 @@ export class AdminService {
         mfaEnabled: o.mfaEnabled,
       },
       credits: { total: o.credits },
+      daily: await this.daily(now),
     };
   }
 
@@ -45,5 +60,31 @@ export class AdminService {
       users: await Promise.all(rows.map((row) => this.usersService.view(row))),
       pagination: { page: query.page, pages: Math.max(1, Math.ceil(total / query.limit)), total, limit: query.limit },
     };
+  }
+
+  /** A user's activity, newest first; 404 when there is no such user. */
+  async activities(userId: string, query: { page: number; limit: number; kind?: ActivityKind | undefined }) {
+    if (!(await this.users.findById(userId))) throw errors.notFound('User');
+    return this.activity.page(userId, query);
+  }
+
+  /** ADMIN_CHART_DAYS UTC days ending today, oldest first, with zeros for quiet days. */
+  private async daily(now: Date): Promise<AdminDay[]> {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const first = new Date(today - (ADMIN_CHART_DAYS - 1) * DAY_MS);
+    const [signUps, trained, minutes] = await Promise.all([
+      this.stats.signUps(first),
+      this.stats.voicesTrained(first),
+      this.stats.wakingMinutes(first),
+    ]);
+    return Array.from({ length: ADMIN_CHART_DAYS }, (_, i) => {
+      const date = new Date(first.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+      return {
+        date,
+        signUps: signUps.get(date) ?? 0,
+        voicesTrained: trained.get(date) ?? 0,
+        wakingHours: Math.round((minutes.get(date) ?? 0) / 6) / 10,
+      };
+    });
   }
 }

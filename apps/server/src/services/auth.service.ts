@@ -1,6 +1,6 @@
 // Registration, login and logout: argon2id hashes, five failures in a row lock the account for
 // two hours, the beta cap closes registration.
-import { ACCOUNT_LOCK_MS, MAX_FAILED_LOGINS, type User } from '@ownvoice/shared';
+import { ACCOUNT_LOCK_MS, type User } from '@ownvoice/shared';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
@@ -9,6 +9,8 @@ import type { UserRow } from '../db/schema.js';
 import { type AppError, errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ActivityService } from './activity.service.js';
+import type { FailedAttempts } from './failed-attempts.js';
 import type { MfaService } from './mfa.service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import type { SessionMeta, SessionsService } from './sessions.service.js';
@@ -29,6 +31,13 @@ export interface LoginInput {
   mfaToken?: string | undefined;
 }
 
+/** An admin invitation being accepted by signing up. */
+export interface Invitation {
+  role: 'admin' | 'super_admin';
+  /** Uses the invitation up, in the sign-up's transaction; throws when it is no longer good. */
+  accept: (tx: Database, userId: string) => Promise<void>;
+}
+
 export type LoginResult = { token: string; user: User } | { requiresMFA: true };
 
 export class AuthService {
@@ -40,20 +49,31 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly usage: UsageService,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
+    private readonly failures: FailedAttempts,
+    private readonly activity: Pick<ActivityService, 'record'>,
     private readonly options: {
       betaCap: number;
       starter: StarterAllowance | null;
     },
   ) {}
 
-  async register(input: RegisterInput, meta: SessionMeta): Promise<{ token: string; user: User }> {
+  /**
+   * Signs up. An admin invitation gives the account its role and a seat past the beta cap (the
+   * operator asked for this person); it is used up in the sign-up's transaction, or nothing is made.
+   */
+  async register(
+    input: RegisterInput,
+    meta: SessionMeta,
+    invitation?: Invitation,
+  ): Promise<{ token: string; user: User }> {
+    const cap = invitation === undefined;
     // Cheap checks first so a rejected sign-up costs no hashing.
-    await this.assertRegistrable(input, this.db);
+    await this.assertRegistrable(input, this.db, cap);
     const passwordHash = await hashPassword(input.password);
     const created = await this.db.transaction(async (tx) => {
       // Serialise sign-ups so two at once cannot both take the last beta seat.
       await tx.execute(sql`select pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY})`);
-      await this.assertRegistrable(input, tx);
+      await this.assertRegistrable(input, tx, cap);
       const now = this.clock.now();
       const user = await this.users.insert(
         {
@@ -61,13 +81,19 @@ export class AuthService {
           username: input.username,
           email: input.email,
           passwordHash,
-          // Never an admin: an e-mail address nobody verified proves nothing (see the admin CLI).
-          role: 'user',
+          // Never an admin by itself: an e-mail address nobody verified proves nothing (see the
+          // admin CLI); only an invitation's link, sent by an admin, does.
+          role: invitation?.role ?? 'user',
           createdAt: now,
           updatedAt: now,
         },
         tx,
       );
+      await this.activity.record(
+        { userId: user.id, actorId: user.id, action: 'signed_up', details: `Signed up as ${user.username}` },
+        tx,
+      );
+      await invitation?.accept(tx, user.id);
       // With payments on, usage comes from a plan, a pack or the trial; without, from configuration.
       if (!this.options.starter) return user;
       await this.usage.grantStarter(user.id, this.options.starter, tx);
@@ -89,16 +115,22 @@ export class AuthService {
       throw errors.accountLocked((user.lockedUntil.getTime() - now.getTime()) / 1000);
     }
     if (!(await verifyPassword(user.passwordHash, input.password))) {
-      return this.recordFailure(user, now);
+      return this.recordFailure(user, now, errors.invalidCredentials(), 'Wrong password');
     }
     if (user.mfaEnabled) {
       if (!input.mfaToken) return { requiresMFA: true };
       // A wrong code counts towards the lockout like a wrong password: no guessing codes.
       if (!(await this.mfa.checkCode(user, input.mfaToken)))
-        return this.recordFailure(user, now, errors.invalidMfaToken());
+        return this.recordFailure(user, now, errors.invalidMfaToken(), 'Wrong two-factor code');
     }
     const updated = await this.users.update(user.id, { failedLoginCount: 0, lockedUntil: null, lastLoginAt: now });
     const token = await this.sessions.create(user.id, meta);
+    await this.activity.record({
+      userId: user.id,
+      actorId: user.id,
+      action: 'logged_in',
+      details: describeDevice(meta, user.mfaEnabled),
+    });
     return { token, user: await this.usersService.view(updated ?? user) };
   }
 
@@ -106,28 +138,22 @@ export class AuthService {
     return this.sessions.revoke(sessionId);
   }
 
-  private async assertRegistrable(input: RegisterInput, db: Database): Promise<void> {
-    if ((await this.users.count(db)) >= this.options.betaCap) throw errors.betaWaitlist();
+  private async assertRegistrable(input: RegisterInput, db: Database, cap: boolean): Promise<void> {
+    if (cap && (await this.users.count(db)) >= this.options.betaCap) throw errors.betaWaitlist();
     if (await this.users.findByEmail(input.email, db)) throw errors.emailTaken();
     if (await this.users.findByUsernameInsensitive(input.username, db)) throw errors.usernameTaken();
   }
 
-  private async recordFailure(user: UserRow, now: Date, error: AppError = errors.invalidCredentials()): Promise<never> {
-    // A lock that has run out starts a fresh count.
-    let failures: number;
-    if (user.lockedUntil && user.lockedUntil <= now) {
-      await this.users.update(user.id, { failedLoginCount: 1, lockedUntil: null });
-      failures = 1;
-    } else {
-      failures = await this.users.incrementFailedLogins(user.id);
-    }
-    if (failures >= MAX_FAILED_LOGINS) {
-      await this.users.update(user.id, {
-        failedLoginCount: 0,
-        lockedUntil: new Date(now.getTime() + ACCOUNT_LOCK_MS),
-      });
-      throw errors.accountLocked(ACCOUNT_LOCK_MS / 1000);
-    }
+  private async recordFailure(user: UserRow, now: Date, error: AppError, what: string): Promise<never> {
+    if (await this.failures.count(user, now, what)) throw errors.accountLocked(ACCOUNT_LOCK_MS / 1000);
     throw error;
   }
+}
+
+/** "With two-factor, from 203.0.113.9 (Firefox on Linux)": enough to spot a sign-in that was not you. */
+function describeDevice(meta: SessionMeta, withCode: boolean): string {
+  const parts = [withCode ? 'With two-factor' : 'With password'];
+  if (meta.ip) parts.push(`from ${meta.ip}`);
+  const agent = meta.userAgent?.slice(0, 120);
+  return agent ? `${parts.join(', ')} (${agent})` : parts.join(', ');
 }

@@ -2,7 +2,18 @@
 // Each event is handled once — its id is recorded in the same transaction as its effect — and in
 // any order: subscription state is read afresh from the provider (subscription-sync.ts), and
 // each grant names its cause (an invoice, a checkout session), which the ledger grants once.
-import { PLANS, packGrant, planGrant, TRANCHE_TYPES, type TrancheGrant, trialGrant } from '@ownvoice/shared';
+import {
+  type ActivityAction,
+  PACKS,
+  PLANS,
+  packGrant,
+  planGrant,
+  planWithCycle,
+  RESOURCE_LABELS,
+  TRANCHE_TYPES,
+  type TrancheGrant,
+  trialGrant,
+} from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
@@ -12,7 +23,8 @@ import { WebhookSignatureError } from '../payments/provider.js';
 import type { BillingEvent } from '../payments/stripe-events.js';
 import type { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { syncSubscription } from './subscription-sync.js';
+import type { ActivityService } from './activity.service.js';
+import { type SubscriptionPatch, syncSubscription } from './subscription-sync.js';
 import type { UsageService } from './usage.service.js';
 
 type Event<T extends BillingEvent['type']> = Extract<BillingEvent, { type: T }>;
@@ -24,6 +36,7 @@ export class BillingEventsService {
     private readonly events: BillingEventsRepository,
     private readonly users: UsersRepository,
     private readonly usage: UsageService,
+    private readonly activity: Pick<ActivityService, 'record'>,
     private readonly clock: Clock,
   ) {}
 
@@ -63,6 +76,7 @@ export class BillingEventsService {
     const result = syncSubscription(user, state);
     if (!result) return;
     await this.users.update(user.id, result.patch, tx);
+    await this.recordChange(tx, user, result.patch);
     await this.setPlanStorage(tx, user.id, result.planStorageSlots);
     if (result.patch.planName && result.patch.planName !== 'none')
       await this.users.moveOnboardingForward(user.id, 'plan_active', tx);
@@ -75,12 +89,16 @@ export class BillingEventsService {
     if (!event.paid) return;
     if (event.kind === 'pack' && event.pack) {
       const grant = packGrant(event.pack, this.clock.now());
-      await this.usage.grant(
+      const granted = await this.usage.grant(
         tx,
         user.id,
         { tranches: grant.tranches, storageSlots: grant.storageSlotsAdded },
         { reason: 'pack', reference: event.sessionId },
       );
+      if (granted) {
+        const { amount, resource } = PACKS[event.pack];
+        await this.log(tx, user.id, 'pack_bought', `Bought ${amount} ${RESOURCE_LABELS[resource].toLowerCase()}`);
+      }
     }
     if (event.kind === 'trial') await this.startTrial(tx, user, event.setupIntentId);
   }
@@ -95,6 +113,7 @@ export class BillingEventsService {
     await this.users.update(user.id, { planName: 'trial', trialStartedAt: now, trialSetupIntentId: setupIntentId }, tx);
     await this.setPlanStorage(tx, user.id, grant.storageSlotsTotal);
     await this.users.moveOnboardingForward(user.id, 'trial_ready', tx);
+    await this.log(tx, user.id, 'trial_started', 'Card saved; the trial started');
   }
 
   /**
@@ -116,6 +135,12 @@ export class BillingEventsService {
       { reason: previous ? 'plan_upgrade' : 'plan', reference: event.invoiceId },
     );
     if (!granted) return;
+    await this.log(
+      tx,
+      user.id,
+      'plan_paid',
+      `${previous ? 'Upgrade to' : 'Paid for'} ${planWithCycle(event.plan, event.billingCycle)}`,
+    );
     await this.users.update(
       user.id,
       {
@@ -125,6 +150,24 @@ export class BillingEventsService {
       },
       tx,
     );
+  }
+
+  /** One row per change a subscription's state made: a new plan, a cancellation, a reactivation, an end. */
+  private async recordChange(tx: Database, user: UserRow, patch: SubscriptionPatch): Promise<void> {
+    const plan = patch.planName ?? user.planName;
+    const cycle = patch.billingCycle !== undefined ? patch.billingCycle : user.billingCycle;
+    if (plan !== user.planName || cycle !== user.billingCycle) {
+      const from = planWithCycle(user.planName, user.billingCycle);
+      await this.log(tx, user.id, 'plan_changed', `Plan ${from} → ${planWithCycle(plan, cycle)}`);
+    } else if (patch.cancelAtPeriodEnd === true && !user.cancelAtPeriodEnd) {
+      await this.log(tx, user.id, 'subscription_canceled', 'Set to end at the close of the paid period');
+    } else if (patch.cancelAtPeriodEnd === false && user.cancelAtPeriodEnd) {
+      await this.log(tx, user.id, 'subscription_reactivated', 'Renews again at the end of the period');
+    }
+  }
+
+  private log(tx: Database, userId: string, action: ActivityAction, details: string): Promise<void> {
+    return this.activity.record({ userId, actorId: null, action, details }, tx);
   }
 
   /** Sets the part of the storage-slot total that comes with the plan, leaving bought and granted slots. */

@@ -22,6 +22,7 @@ import { type PaymentProvider, PaymentProviderError, type SubscriptionState } fr
 import type { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import type { LedgerRepository } from '../repositories/ledger.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ActivityService } from './activity.service.js';
 import type { BillingEventsService } from './billing-events.service.js';
 import { STORED_UNITS } from './usage.service.js';
 
@@ -50,6 +51,7 @@ export class BillingService {
     private readonly users: UsersRepository,
     private readonly billingEvents: BillingEventsRepository,
     private readonly ledgerRepo: LedgerRepository,
+    private readonly activity: Pick<ActivityService, 'record'>,
     private readonly clock: Clock,
     private readonly options: BillingOptions,
   ) {}
@@ -168,6 +170,12 @@ export class BillingService {
   async finishTrial(user: UserRow): Promise<UserRow> {
     if (user.planName !== 'trial') throw errors.notOnTrial();
     await this.startPlanAfterTrial(user);
+    await this.activity.record({
+      userId: user.id,
+      actorId: user.id,
+      action: 'trial_finished',
+      details: 'Finished the trial early to start the minimum plan',
+    });
     return this.reload(user.id);
   }
 
@@ -200,7 +208,10 @@ export class BillingService {
     return rows.map((row) => ({
       id: row.id,
       resource: row.resource,
-      amount: row.resource === 'storageSlots' ? row.amount : row.amount / STORED_UNITS[row.resource],
+      amount:
+        row.resource === 'storageSlots' || row.resource === 'credits'
+          ? row.amount
+          : row.amount / STORED_UNITS[row.resource],
       reason: row.reason,
       expiresAt: (row.trancheId && expiries.get(row.trancheId)?.toISOString()) || null,
       createdAt: row.createdAt.toISOString(),

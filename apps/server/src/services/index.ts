@@ -7,8 +7,11 @@ import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
 import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
+import { ActivitiesRepository } from '../repositories/activities.repository.js';
+import { AdminStatsRepository } from '../repositories/admin-stats.repository.js';
 import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
+import { InvitationsRepository } from '../repositories/invitations.repository.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
@@ -19,16 +22,21 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { AccountService } from './account.service.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
+import { ActivityService } from './activity.service.js';
 import { AdminService } from './admin.service.js';
+import { AdminActionsService } from './admin-actions.service.js';
 import { AuthService } from './auth.service.js';
 import { BillingService, type Payments } from './billing.service.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
+import { FailedAttempts } from './failed-attempts.js';
 import { InteractiveService } from './interactive.service.js';
+import { InvitationsService } from './invitations.service.js';
 import { MfaService } from './mfa.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
+import { StepUpService } from './step-up.service.js';
 import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
 import { VoiceCreationService } from './voice-creation.service.js';
@@ -38,6 +46,11 @@ export interface Services {
   auth: AuthService;
   account: AccountService;
   admin: AdminService;
+  adminActions: AdminActionsService;
+  invitations: InvitationsService;
+  activity: ActivityService;
+  /** The fresh second factor of sensitive admin actions. */
+  stepUp: StepUpService;
   sessions: SessionsService;
   users: UsersService;
   stats: StatsService;
@@ -72,13 +85,16 @@ export interface ServiceRuntime {
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing'>,
+  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl'>,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
   const usersRepo = new UsersRepository(db);
   const voicesRepo = new VoicesRepository(db);
+  const invitationsRepo = new InvitationsRepository(db);
   const sessions = new SessionsService(new SessionsRepository(db), clock);
+  const activity = new ActivityService(new ActivitiesRepository(db), clock);
+  const failures = new FailedAttempts(usersRepo, activity);
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, voicesRepo, clock);
   const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
@@ -86,18 +102,19 @@ export function createServices(
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
-  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock);
+  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.engine, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
-  const payments = createPayments(db, clock, config.billing, runtime.secretKey, usersRepo, usage);
+  const payments = createPayments(db, clock, config.billing, runtime.secretKey, usersRepo, usage, activity);
   const billing = new BillingService(
     db,
     payments,
     usersRepo,
     new BillingEventsRepository(db),
     new LedgerRepository(db),
+    activity,
     clock,
     {
       provider: config.billing.provider,
@@ -106,15 +123,21 @@ export function createServices(
       log: runtime.log,
     },
   );
+  const account = new AccountService(db, usersRepo, voicesRepo, activation, mfa, activity, invitationsRepo, storage);
+  const auth = new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, failures, activity, {
+    betaCap: config.betaCap,
+    starter: config.starterAllowance,
+  });
   return {
     billing,
     payments,
-    account: new AccountService(usersRepo, voicesRepo, activation, mfa, storage),
-    admin: new AdminService(usersRepo, users, clock),
-    auth: new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, {
-      betaCap: config.betaCap,
-      starter: config.starterAllowance,
-    }),
+    account,
+    admin: new AdminService(usersRepo, new AdminStatsRepository(db), users, activity, clock),
+    adminActions: new AdminActionsService(db, usersRepo, users, usage, account, activity, sessions, clock),
+    invitations: new InvitationsService(db, invitationsRepo, usersRepo, auth, users, activity, clock, config.publicUrl),
+    activity,
+    stepUp: new StepUpService(mfa, failures, sessions, clock),
+    auth,
     sessions,
     users,
     stats: new StatsService(usersRepo, config.betaCap),
@@ -147,10 +170,11 @@ function createPayments(
   secretKey: Buffer,
   users: UsersRepository,
   usage: UsageService,
+  activity: ActivityService,
 ): Payments | null {
   const provider = createPaymentProvider(config, { db, clock, secretKey });
   if (!provider) return null;
-  const events = new BillingEventsService(db, provider, new BillingEventsRepository(db), users, usage, clock);
+  const events = new BillingEventsService(db, provider, new BillingEventsRepository(db), users, usage, activity, clock);
   if (provider instanceof OfflineProvider) {
     provider.connect((payload, signature) => events.receive(Buffer.from(payload), signature));
     return { provider, events, renewDue: () => provider.renewDue() };

@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import type { MfaRepository } from '../repositories/mfa.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { matchTotp, newTotpSecret, totpUri } from '../security/totp.js';
+import type { ActivityService } from './activity.service.js';
 
 export const BACKUP_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: codes people copy by hand. */
@@ -29,6 +30,7 @@ export class MfaService {
     private readonly mfa: MfaRepository,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly activity: Pick<ActivityService, 'record'>,
   ) {}
 
   async setup(user: UserRow): Promise<{ secret: string; qrCode: string }> {
@@ -56,6 +58,12 @@ export class MfaService {
       backupCodes.map(hashBackupCode),
       backupCodes.map(() => newId(now)),
     );
+    await this.activity.record({
+      userId: user.id,
+      actorId: user.id,
+      action: 'mfa_enabled',
+      details: `Two-factor turned on with ${BACKUP_CODE_COUNT} new backup codes`,
+    });
     return { backupCodes };
   }
 
@@ -63,6 +71,12 @@ export class MfaService {
     if (!user.mfaEnabled) throw errors.mfaNotEnabled();
     if (!(await this.checkCode(user, code))) throw errors.invalidMfaToken(400);
     await this.mfa.disable(user.id);
+    await this.activity.record({
+      userId: user.id,
+      actorId: user.id,
+      action: 'mfa_disabled',
+      details: 'Two-factor turned off with a current code',
+    });
   }
 
   /**

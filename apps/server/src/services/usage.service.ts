@@ -6,7 +6,7 @@
 // the sum of its lines; a spend's lines name their tranches, so a refund returns the units there,
 // with their own expiry. Storage slots are a total, not tranches: the sum of their ledger lines.
 import type { LedgerReason, TrancheGrant, TrancheType } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -32,6 +32,8 @@ export interface GrantCause {
   reason: Extract<LedgerReason, 'plan' | 'plan_upgrade' | 'pack' | 'trial' | 'admin' | 'starter'>;
   /** The invoice, checkout session or other cause; null for grants that may repeat (admin). */
   reference: string | null;
+  /** The admin who made an `admin` grant. */
+  authorId?: string | undefined;
 }
 
 /**
@@ -85,6 +87,7 @@ export class UsageService {
       reason: cause.reason,
       trancheId: t.id,
       reference: cause.reference,
+      authorId: cause.authorId ?? null,
       createdAt: now,
     }));
     await this.ledger.append(lines, tx);
@@ -105,6 +108,7 @@ export class UsageService {
           amount: delta,
           reason: cause.reason,
           reference: cause.reference,
+          authorId: cause.authorId ?? null,
           createdAt: now,
         },
       ],
@@ -112,6 +116,31 @@ export class UsageService {
     );
     const total = await this.ledger.sum(userId, 'storageSlots', undefined, tx);
     await tx.update(users).set({ modelStorageSlotsTotal: total }).where(eq(users.id, userId));
+  }
+
+  /** Adds to the account's credits, with its ledger line. */
+  async addCredits(tx: Database, userId: string, amount: number, cause: GrantCause): Promise<void> {
+    if (amount === 0) return;
+    const now = this.clock.now();
+    await this.ledger.append(
+      [
+        {
+          id: newId(now),
+          userId,
+          resource: 'credits',
+          amount,
+          reason: cause.reason,
+          reference: cause.reference,
+          authorId: cause.authorId ?? null,
+          createdAt: now,
+        },
+      ],
+      tx,
+    );
+    await tx
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${amount}` })
+      .where(eq(users.id, userId));
   }
 
   /** The storage slots that came with plans (and the trial or starter allowance), not bought or granted. */

@@ -137,8 +137,13 @@ export class TestClient {
     return { 'x-csrf-token': token, ...(this.cookie ? { cookie: this.cookie } : {}) };
   }
 
-  async request(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = {};
+  async request(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...extraHeaders };
     if (method !== 'GET' && method !== 'HEAD') Object.assign(headers, await this.csrfHeaders());
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     return this.app.inject({

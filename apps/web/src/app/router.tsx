@@ -28,6 +28,7 @@ const CreateContentPage = lazyPage(
   'CreateContentPage',
 );
 const DashboardPage = lazyPage(() => import('../features/dashboard/components/DashboardPage'), 'DashboardPage');
+const InvitationPage = lazyPage(() => import('../features/invitations/components/InvitationPage'), 'InvitationPage');
 const AboutPage = lazyPage(() => import('../features/info-pages/components/AboutPage'), 'AboutPage');
 const DownloadPage = lazyPage(() => import('../features/info-pages/components/DownloadPage'), 'DownloadPage');
 const HowToPage = lazyPage(() => import('../features/info-pages/components/HowToPage'), 'HowToPage');
@@ -84,6 +85,8 @@ export function AppRoutes() {
         <Route path={PATHS.onboardingChoice} element={<OnboardingChoicePage />} />
         <Route path={PATHS.onboardingPlans} element={<OnboardingPlansPage />} />
         <Route path={PATHS.onboardingPayLater} element={<PayLaterPage />} />
+        {/* Public: the invited person may have no account yet, and no onboarding step applies. */}
+        <Route path={ROUTE_PATTERNS.invitation} element={<InvitationPage />} />
 
         <Route element={<PrivateRoute />}>
           <Route path={PATHS.dashboard} element={<DashboardPage />} />

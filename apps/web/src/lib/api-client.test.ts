@@ -13,6 +13,7 @@ interface Recorded {
   path: string;
   csrf: string | undefined;
   auth: string | undefined;
+  mfa: string | undefined;
   body: string;
 }
 
@@ -38,7 +39,8 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return Array.isArray(value) ? value[0] : value;
   };
   const csrf = header('x-csrf-token');
-  state.requests.push({ method: req.method ?? '', path, csrf, auth: header('authorization'), body });
+  const mfa = header('x-mfa-token');
+  state.requests.push({ method: req.method ?? '', path, csrf, auth: header('authorization'), mfa, body });
 
   if (path === '/api/csrf-token') {
     state.issued += 1;
@@ -51,6 +53,12 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     }
   }
   if (path === '/api/echo') return send(res, 200, { ok: true, csrf: csrf ?? null, body: body || null });
+  if (path === '/api/sensitive') {
+    if (mfa === undefined) {
+      return send(res, 403, { msg: 'Enter a code', code: 'MFA_TOKEN_REQUIRED', requiresMFAToken: true });
+    }
+    return send(res, 200, { ok: true });
+  }
   if (path === '/api/forbidden') return send(res, 403, { msg: 'Admins only', code: 'FORBIDDEN' });
   if (path === '/api/taken') {
     return send(res, 409, {
@@ -171,6 +179,29 @@ describe('api client', () => {
     expect(error).toMatchObject({ status: 403, code: 'CSRF_INVALID_TOKEN' });
     expect(callsTo('/api/echo')).toHaveLength(2);
     expect(csrfFetches()).toBe(2);
+  });
+
+  it('sends per-request headers on that request only, beside its own', async () => {
+    const api = client();
+    const refused = await api.post('/sensitive', { a: 1 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 403, code: 'MFA_TOKEN_REQUIRED', requiresMFAToken: true });
+
+    await expect(api.post('/sensitive', { a: 1 }, { headers: { 'x-mfa-token': '123456' } })).resolves.toEqual({
+      ok: true,
+    });
+    await api.delete('/echo', { headers: { 'x-mfa-token': '654321' } });
+    await api.post('/echo');
+    const [first, second] = callsTo('/api/sensitive');
+    expect(first?.mfa).toBeUndefined();
+    expect(second).toMatchObject({ mfa: '123456', csrf: 'token-1', auth: 'Bearer session-token' });
+    expect(callsTo('/api/echo').map((r) => r.mfa)).toEqual(['654321', undefined]);
+  });
+
+  it('keeps its own headers over a per-request one of the same name', async () => {
+    const api = client();
+    await api.post('/echo', undefined, { headers: { 'x-csrf-token': 'forged', Authorization: 'Bearer other' } });
+    expect(callsTo('/api/echo')[0]).toMatchObject({ csrf: 'token-1', auth: 'Bearer session-token' });
   });
 
   it('does not retry a 403 that is not about CSRF', async () => {

@@ -24,6 +24,8 @@ export interface RequestOptions<T> {
   token?: string | null;
   /** The Accept header; JSON unless a stream is asked for. */
   accept?: string;
+  /** Extra headers for this request only (a second-factor code); the client's own headers win. */
+  headers?: Record<string, string>;
 }
 
 export interface ApiClientOptions {
@@ -86,7 +88,8 @@ export function createApiClient({
   });
 
   async function send(path: string, method: HttpMethod, options: RequestOptions<unknown>): Promise<Response> {
-    const headers = new Headers({ Accept: options.accept ?? 'application/json' });
+    const headers = new Headers(options.headers);
+    headers.set('Accept', options.accept ?? 'application/json');
     const token = options.token === undefined ? getToken() : options.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
     if (!SAFE_METHODS.has(method)) headers.set(CSRF_HEADER, await csrf.get());

@@ -11,6 +11,8 @@ export interface ApiErrorDetails {
   /** The resource that ran out, when `reason` says one did. */
   limitType?: string | undefined;
   details?: Record<string, unknown> | undefined;
+  /** A sensitive admin action wants a fresh second-factor code (sent again in `x-mfa-token`). */
+  requiresMFAToken?: boolean | undefined;
 }
 
 export class ApiError extends Error {
@@ -21,8 +23,9 @@ export class ApiError extends Error {
   readonly reason: string | undefined;
   readonly limitType: string | undefined;
   readonly details: Record<string, unknown>;
+  readonly requiresMFAToken: boolean;
 
-  constructor({ status, msg, code, errors, reason, limitType, details }: ApiErrorDetails) {
+  constructor({ status, msg, code, errors, reason, limitType, details, requiresMFAToken }: ApiErrorDetails) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -32,6 +35,7 @@ export class ApiError extends Error {
     this.reason = reason;
     this.limitType = limitType;
     this.details = details ?? {};
+    this.requiresMFAToken = requiresMFAToken === true;
   }
 }
 
@@ -49,7 +53,8 @@ export function apiErrorFromBody(status: number, body: unknown): ApiError {
   const code = typeof loose.code === 'string' ? loose.code : undefined;
   const reason = typeof loose.reason === 'string' ? loose.reason : undefined;
   const limitType = typeof loose.limitType === 'string' ? loose.limitType : undefined;
-  return new ApiError({ status, msg, code, reason, limitType });
+  const requiresMFAToken = loose.requiresMFAToken === true;
+  return new ApiError({ status, msg, code, reason, limitType, requiresMFAToken });
 }
 
 /** The message to show for an error: the server's first message, else the fallback. */

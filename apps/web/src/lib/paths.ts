@@ -32,6 +32,8 @@ export const ROUTE_PATTERNS = {
   voice: `${PATHS.voices}/:id`,
   voiceTraining: `${PATHS.voices}/:id/training`,
   userActivity: '/admin/users/:id/activity',
+  /** A public page: an admin invitation link opens it, signed in or not. */
+  invitation: '/invite/:token',
 } as const;
 
 export type AuthTab = 'register' | 'login';
@@ -54,6 +56,19 @@ export const VOICE_PARAM = 'loraId';
 export const convertPath = (loraId?: string): string =>
   loraId ? `${PATHS.convert}?${new URLSearchParams({ [VOICE_PARAM]: loraId }).toString()}` : PATHS.convert;
 export const userActivityPath = (id: string): string => withId(ROUTE_PATTERNS.userActivity, id);
+export const invitationPath = (token: string): string =>
+  ROUTE_PATTERNS.invitation.replace(':token', () => encodeURIComponent(token));
+
+/** The admin console on one of its tabs (the tab is kept in the address so links and reloads land there). */
+export const ADMIN_TABS = ['overview', 'users', 'invites'] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];
+export const adminDashboardPath = (tab: AdminTab): string =>
+  `${PATHS.adminDashboard}?${new URLSearchParams({ tab }).toString()}`;
+
+/** The account page's query parameter that opens a dialog at once; an accepted invitation asks for two-factor. */
+export const ACCOUNT_SETUP_PARAM = 'setup';
+export const TWO_FACTOR_SETUP = 'two-factor';
+export const ACCOUNT_TWO_FACTOR_SETUP_PATH = `${PATHS.account}?${ACCOUNT_SETUP_PARAM}=${TWO_FACTOR_SETUP}`;
 
 /** The top-up packs on the plans page, which other pages link straight to. */
 export const TOPUPS_ANCHOR = 'topups';

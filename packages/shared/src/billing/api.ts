@@ -100,10 +100,14 @@ export const LEDGER_REASONS = [
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
+/** What a ledger line moves: a usage resource, or the account's credits (granted by an admin). */
+export const LEDGER_RESOURCES = [...RESOURCE_KEYS, 'credits'] as const;
+export type LedgerResource = (typeof LEDGER_RESOURCES)[number];
+
 /** One line of the usage ledger, in shown units (hours for waking hours). */
 export const ledgerEntrySchema = z.object({
   id: z.string(),
-  resource: z.enum(RESOURCE_KEYS),
+  resource: z.enum(LEDGER_RESOURCES),
   /** Positive for a grant or refund, negative for a spend. */
   amount: z.number(),
   reason: z.enum(LEDGER_REASONS),

@@ -1,17 +1,74 @@
-// /api/admin: the admin console's reads. Every route answers only admins with two-factor on
-// (app.requireAdmin, policies/adminPolicy), checked before anything else about the request.
-import type { FastifyInstance } from 'fastify';
+// /api/admin: the admin console. Every route answers only admins with two-factor on
+// (app.requireAdmin, policies/adminPolicy), checked before anything else about the request. The
+// actions (role, delete, grant, invite, limits) also need a fresh second factor in x-mfa-token,
+// checked once the body is valid and before anything changes.
+import { ADMIN_MFA_HEADER } from '@ownvoice/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
-import { overviewSchema, usersListSchema } from './admin.schemas.js';
+import { originOf } from '../origin.js';
+import {
+  activitiesSchema,
+  deleteUserSchema,
+  grantSchema,
+  inviteSchema,
+  limitsSchema,
+  overviewSchema,
+  roleSchema,
+  usersListSchema,
+} from './admin.schemas.js';
 
-export async function adminRoutes(app: FastifyInstance, { admin }: Services): Promise<void> {
+/** Longer than any code: what is longer is not one, and is not read further. */
+const MFA_HEADER_MAX = 64;
+
+export async function adminRoutes(
+  app: FastifyInstance,
+  { admin, adminActions, invitations, stepUp }: Services,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = { onRequest: app.requireAdmin };
+  const confirmed = {
+    onRequest: app.requireAdmin,
+    preHandler: async (request: FastifyRequest) => stepUp.confirm(authOf(request).user, freshCode(request)),
+  };
 
   r.get('/admin/overview', { schema: overviewSchema, ...guard }, async () => admin.overview());
 
   r.get('/admin/users', { schema: usersListSchema, ...guard }, async (request) => ({
     data: await admin.listUsers(request.query),
   }));
+
+  r.get('/admin/users/:id/activities', { schema: activitiesSchema, ...guard }, async (request) => ({
+    data: await admin.activities(request.params.id, request.query),
+  }));
+
+  r.patch('/admin/users/:id/role', { schema: roleSchema, ...confirmed }, async (request) => ({
+    data: { user: await adminActions.changeRole(authOf(request).user, request.params.id, request.body.role) },
+  }));
+
+  r.delete('/admin/users/:id', { schema: deleteUserSchema, ...confirmed }, async (request) => {
+    await adminActions.deleteUser(authOf(request).user, request.params.id);
+    return { data: { id: request.params.id } };
+  });
+
+  r.post('/admin/plans/grant', { schema: grantSchema, ...confirmed }, async (request) => ({
+    data: { user: await adminActions.grantCredits(authOf(request).user, request.body) },
+  }));
+
+  r.patch('/admin/users/:id/limits', { schema: limitsSchema, ...confirmed }, async (request) => ({
+    data: { user: await adminActions.updateLimits(authOf(request).user, request.params.id, request.body) },
+  }));
+
+  r.post('/admin/invite', { schema: inviteSchema, ...confirmed }, async (request, reply) => {
+    reply.code(201);
+    return { data: await invitations.invite(authOf(request).user, request.body, originOf(request)) };
+  });
+}
+
+function freshCode(request: FastifyRequest): string | undefined {
+  const value = request.headers[ADMIN_MFA_HEADER];
+  const code = (Array.isArray(value) ? value[0] : value)?.trim();
+  // An over-long value is no code: cut, it is refused (and counted) like any wrong one.
+  return code ? code.slice(0, MFA_HEADER_MAX) : undefined;
 }

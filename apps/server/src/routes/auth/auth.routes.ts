@@ -1,9 +1,11 @@
 // /api/auth: thin handlers over AuthService and UsersService.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { OWN_ACTIVITY_LIMIT } from '@ownvoice/shared';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf } from '../../plugins/authenticate.js';
+import { authOf, sessionMeta } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import {
+  activitiesSchema,
   deleteAccountSchema,
   loginSchema,
   logoutSchema,
@@ -15,9 +17,10 @@ import {
   registerSchema,
 } from './auth.schemas.js';
 
-const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
-
-export async function authRoutes(app: FastifyInstance, { auth, users, mfa, account }: Services): Promise<void> {
+export async function authRoutes(
+  app: FastifyInstance,
+  { auth, users, mfa, account, activity }: Services,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/register', { schema: registerSchema, preValidation: app.authRateLimit }, async (request, reply) => {
@@ -31,6 +34,10 @@ export async function authRoutes(app: FastifyInstance, { auth, users, mfa, accou
 
   r.get('/auth/me', { schema: meSchema, onRequest: app.requireUser }, async (request) => ({
     user: await users.view(authOf(request).user),
+  }));
+
+  r.get('/auth/activities', { schema: activitiesSchema, onRequest: app.requireUser }, async (request) => ({
+    data: { activities: await activity.recentSecurity(authOf(request).user.id, OWN_ACTIVITY_LIMIT) },
   }));
 
   r.post('/auth/logout', { schema: logoutSchema, onRequest: app.requireUser }, async (request) => {

@@ -13,6 +13,7 @@ import {
   mfaVerifyResponseSchema,
   okResponseSchema,
   onboardingPatchSchema,
+  ownActivitiesResponseSchema,
   registerBodySchema,
 } from '@ownvoice/shared';
 
@@ -54,3 +55,5 @@ export const deleteAccountSchema = {
   body: deleteAccountBodySchema,
   response: { 200: okResponseSchema, ...errorResponses },
 };
+
+export const activitiesSchema = { response: { 200: ownActivitiesResponseSchema, ...errorResponses } };

@@ -1,9 +1,10 @@
 // /api/stripe: checkouts, plan changes and the subscription, over BillingService; and
 // /api/auth/finish-trial. The webhook has its own file (its body must stay raw).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
+import { originOf } from '../origin.js';
 import {
   changePlanSchema,
   packCheckoutSchema,
@@ -11,9 +12,6 @@ import {
   subscriptionActionSchema,
   trialSetupSchema,
 } from './stripe.schemas.js';
-
-/** The address the browser used, for the provider's links back (unless OWNVOICE_PUBLIC_URL says otherwise). */
-export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
 
 export async function stripeRoutes(app: FastifyInstance, { billing, users }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

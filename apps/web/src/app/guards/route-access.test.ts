@@ -39,4 +39,9 @@ describe('private route access', () => {
       expect(decidePrivateAccess(user('pay_later_setup_started'), path)).toEqual({ kind: 'render' });
     }
   });
+
+  it('lets a newly invited admin, still at registered, open the account page to set up two-factor', () => {
+    const invited = testUser({ role: 'admin', onboarding: { step: 'registered' }, plan: { name: 'none' } });
+    expect(decidePrivateAccess(invited, '/dashboard/account')).toEqual({ kind: 'render' });
+  });
 });

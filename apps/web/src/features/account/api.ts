@@ -1,11 +1,14 @@
-// The account screen's calls: two-factor setup, verify and disable, and deleting the account.
+// The account screen's calls: two-factor setup, verify and disable, deleting the account, and the
+// latest security events.
 import {
+  type Activity,
   type DeleteAccountBody,
   type MfaSetupResponse,
   type MfaVerifyResponse,
   mfaSetupResponseSchema,
   mfaVerifyResponseSchema,
   okResponseSchema,
+  ownActivitiesResponseSchema,
 } from '@ownvoice/shared';
 import { api } from '../../lib/api';
 
@@ -21,4 +24,12 @@ export const disableMfa = async (mfaToken: string): Promise<void> => {
 
 export const deleteAccount = async (body: DeleteAccountBody): Promise<void> => {
   await api.request('/auth/account', { method: 'DELETE', body, schema: okResponseSchema });
+};
+
+export const fetchOwnActivities = async (signal?: AbortSignal): Promise<Activity[]> => {
+  const answer = await api.get('/auth/activities', {
+    schema: ownActivitiesResponseSchema,
+    ...(signal ? { signal } : {}),
+  });
+  return answer.data.activities;
 };

@@ -42,4 +42,23 @@ describe('ledgerRow', () => {
     });
     expect(slots).toMatchObject({ resource: 'Voice storage slots', amount: '+50', reason: 'Top-up pack' });
   });
+
+  it('shows credits an admin granted', () => {
+    const credits = ledgerRow({
+      id: 'l4',
+      resource: 'credits',
+      amount: 250,
+      reason: 'admin',
+      expiresAt: null,
+      createdAt: '2026-03-06T10:00:00.000Z',
+    });
+    expect(credits).toEqual({
+      id: 'l4',
+      date: 'Mar 6, 2026',
+      resource: 'Credits',
+      amount: '+250',
+      reason: 'Granted by an admin',
+      expires: '—',
+    });
+  });
 });

@@ -1,5 +1,5 @@
 // How the usage history reads: each ledger line as a signed amount of a resource, with why.
-import { type LedgerEntry, type LedgerReason, RESOURCE_LABELS } from '@ownvoice/shared';
+import { type LedgerEntry, type LedgerReason, type LedgerResource, RESOURCE_LABELS } from '@ownvoice/shared';
 import { formatCount, formatDate } from '../../lib/format';
 
 const REASON_LABELS: Record<LedgerReason, string> = {
@@ -13,6 +13,9 @@ const REASON_LABELS: Record<LedgerReason, string> = {
   refund: 'Refund',
   opening: 'Opening balance',
 };
+
+/** The usage resources, and the account's credits (which an admin grants). */
+const LEDGER_RESOURCE_LABELS: Record<LedgerResource, string> = { ...RESOURCE_LABELS, credits: 'Credits' };
 
 export interface LedgerRow {
   id: string;
@@ -30,7 +33,7 @@ export function ledgerRow(entry: LedgerEntry): LedgerRow {
   return {
     id: entry.id,
     date: formatDate(entry.createdAt),
-    resource: RESOURCE_LABELS[entry.resource],
+    resource: LEDGER_RESOURCE_LABELS[entry.resource],
     amount: `${entry.amount < 0 ? '-' : '+'}${magnitude}${unit}`,
     reason: REASON_LABELS[entry.reason],
     expires: entry.expiresAt ? formatDate(entry.expiresAt) : '—',

@@ -1,19 +1,75 @@
-// The admin console's reads: the overview counts and a page of users.
+// The admin console's calls. The five that change something (role, delete, grant, invite, limits)
+// take an optional second-factor code: the server refuses them without a fresh one, and
+// useMfaAction sends them again with the code the admin types.
 import {
+  type ActivitiesQuery,
+  type ActivitiesResponse,
+  ADMIN_MFA_HEADER,
   type AdminOverview,
+  type AdminUserResponse,
   type AdminUsersQuery,
   type AdminUsersResponse,
+  activitiesResponseSchema,
+  adminDeleteResponseSchema,
   adminOverviewSchema,
+  adminUserResponseSchema,
   adminUsersResponseSchema,
+  type GrantCreditsBody,
+  type InviteBody,
+  type InviteResponse,
+  inviteResponseSchema,
+  type LimitsBody,
+  type Role,
+  type User,
 } from '@ownvoice/shared';
 import { api } from '../../lib/api';
 
-export const fetchAdminOverview = (signal?: AbortSignal): Promise<AdminOverview> =>
-  api.get('/admin/overview', { schema: adminOverviewSchema, ...(signal ? { signal } : {}) });
+const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+const withMfa = (mfaToken?: string) => (mfaToken ? { headers: { [ADMIN_MFA_HEADER]: mfaToken } } : {});
+const userPath = (id: string) => `/admin/users/${encodeURIComponent(id)}`;
 
-export function fetchAdminUsers(query: AdminUsersQuery, signal?: AbortSignal): Promise<AdminUsersResponse> {
+/** A query string of the values that are set. */
+function queryString(query: object): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query))
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  return api.get(`/admin/users?${params}`, { schema: adminUsersResponseSchema, ...(signal ? { signal } : {}) });
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
 }
+
+export const fetchAdminOverview = (signal?: AbortSignal): Promise<AdminOverview> =>
+  api.get('/admin/overview', { schema: adminOverviewSchema, ...withSignal(signal) });
+
+export const fetchAdminUsers = (query: AdminUsersQuery, signal?: AbortSignal): Promise<AdminUsersResponse> =>
+  api.get(`/admin/users?${queryString(query)}`, { schema: adminUsersResponseSchema, ...withSignal(signal) });
+
+export const fetchUserActivities = (
+  id: string,
+  query: ActivitiesQuery,
+  signal?: AbortSignal,
+): Promise<ActivitiesResponse> =>
+  api.get(`${userPath(id)}/activities?${queryString(query)}`, {
+    schema: activitiesResponseSchema,
+    ...withSignal(signal),
+  });
+
+const userOf = (answer: AdminUserResponse): User => answer.data.user;
+
+export const changeUserRole = async (id: string, role: Role, mfaToken?: string): Promise<User> =>
+  userOf(await api.patch(`${userPath(id)}/role`, { role }, { schema: adminUserResponseSchema, ...withMfa(mfaToken) }));
+
+export const deleteUser = async (id: string, mfaToken?: string): Promise<string> => {
+  const answer = await api.delete(userPath(id), { schema: adminDeleteResponseSchema, ...withMfa(mfaToken) });
+  return answer.data.id;
+};
+
+export const grantCredits = async (body: GrantCreditsBody, mfaToken?: string): Promise<User> =>
+  userOf(await api.post('/admin/plans/grant', body, { schema: adminUserResponseSchema, ...withMfa(mfaToken) }));
+
+export const updateLimits = async (id: string, body: LimitsBody, mfaToken?: string): Promise<User> =>
+  userOf(await api.patch(`${userPath(id)}/limits`, body, { schema: adminUserResponseSchema, ...withMfa(mfaToken) }));
+
+export const inviteAdmin = async (body: InviteBody, mfaToken?: string): Promise<InviteResponse['data']> => {
+  const answer = await api.post('/admin/invite', body, { schema: inviteResponseSchema, ...withMfa(mfaToken) });
+  return answer.data;
+};

@@ -1,16 +1,2 @@
-// How plans and cycles are named on screen.
-import type { BillingCycle, PlanName } from '@ownvoice/shared';
-
-export const PLAN_LABELS: Record<PlanName, string> = {
-  trial: 'Trial',
-  minimum: 'Minimum',
-  pro: 'Pro',
-  virtuoso: 'Virtuoso',
-  none: 'No plan yet',
-};
-
-export const CYCLE_LABELS: Record<BillingCycle, string> = { monthly: 'Monthly', annual: 'Annual' };
-
-/** "Pro (annual)", "Minimum". */
-export const planWithCycle = (plan: PlanName, cycle: BillingCycle | null): string =>
-  cycle ? `${PLAN_LABELS[plan]} (${cycle})` : PLAN_LABELS[plan];
+// How plans and cycles are named: one list, in @ownvoice/shared, for the web and the server's activity log.
+export { CYCLE_LABELS, PLAN_LABELS, planWithCycle } from '@ownvoice/shared';

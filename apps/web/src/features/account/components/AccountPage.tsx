@@ -1,6 +1,6 @@
-// /dashboard/account: account info with the role badge and Delete
-// Account, the subscription, usage limits, and two-factor settings. The user is re-read on
-// arrival so limits and two-factor show what the server has now.
+// /dashboard/account: account info with the role badge and Delete Account, the subscription, usage
+// limits, two-factor settings and recent security events. The user is re-read on arrival so limits
+// and two-factor show what the server has now.
 import { Alert, Card, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { ACCOUNT_MESSAGES, isAdminRole, MFA_MESSAGES } from '@ownvoice/shared';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -12,6 +12,7 @@ import { formatDate } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { AccountField } from './AccountField';
 import { DeleteAccountButton } from './DeleteAccountButton';
+import { SecurityEventsCard } from './SecurityEventsCard';
 import { SubscriptionCard } from './SubscriptionCard';
 import { TwoFactorCard } from './TwoFactorCard';
 import { UsageHistory } from './UsageHistory';
@@ -56,6 +57,7 @@ export function AccountPage() {
             </Group>
           </Card>
           <TwoFactorCard />
+          <SecurityEventsCard />
         </Stack>
         <Stack gap="lg">
           <SubscriptionCard user={user} onError={setError} />

@@ -1,5 +1,5 @@
 // Two-factor settings: set up with an authenticator app (QR code, 6-digit code), see the backup
-// codes once, and turn it off with a current code.
+// codes once, and turn it off with a current code. ?setup=two-factor starts setup at once.
 import { Badge, Button, Card, Group, Image, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
   ACCOUNT_MESSAGES,
@@ -9,11 +9,12 @@ import {
   type MfaSetupResponse,
 } from '@ownvoice/shared';
 import { IconShieldLock } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session/session-context';
 import { disableMfa, startMfaSetup, verifyMfa } from '../api';
+import { useSetupFromLink } from '../hooks/use-setup-from-link';
 import { BackupCodesDialog } from './BackupCodesDialog';
 
 const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 6);
@@ -31,7 +32,7 @@ export function TwoFactorCard() {
   const [error, setError] = useState<string | null>(null);
   const enabled = user?.mfaEnabled ?? false;
 
-  const begin = async () => {
+  const begin = useCallback(async () => {
     setError(null);
     setStarting(true);
     try {
@@ -41,7 +42,8 @@ export function TwoFactorCard() {
     } finally {
       setStarting(false);
     }
-  };
+  }, []);
+  useSetupFromLink(begin, enabled);
 
   return (
     <Card data-testid="mfa-card">

@@ -1,22 +1,37 @@
-// User management: search by username or e-mail, filter by role, ten to a page.
-import { Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+// User management: search by username or e-mail, filter by role, ten to a page; each row acts on
+// its user (UserRow).
+import { Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ROLE_LABELS, ROLES, type Role } from '@ownvoice/shared';
+import { ADMIN_PAGE_SIZE, ROLE_LABELS, ROLES, type Role } from '@ownvoice/shared';
 import { IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { RoleBadge } from '../../../components/RoleBadge';
 import { errorMessage } from '../../../lib/api-error';
 import { needsMfa, useAdminUsers } from '../hooks/use-admin-data';
+import { optionOf } from '../select-option';
 import { AdminMfaWarning } from './AdminMfaWarning';
+import { AdminPagination } from './AdminPagination';
+import { UserRow } from './UserRow';
+
+const ROLE_FILTER = [{ value: '', label: 'All roles' }, ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))];
 
 export function UserList() {
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<Role | null>(null);
   const [page, setPage] = useState(1);
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const { data, error, isPending } = useAdminUsers({ page, search: debounced, ...(role ? { role } : {}) });
+  const { data, error, isPending } = useAdminUsers({
+    page,
+    limit: ADMIN_PAGE_SIZE,
+    search: debounced,
+    ...(role ? { role } : {}),
+  });
+  const pages = data?.data.pagination.pages ?? 0;
+
+  // Deleting the last user of the last page leaves that page empty: show the one before.
+  useEffect(() => {
+    if (pages > 0 && page > pages) setPage(pages);
+  }, [page, pages]);
 
   if (needsMfa(error)) return <AdminMfaWarning />;
   return (
@@ -33,14 +48,13 @@ export function UserList() {
           }}
           style={{ flex: 1 }}
         />
-        <Select
+        <NativeSelect
           aria-label="Filter by role"
-          placeholder="All roles"
-          clearable
-          data={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
-          value={role}
-          onChange={(value) => {
-            setRole(value as Role | null);
+          size="md"
+          data={ROLE_FILTER}
+          value={role ?? ''}
+          onChange={(e) => {
+            setRole(optionOf(ROLES, e.currentTarget.value));
             setPage(1);
           }}
           w={180}
@@ -50,45 +64,31 @@ export function UserList() {
       {isPending && <Loader />}
       {data && (
         <>
-          <Table striped highlightOnHover data-testid="admin-users">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>User</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Plan</Table.Th>
-                <Table.Th>Two-factor</Table.Th>
-                <Table.Th ta="right">Credits</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.data.users.map((u) => (
-                <Table.Tr key={u.id}>
-                  <Table.Td>
-                    <Text fw={600} fz="sm" component={Link} to={`/admin/users/${u.id}/activity`}>
-                      {u.username}
-                    </Text>
-                    <Text fz="xs" c="dimmed">
-                      {u.email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{u.role === 'user' ? 'User' : <RoleBadge role={u.role} />}</Table.Td>
-                  <Table.Td>{u.plan.name === 'none' ? '—' : u.plan.name}</Table.Td>
-                  <Table.Td>
-                    <Badge color={u.mfaEnabled ? 'teal' : 'gray'} size="sm">
-                      {u.mfaEnabled ? 'On' : 'Off'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">{u.credits}</Table.Td>
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-users">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>User</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Plan</Table.Th>
+                  <Table.Th>Two-factor</Table.Th>
+                  <Table.Th ta="right">Credits</Table.Th>
+                  <Table.Th ta="right">Actions</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.data.users.map((u) => (
+                  <UserRow key={u.id} user={u} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
           {data.data.users.length === 0 && <Text c="dimmed">No users match.</Text>}
           <Group justify="space-between">
-            <Text fz="sm" c="dimmed">
+            <Text fz="sm" c="dimmed" data-testid="admin-users-total">
               {data.data.pagination.total} {data.data.pagination.total === 1 ? 'user' : 'users'}
             </Text>
-            <Pagination total={data.data.pagination.pages} value={page} onChange={setPage} size="sm" />
+            <AdminPagination page={page} pages={pages} onChange={setPage} label="User pages" />
           </Group>
         </>
       )}

@@ -1,17 +1,27 @@
 // Admin console queries. A refusal (MFA_REQUIRED, FORBIDDEN) is an answer, not retried (the
 // query client's default); the page shows the two-factor warning for MFA_REQUIRED.
-import type { AdminUsersQuery } from '@ownvoice/shared';
+import type { ActivitiesQuery, AdminUsersQuery } from '@ownvoice/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-error';
-import { fetchAdminOverview, fetchAdminUsers } from '../api';
+import { fetchAdminOverview, fetchAdminUsers, fetchUserActivities } from '../api';
+
+/** Every admin query starts with this key, so an action refreshes them all at once. */
+export const ADMIN_QUERY_KEY = ['admin'] as const;
 
 export const useAdminOverview = () =>
-  useQuery({ queryKey: ['admin', 'overview'], queryFn: ({ signal }) => fetchAdminOverview(signal) });
+  useQuery({ queryKey: [...ADMIN_QUERY_KEY, 'overview'], queryFn: ({ signal }) => fetchAdminOverview(signal) });
 
 export const useAdminUsers = (query: AdminUsersQuery) =>
   useQuery({
-    queryKey: ['admin', 'users', query],
+    queryKey: [...ADMIN_QUERY_KEY, 'users', query],
     queryFn: ({ signal }) => fetchAdminUsers(query, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useUserActivities = (userId: string, query: ActivitiesQuery) =>
+  useQuery({
+    queryKey: [...ADMIN_QUERY_KEY, 'activities', userId, query],
+    queryFn: ({ signal }) => fetchUserActivities(userId, query, signal),
     placeholderData: keepPreviousData,
   });
 

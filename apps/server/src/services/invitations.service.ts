@@ -1,0 +1,143 @@
+// Admin invitations: an admin names an e-mail and a role and gets a link, good once for 24 hours
+// (service clock). Opening it shows who is invited; accepting signs up a new account with that
+// e-mail and role, or raises the role of the existing account with that e-mail, which must be the
+// one signed in. The web then asks for two-factor setup, which the console requires.
+import {
+  INVITATION_TTL_MS,
+  type InvitationInfo,
+  type InviteBody,
+  type InviteResponse,
+  ROLE_LABELS,
+  type Role,
+  type User,
+} from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
+import type { InvitationRow, UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import { adminPolicy } from '../policies/index.js';
+import type { InvitationsRepository } from '../repositories/invitations.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ActivityService } from './activity.service.js';
+import type { AuthService } from './auth.service.js';
+import type { SessionMeta } from './sessions.service.js';
+import { hashToken, newSessionToken } from './tokens.js';
+import type { UsersService } from './users.service.js';
+
+const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };
+
+export class InvitationsService {
+  constructor(
+    private readonly db: Database,
+    private readonly invitations: InvitationsRepository,
+    private readonly users: UsersRepository,
+    private readonly auth: Pick<AuthService, 'register'>,
+    private readonly usersService: Pick<UsersService, 'view'>,
+    private readonly activity: Pick<ActivityService, 'record'>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string | undefined,
+  ) {}
+
+  async invite(actor: UserRow, body: InviteBody, origin: string): Promise<InviteResponse['data']> {
+    const refusal = adminPolicy.refusalToInvite(actor, body.role);
+    if (refusal) throw errors.forbidden(refusal);
+    const now = this.clock.now();
+    const token = newSessionToken();
+    const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+    await this.db.transaction(async (tx) => {
+      await this.invitations.insert(
+        {
+          id: newId(now),
+          tokenHash: hashToken(token),
+          email: body.email,
+          role: body.role,
+          invitedBy: actor.id,
+          expiresAt,
+          createdAt: now,
+        },
+        tx,
+      );
+      await this.activity.record(
+        {
+          userId: actor.id,
+          actorId: actor.id,
+          action: 'admin_invited',
+          details: `Invited ${body.email} as ${ROLE_LABELS[body.role]}`,
+          after: { email: body.email, role: body.role, expiresAt: expiresAt.toISOString() },
+        },
+        tx,
+      );
+    });
+    const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
+    return { invitationUrl: `${base}/invite/${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  async info(token: string): Promise<InvitationInfo> {
+    const invitation = await this.usable(token);
+    return {
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt.toISOString(),
+      accountExists: (await this.users.findByEmail(invitation.email)) !== undefined,
+    };
+  }
+
+  async accept(
+    token: string,
+    body: { username?: string; password?: string },
+    signedIn: UserRow | null,
+    meta: SessionMeta,
+  ): Promise<{ token?: string; user: User }> {
+    const invitation = await this.usable(token);
+    const existing = await this.users.findByEmail(invitation.email);
+    if (!existing) {
+      if (!body.username || !body.password) {
+        throw errors.validation('Choose a username and a password to create your account.');
+      }
+      return this.auth.register({ username: body.username, email: invitation.email, password: body.password }, meta, {
+        role: invitation.role,
+        accept: (tx, userId) => this.claim(tx, invitation, userId, `Joined as ${ROLE_LABELS[invitation.role]}`),
+      });
+    }
+    if (signedIn?.id !== existing.id) {
+      throw errors.forbidden(`Log in as ${invitation.email} to accept this invitation.`);
+    }
+    const updated = await this.db.transaction(async (tx) => {
+      const user = await this.users.lockById(tx, existing.id);
+      if (!user) throw errors.notFound('User');
+      // An invitation never lowers a role.
+      const role = ROLE_RANK[invitation.role] > ROLE_RANK[user.role] ? invitation.role : user.role;
+      await this.claim(tx, invitation, user.id, `Role ${ROLE_LABELS[user.role]} → ${ROLE_LABELS[role]}`);
+      return (await this.users.update(user.id, { role }, tx)) ?? user;
+    });
+    return { user: await this.usersService.view(updated) };
+  }
+
+  private async claim(tx: Database, invitation: InvitationRow, userId: string, how: string): Promise<void> {
+    if (!(await this.invitations.claim(tx, invitation.id, userId, this.clock.now()))) throw usedUp();
+    await this.activity.record(
+      {
+        userId,
+        actorId: userId,
+        action: 'invitation_accepted',
+        details: `${how} by invitation`,
+        after: { role: invitation.role, invitedBy: invitation.invitedBy },
+      },
+      tx,
+    );
+  }
+
+  /** The invitation behind a link, while it is good: 404 unknown, 410 used or expired. */
+  private async usable(token: string): Promise<InvitationRow> {
+    const invitation = await this.invitations.findByTokenHash(hashToken(token));
+    if (!invitation) throw errors.notFound('Invitation');
+    if (invitation.acceptedAt) throw usedUp();
+    if (invitation.expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw errors.invitationInvalid('This invitation has expired (they last 24 hours). Ask an admin for a new one.');
+    }
+    return invitation;
+  }
+}
+
+const usedUp = () => errors.invitationInvalid('This invitation was already used. Ask an admin for a new one.');

@@ -1,0 +1,62 @@
+// The Edit limits form's account settings: storage slots, plan and cycle, onboarding step and
+// subscription status, each starting at the user's current value.
+import { NativeSelect, NumberInput, SimpleGrid } from '@mantine/core';
+import { BILLING_CYCLES, CYCLE_LABELS, ONBOARDING_STEPS, PLAN_LABELS, PLAN_NAMES } from '@ownvoice/shared';
+import { type SubscriptionStatus, stepLabel } from '../limits-form';
+import { optionOf } from '../select-option';
+import type { LimitsFieldsProps } from './UsageGrantFields';
+
+const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active', 'canceled'];
+const PLAN_OPTIONS = PLAN_NAMES.map((name) => ({ value: name, label: PLAN_LABELS[name] }));
+const CYCLE_OPTIONS = [
+  { value: '', label: 'None' },
+  ...BILLING_CYCLES.map((cycle) => ({ value: cycle, label: CYCLE_LABELS[cycle] })),
+];
+const STEP_OPTIONS = ONBOARDING_STEPS.map((step) => ({ value: step, label: stepLabel(step) }));
+const STATUS_OPTIONS = [
+  { value: '', label: 'None' },
+  { value: 'active', label: 'Active' },
+  { value: 'canceled', label: 'Cancelled' },
+];
+
+export function AccountStateFields({ values, set }: LimitsFieldsProps) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+      <NumberInput
+        label="Voice storage slots (total)"
+        min={0}
+        max={1_000_000}
+        allowDecimal={false}
+        allowNegative={false}
+        value={values.storageSlotsTotal}
+        onChange={(value) => set('storageSlotsTotal', typeof value === 'number' ? value : '')}
+      />
+      <NativeSelect
+        label="Subscription status"
+        data={STATUS_OPTIONS}
+        value={values.subscriptionStatus ?? ''}
+        onChange={(event) => set('subscriptionStatus', optionOf(SUBSCRIPTION_STATUSES, event.currentTarget.value))}
+      />
+      <NativeSelect
+        label="Plan"
+        data={PLAN_OPTIONS}
+        value={values.planName}
+        onChange={(event) => set('planName', optionOf(PLAN_NAMES, event.currentTarget.value) ?? values.planName)}
+      />
+      <NativeSelect
+        label="Billing cycle"
+        data={CYCLE_OPTIONS}
+        value={values.billingCycle ?? ''}
+        onChange={(event) => set('billingCycle', optionOf(BILLING_CYCLES, event.currentTarget.value))}
+      />
+      <NativeSelect
+        label="Onboarding step"
+        data={STEP_OPTIONS}
+        value={values.onboardingStep}
+        onChange={(event) =>
+          set('onboardingStep', optionOf(ONBOARDING_STEPS, event.currentTarget.value) ?? values.onboardingStep)
+        }
+      />
+    </SimpleGrid>
+  );
+}

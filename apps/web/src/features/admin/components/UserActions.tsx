@@ -1,0 +1,41 @@
+// A row's actions as a compact group of icon buttons: grant credits, edit limits, the activity
+// log, delete (never offered for a super admin).
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import type { User } from '@ownvoice/shared';
+import { IconAdjustments, IconCoins, IconHistory } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { userActivityPath } from '../../../lib/paths';
+import { DeleteUserButton } from './DeleteUserButton';
+import { GrantCreditsModal } from './GrantCreditsModal';
+import { LimitsModal } from './LimitsModal';
+
+type OpenModal = 'grant' | 'limits' | null;
+
+export function UserActions({ user }: { user: User }) {
+  const [open, setOpen] = useState<OpenModal>(null);
+  const close = () => setOpen(null);
+  return (
+    <Group gap={4} wrap="nowrap" justify="flex-end">
+      <Tooltip label="Grant credits" withArrow>
+        <ActionIcon variant="subtle" aria-label="Grant credits" onClick={() => setOpen('grant')}>
+          <IconCoins size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Edit limits" withArrow>
+        <ActionIcon variant="subtle" aria-label="Edit limits" onClick={() => setOpen('limits')}>
+          <IconAdjustments size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Activity" withArrow>
+        <ActionIcon variant="subtle" component={Link} to={userActivityPath(user.id)} aria-label="Activity">
+          <IconHistory size={18} />
+        </ActionIcon>
+      </Tooltip>
+      {user.role !== 'super_admin' && <DeleteUserButton user={user} />}
+      {/* Mounted only while open, so each opening starts from the user's current values. */}
+      {open === 'grant' && <GrantCreditsModal user={user} onClose={close} />}
+      {open === 'limits' && <LimitsModal user={user} onClose={close} />}
+    </Group>
+  );
+}

@@ -1,0 +1,61 @@
+// Accepting an invitation, either way: a new account signs in with the token it is given (as
+// registration does), the signed-in account re-reads itself with its new role. Both land on the
+// account page with two-factor setup open, since admin functions need it.
+import { firstIssueMessage, type RegisterForm, registerFormSchema } from '@ownvoice/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ACCOUNT_TWO_FACTOR_SETUP_PATH } from '../../../lib/paths';
+import { useSession } from '../../../lib/session/session-context';
+import { notifySuccess } from '../../../lib/toast';
+import { acceptAsSignedIn, acceptWithNewAccount } from '../api';
+import { acceptErrorMessage, unusableInvitationMessage } from '../invitation-view';
+
+/** A form rule broken before anything was sent; its message is shown as is. */
+class FormRuleError extends Error {}
+
+export function useAcceptInvitation(token: string, onUnusable: (message: string) => void) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+
+  const handlers = {
+    onMutate: () => setError(null),
+    onSuccess: () => {
+      notifySuccess('Invitation accepted. Set up two-factor next.');
+      navigate(ACCOUNT_TWO_FACTOR_SETUP_PATH, { replace: true });
+    },
+    onError: (cause: unknown) => {
+      const unusable = unusableInvitationMessage(cause);
+      if (unusable) onUnusable(unusable);
+      else setError(cause instanceof FormRuleError ? cause.message : acceptErrorMessage(cause));
+    },
+  };
+
+  const signUp = useMutation({
+    ...handlers,
+    mutationFn: async (form: RegisterForm) => {
+      // Registration's own rules, with the invited address as the e-mail.
+      const parsed = registerFormSchema.safeParse(form);
+      if (!parsed.success) throw new FormRuleError(firstIssueMessage(parsed.error));
+      const { username, password } = parsed.data;
+      await session.signInWithToken(await acceptWithNewAccount(token, { username, password }));
+    },
+  });
+
+  const accept = useMutation({
+    ...handlers,
+    mutationFn: async () => {
+      await acceptAsSignedIn(token);
+      await session.refresh();
+    },
+  });
+
+  return {
+    signUp: signUp.mutate,
+    accept: () => accept.mutate(),
+    pending: signUp.isPending || accept.isPending,
+    error,
+    clearError: () => setError(null),
+  };
+}
