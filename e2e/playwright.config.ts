@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_ADMIN } from './support';
+import { E2E_ADMIN, E2E_CONSOLE_ADMIN } from './support';
 
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(e2eDir, '..');
@@ -47,8 +47,13 @@ export default defineConfig({
   webServer: {
     // The first super admin is made the way an operator makes it, before the server starts.
     command:
-      'printf "%s\\n" "$E2E_ADMIN_PASSWORD" | node apps/server/dist/admin.js create-super-admin ' +
-      `--email ${E2E_ADMIN.email} --username ${E2E_ADMIN.username} && exec node apps/server/dist/main.js`,
+      [E2E_ADMIN, E2E_CONSOLE_ADMIN]
+        .map(
+          (admin, i) =>
+            `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
+            `--email ${admin.email} --username ${admin.username}`,
+        )
+        .join(' && ') + ' && exec node apps/server/dist/main.js',
     cwd: repoRoot,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
@@ -62,7 +67,8 @@ export default defineConfig({
       OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
       // Hermetic: never download a model in tests.
       OWNVOICE_BASE_MODEL: 'tiny',
-      E2E_ADMIN_PASSWORD: E2E_ADMIN.password,
+      E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
+      E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
       LOG_LEVEL: 'warn',
     },
   },

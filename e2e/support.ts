@@ -66,6 +66,12 @@ export async function logIn(page: Page, email: string, password: string) {
 
 /** The super admin the e2e server starts with, made by the admin command (playwright.config.ts). */
 export const E2E_ADMIN = { username: 'e2e_admin', email: 'admin@e2e.example.com', password: 'Passw0rd-e2e-admin' };
+/** A second such super admin, for the console's actions (admin.spec.ts), so the specs do not share one. */
+export const E2E_CONSOLE_ADMIN = {
+  username: 'e2e_console',
+  email: 'console@e2e.example.com',
+  password: 'Passw0rd-e2e-console',
+};
 
 /** An authenticator app's code for `secret`, `offsetSeconds` from now, by Debian's oathtool. */
 export function totp(secret: string, offsetSeconds = 0): string {
@@ -76,9 +82,12 @@ export function totp(secret: string, offsetSeconds = 0): string {
   return execFileSync('oathtool', ['--totp', '-b', '--now', at, secret], { encoding: 'utf8' }).trim();
 }
 
-/** Turns two-factor on from the account page it is on; returns the secret and the backup codes. */
-export async function enableTwoFactorOnAccountPage(page: Page) {
-  await page.getByRole('button', { name: 'Set up two-factor' }).click();
+/**
+ * Turns two-factor on from the account page it is on (opening the setup unless the page opened it
+ * itself, as after accepting an invitation); returns the secret and the backup codes.
+ */
+export async function enableTwoFactorOnAccountPage(page: Page, { open = true } = {}) {
+  if (open) await page.getByRole('button', { name: 'Set up two-factor' }).click();
   const setup = page.getByTestId('mfa-setup-dialog');
   const secret = (await setup.getByTestId('mfa-secret').textContent())?.trim() ?? '';
   await setup.getByTestId('mfa-setup-code').fill(totp(secret));

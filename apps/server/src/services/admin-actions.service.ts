@@ -5,6 +5,7 @@
 import {
   type GrantCreditsBody,
   type LimitsBody,
+  PLAN_LABELS,
   RESOURCE_LABELS,
   ROLE_LABELS,
   type Role,
@@ -135,7 +136,7 @@ export class AdminActionsService {
         const cycle = body.plan.name === 'none' ? null : (body.plan.billingCycle ?? target.billingCycle);
         patch.planName = body.plan.name;
         patch.billingCycle = cycle;
-        note('plan', target.planName, body.plan.name, 'plan');
+        note('plan', target.planName, body.plan.name, 'plan', PLAN_LABELS);
         if (cycle !== target.billingCycle) note('billingCycle', target.billingCycle, cycle, 'billing cycle');
       }
       if (body.onboarding) {
@@ -160,10 +161,11 @@ export class AdminActionsService {
       );
       return (await this.users.findById(target.id, tx)) ?? target;
 
-      function note(key: string, from: unknown, to: unknown, label: string): void {
+      function note(key: string, from: unknown, to: unknown, label: string, names?: Record<string, string>): void {
         before[key] = from;
         after[key] = to;
-        said.push(`${label} ${String(from ?? 'none')} → ${String(to ?? 'none')}`);
+        const say = (value: unknown) => (value === null ? 'none' : (names?.[String(value)] ?? String(value)));
+        said.push(`${label} ${say(from)} → ${say(to)}`);
       }
     });
     return this.usersService.view(updated);

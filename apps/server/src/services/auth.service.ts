@@ -10,6 +10,7 @@ import { type AppError, errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
+import { deviceName } from './device-name.js';
 import type { FailedAttempts } from './failed-attempts.js';
 import type { MfaService } from './mfa.service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
@@ -154,6 +155,6 @@ export class AuthService {
 function describeDevice(meta: SessionMeta, withCode: boolean): string {
   const parts = [withCode ? 'With two-factor' : 'With password'];
   if (meta.ip) parts.push(`from ${meta.ip}`);
-  const agent = meta.userAgent?.slice(0, 120);
-  return agent ? `${parts.join(', ')} (${agent})` : parts.join(', ');
+  const device = deviceName(meta.userAgent);
+  return device ? `${parts.join(', ')} (${device})` : parts.join(', ');
 }

@@ -57,8 +57,8 @@ export function SecurityEventsCard() {
         </Title>
       </Group>
       <Text fz="xs" c="dimmed" mb="sm">
-        Your latest {OWN_ACTIVITY_LIMIT} sign-ins and security changes. Something you do not recognise? Change your
-        password and turn on two-factor.
+        Your latest {OWN_ACTIVITY_LIMIT} sign-ins and security changes. Something you do not recognise? Turn on
+        two-factor if it is off, and tell us in the community chat.
       </Text>
       <EventList />
     </Card>
