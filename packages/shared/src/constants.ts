@@ -5,6 +5,8 @@ export const ROLES = ['user', 'admin', 'super_admin'] as const;
 export type Role = (typeof ROLES)[number];
 export const ADMIN_ROLES: readonly Role[] = ['admin', 'super_admin'];
 export const isAdminRole = (role: Role): boolean => ADMIN_ROLES.includes(role);
+/** Roles from least to most rights: a change to a lower one is a demotion. */
+export const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };
 
 export const ROLE_LABELS: Record<Role, string> = {
   user: 'User',

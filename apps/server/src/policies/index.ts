@@ -1,5 +1,12 @@
 // Who may do what, in one place. Services ask here; they never compare owners or roles inline.
-import { isAdminRole, mayUseConvertAndCreate, type OnboardingStep, type PlanName, type Role } from '@ownvoice/shared';
+import {
+  isAdminRole,
+  mayUseConvertAndCreate,
+  type OnboardingStep,
+  type PlanName,
+  ROLE_RANK,
+  type Role,
+} from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 
@@ -61,8 +68,6 @@ export const adminPolicy = {
   refusalToInvite: (actor: Pick<UserRow, 'role'>, role: Role): string | null =>
     role === 'super_admin' && actor.role !== 'super_admin' ? 'Only a super admin can invite a super admin.' : null,
 } as const;
-
-const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };
 
 export const writingPolicy = {
   /** Convert and Create open once onboarding reaches training_started (or on a paid plan), as the web's navigation does. */

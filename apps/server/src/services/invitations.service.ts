@@ -8,7 +8,7 @@ import {
   type InviteBody,
   type InviteResponse,
   ROLE_LABELS,
-  type Role,
+  ROLE_RANK,
   type User,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -24,8 +24,6 @@ import type { AuthService } from './auth.service.js';
 import type { SessionMeta } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
-
-const ROLE_RANK: Record<Role, number> = { user: 0, admin: 1, super_admin: 2 };
 
 export class InvitationsService {
   constructor(

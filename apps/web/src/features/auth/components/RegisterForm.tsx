@@ -1,7 +1,7 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
+import { Button, Stack } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { NewPasswordFields, UsernameField } from '../../../components/NewAccountFields';
 import { useRegister } from '../hooks/use-register';
 import { EmailField } from './EmailField';
 
@@ -22,33 +22,13 @@ export function RegisterForm() {
     <form onSubmit={submit} noValidate aria-label="Create account">
       <Stack gap="md">
         <ErrorAlert message={error} onClose={clearError} />
-        <TextInput
-          label="Username"
-          name="username"
-          autoComplete="username"
-          placeholder="your_name"
-          description="Letters, numbers, underscores and hyphens"
-          value={username}
-          maxLength={USERNAME_MAX}
-          onChange={(event) => setUsername(filterUsernameInput(event.currentTarget.value))}
-        />
+        <UsernameField value={username} onChange={setUsername} />
         <EmailField value={email} onChange={setEmail} />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          description="8 or more characters with an uppercase letter, a lowercase letter and a number"
-          value={password}
-          maxLength={PASSWORD_MAX}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
-        <PasswordInput
-          label="Confirm password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={confirmPassword}
-          maxLength={PASSWORD_MAX}
-          onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+        <NewPasswordFields
+          password={password}
+          confirmPassword={confirmPassword}
+          onPassword={setPassword}
+          onConfirmPassword={setConfirmPassword}
         />
         <Button type="submit" size="md" fullWidth loading={pending} mt="xs">
           Create account

@@ -1,9 +1,9 @@
 // Accepting an invitation for a new address: choose a username and a password (registration's
 // rules); the e-mail is the invited one.
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { NewPasswordFields, UsernameField } from '../../../components/NewAccountFields';
 
 export interface InvitationSignUpFormProps {
   email: string;
@@ -28,32 +28,12 @@ export function InvitationSignUpForm({ email, pending, error, onClearError, onSu
       <Stack gap="md">
         <ErrorAlert message={error} onClose={onClearError} />
         <TextInput label="E-mail" value={email} readOnly disabled />
-        <TextInput
-          label="Username"
-          name="username"
-          autoComplete="username"
-          placeholder="your_name"
-          description="Letters, numbers, underscores and hyphens"
-          value={username}
-          maxLength={USERNAME_MAX}
-          onChange={(event) => setUsername(filterUsernameInput(event.currentTarget.value))}
-        />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          description="8 or more characters with an uppercase letter, a lowercase letter and a number"
-          value={password}
-          maxLength={PASSWORD_MAX}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
-        <PasswordInput
-          label="Confirm password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={confirmPassword}
-          maxLength={PASSWORD_MAX}
-          onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+        <UsernameField value={username} onChange={setUsername} />
+        <NewPasswordFields
+          password={password}
+          confirmPassword={confirmPassword}
+          onPassword={setPassword}
+          onConfirmPassword={setConfirmPassword}
         />
         <Button type="submit" size="md" fullWidth loading={pending}>
           Create account and accept
