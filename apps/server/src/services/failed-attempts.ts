@@ -33,4 +33,9 @@ export class FailedAttempts {
     });
     return true;
   }
+
+  /** A right code or password: the count starts again. */
+  async reset(user: UserRow): Promise<void> {
+    if (user.failedLoginCount > 0) await this.users.update(user.id, { failedLoginCount: 0 });
+  }
 }

@@ -19,7 +19,10 @@ export class StepUpService {
 
   async confirm(user: UserRow, code: string | undefined): Promise<void> {
     if (!code) throw errors.mfaTokenRequired();
-    if (await this.mfa.checkCode(user, code)) return;
+    if (await this.mfa.checkCode(user, code)) {
+      await this.failures.reset(user);
+      return;
+    }
     const now = this.clock.now();
     if (await this.failures.count(user, now, 'Wrong code to confirm an admin action')) {
       // Locked: every session ends, so the lock holds for whoever holds this one too.
