@@ -57,6 +57,14 @@ export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
 export const paginationSchema = z.object({ page: z.number(), pages: z.number(), total: z.number(), limit: z.number() });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** The pagination of page `page` of `total` items, `limit` a page; an empty list is one empty page. */
+export const paginationOf = (page: number, limit: number, total: number): Pagination => ({
+  page,
+  pages: Math.max(1, Math.ceil(total / limit)),
+  total,
+  limit,
+});
+
 export const adminUsersResponseSchema = z.object({
   data: z.object({ users: z.array(userSchema), pagination: paginationSchema }),
 });

@@ -2,7 +2,7 @@
 // client parses what the server serialises. The server's response schemas are these, so unknown
 // fields (a password hash, a secret) can never slip into a response.
 import { z } from 'zod';
-import { BILLING_CYCLES, PLAN_NAMES, ROLES } from './constants.js';
+import { BILLING_CYCLES, PLAN_NAMES, ROLES, SUBSCRIPTION_STATUSES } from './constants.js';
 import { ONBOARDING_STEPS } from './onboarding.js';
 
 export const trancheSchema = z.object({
@@ -37,7 +37,7 @@ export const userSchema = z.object({
     trialEndsAt: z.string().nullable(),
   }),
   subscription: z.object({
-    status: z.enum(['active', 'canceled']).nullable(),
+    status: z.enum(SUBSCRIPTION_STATUSES).nullable(),
     cancelAtPeriodEnd: z.boolean(),
     stripeSubscriptionId: z.string().nullable(),
     /** When the current paid period ends: the next renewal, or the end of a cancelled plan. */

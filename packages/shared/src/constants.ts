@@ -52,6 +52,8 @@ export const PLAN_NAMES = ['trial', 'minimum', 'pro', 'virtuoso', 'none'] as con
 export type PlanName = (typeof PLAN_NAMES)[number];
 export const BILLING_CYCLES = ['monthly', 'annual'] as const;
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
+export const SUBSCRIPTION_STATUSES = ['active', 'canceled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const RESOURCE_KEYS = [
   'modelsTrained',

@@ -1,7 +1,5 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
-
-import type { Role } from '@ownvoice/shared';
-import { type OnboardingStep, stepsBefore } from '@ownvoice/shared';
+import { type OnboardingStep, type Role, stepsBefore } from '@ownvoice/shared';
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
@@ -34,12 +32,12 @@ export class UsersRepository {
       .where(and(eq(users.id, id), inArray(users.onboardingStep, [...from])));
   }
 
-  /** Locks the user's row for the caller's transaction: serialises spending of per-user totals. */
   /** Moves the onboarding step forward to `to` from any earlier step; a later step stays. */
   async moveOnboardingForward(id: string, to: OnboardingStep, db: Database = this.db): Promise<void> {
     await this.moveOnboardingStep(id, stepsBefore(to), to, db);
   }
 
+  /** Locks the user's row for the caller's transaction: serialises spending of per-user totals. */
   async lockById(tx: Database, id: string): Promise<UserRow | undefined> {
     const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     return row;

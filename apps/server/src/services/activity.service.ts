@@ -7,6 +7,7 @@ import {
   type ActivityAction,
   type ActivityKind,
   type Pagination,
+  paginationOf,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
@@ -59,7 +60,7 @@ export class ActivityService {
     });
     return {
       activities: rows.map(toActivityView),
-      pagination: { page: query.page, pages: Math.max(1, Math.ceil(total / query.limit)), total, limit: query.limit },
+      pagination: paginationOf(query.page, query.limit, total),
     };
   }
 

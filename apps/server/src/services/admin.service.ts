@@ -7,6 +7,7 @@ import {
   type AdminDay,
   type AdminOverview,
   type AdminUsersResponse,
+  paginationOf,
   type Role,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -58,7 +59,7 @@ export class AdminService {
     });
     return {
       users: await Promise.all(rows.map((row) => this.usersService.view(row))),
-      pagination: { page: query.page, pages: Math.max(1, Math.ceil(total / query.limit)), total, limit: query.limit },
+      pagination: paginationOf(query.page, query.limit, total),
     };
   }
 

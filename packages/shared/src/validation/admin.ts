@@ -1,7 +1,7 @@
 // The admin console's form rules (the product description's admin forms), shared so the console
 // and the API agree: granting credits, inviting an admin, changing a role, editing limits.
 import { z } from 'zod';
-import { BILLING_CYCLES, ID_PATTERN, PLAN_NAMES, ROLES, TRANCHE_TYPES } from '../constants.js';
+import { BILLING_CYCLES, ID_PATTERN, PLAN_NAMES, ROLES, SUBSCRIPTION_STATUSES, TRANCHE_TYPES } from '../constants.js';
 import { ONBOARDING_STEPS } from '../onboarding.js';
 import { emailSchema } from './auth.js';
 import { cleanText } from './text.js';
@@ -64,7 +64,7 @@ export const limitsBodySchema = z
     usageLimits: z.object({ modelStorageSlotsTotal: z.number().int().min(0).max(1_000_000) }).optional(),
     plan: z.object({ name: z.enum(PLAN_NAMES), billingCycle: z.enum(BILLING_CYCLES).optional() }).optional(),
     onboarding: z.object({ step: z.enum(ONBOARDING_STEPS) }).optional(),
-    subscription: z.object({ status: z.enum(['active', 'canceled']) }).optional(),
+    subscription: z.object({ status: z.enum(SUBSCRIPTION_STATUSES) }).optional(),
   })
   .refine((body) => Object.values(body).some((part) => part !== undefined), ADMIN_MESSAGES.limitsEmpty);
 export type LimitsBody = z.infer<typeof limitsBodySchema>;

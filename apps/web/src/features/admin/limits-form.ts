@@ -7,11 +7,10 @@ import {
   limitsBodySchema,
   type OnboardingStep,
   type PlanName,
+  type SubscriptionStatus,
   type TrancheType,
   type User,
 } from '@ownvoice/shared';
-
-export type SubscriptionStatus = NonNullable<User['subscription']['status']>;
 
 export interface LimitsFormValues {
   /** A usage grant: all three or none. */

@@ -1,12 +1,18 @@
 // The Edit limits form's account settings: storage slots, plan and cycle, onboarding step and
 // subscription status, each starting at the user's current value.
 import { NativeSelect, NumberInput, SimpleGrid } from '@mantine/core';
-import { BILLING_CYCLES, CYCLE_LABELS, ONBOARDING_STEPS, PLAN_LABELS, PLAN_NAMES } from '@ownvoice/shared';
-import { type SubscriptionStatus, stepLabel } from '../limits-form';
+import {
+  BILLING_CYCLES,
+  CYCLE_LABELS,
+  ONBOARDING_STEPS,
+  PLAN_LABELS,
+  PLAN_NAMES,
+  SUBSCRIPTION_STATUSES,
+} from '@ownvoice/shared';
+import { stepLabel } from '../limits-form';
 import { optionOf } from '../select-option';
 import type { LimitsFieldsProps } from './UsageGrantFields';
 
-const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active', 'canceled'];
 const PLAN_OPTIONS = PLAN_NAMES.map((name) => ({ value: name, label: PLAN_LABELS[name] }));
 const CYCLE_OPTIONS = [
   { value: '', label: 'None' },

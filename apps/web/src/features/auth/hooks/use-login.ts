@@ -2,11 +2,11 @@
 import { firstIssueMessage, type LoginBody, loginBodySchema } from '@ownvoice/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormError } from '../../../lib/form-error';
 import { PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import { type LoginStep, loginErrorMessage } from '../error-messages';
-import { FormError } from '../form-error';
 import { useAuthTarget } from './use-auth-target';
 
 export function useLogin() {

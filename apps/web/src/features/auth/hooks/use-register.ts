@@ -4,6 +4,7 @@ import { firstIssueMessage, type RegisterForm, registerFormSchema } from '@ownvo
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { FormError } from '../../../lib/form-error';
 import { PATHS } from '../../../lib/paths';
 import { tokenOf } from '../../../lib/session/session-api';
 import { useSession } from '../../../lib/session/session-context';
@@ -11,7 +12,6 @@ import { SessionError } from '../../../lib/session/session-errors';
 import { notifySuccess } from '../../../lib/toast';
 import { postRegister } from '../api';
 import { isBetaWaitlistError, registerErrorMessage } from '../error-messages';
-import { FormError } from '../form-error';
 import { useAuthTarget } from './use-auth-target';
 
 export function useRegister() {

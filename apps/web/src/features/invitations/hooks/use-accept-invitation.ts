@@ -5,14 +5,12 @@ import { firstIssueMessage, type RegisterForm, registerFormSchema } from '@ownvo
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { FormError } from '../../../lib/form-error';
 import { ACCOUNT_TWO_FACTOR_SETUP_PATH } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import { acceptAsSignedIn, acceptWithNewAccount } from '../api';
 import { acceptErrorMessage, unusableInvitationMessage } from '../invitation-view';
-
-/** A form rule broken before anything was sent; its message is shown as is. */
-class FormRuleError extends Error {}
 
 export function useAcceptInvitation(token: string, onUnusable: (message: string) => void) {
   const session = useSession();
@@ -28,7 +26,7 @@ export function useAcceptInvitation(token: string, onUnusable: (message: string)
     onError: (cause: unknown) => {
       const unusable = unusableInvitationMessage(cause);
       if (unusable) onUnusable(unusable);
-      else setError(cause instanceof FormRuleError ? cause.message : acceptErrorMessage(cause));
+      else setError(cause instanceof FormError ? cause.message : acceptErrorMessage(cause));
     },
   };
 
@@ -37,7 +35,7 @@ export function useAcceptInvitation(token: string, onUnusable: (message: string)
     mutationFn: async (form: RegisterForm) => {
       // Registration's own rules, with the invited address as the e-mail.
       const parsed = registerFormSchema.safeParse(form);
-      if (!parsed.success) throw new FormRuleError(firstIssueMessage(parsed.error));
+      if (!parsed.success) throw new FormError(firstIssueMessage(parsed.error));
       const { username, password } = parsed.data;
       await session.signInWithToken(await acceptWithNewAccount(token, { username, password }));
     },
