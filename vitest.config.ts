@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'engine',
           root: 'packages/engine',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 300_000,

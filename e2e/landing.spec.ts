@@ -42,7 +42,7 @@ test('at 1280 px: the demo video plays the real recording, the evidence and the 
   const evidence = page.getByTestId('landing-evidence');
   await expect(evidence.getByTestId('evaluation-chart')).toBeVisible();
   await expect(evidence.getByTestId('evaluation-perplexity')).toContainText('Demo Voice');
-  await expect(evidence.getByTestId('evaluation-similarity')).toContainText('Base model');
+  await expect(evidence.getByTestId('evaluation-similarity')).toContainText('Plain text');
   await expect(evidence).toContainText('Burrows’ Delta');
 
   // Every question opens to its answer.

@@ -1,5 +1,6 @@
-// The evaluation at a glance (shared voiceEvaluationSchema): two bars per measure, the base model
-// against the Voice, with which direction is better said in words. The Voice details page shows
+// The evaluation at a glance (shared voiceEvaluationSchema): two bars per measure, the Voice
+// against where it starts (the base model; the plain text a rewrite starts from), and one bar for
+// the content its rewrites keep, with which direction is better said in words. The Voice details page shows
 // the owner theirs; the landing page shows a visitor the demo Voice's.
 import { Box, Group, Progress, Stack, Text } from '@mantine/core';
 import type { VoiceEvaluation } from '@ownvoice/shared';
@@ -55,7 +56,7 @@ export function EvaluationChart({
   wording?: EvaluationWording;
 }) {
   const figures = evaluationFigures(evaluation);
-  const { perplexity, similarity } = figures;
+  const { perplexity, similarity, content } = figures;
   return (
     <Stack gap="lg" data-testid="evaluation-chart">
       <Stack gap={4}>
@@ -90,7 +91,7 @@ export function EvaluationChart({
         testId="evaluation-similarity"
         rows={[
           {
-            label: 'Base model',
+            label: 'Plain text',
             percent: similarity.basePercent,
             display: `${similarity.basePercent}%`,
             color: 'gray.5',
@@ -103,10 +104,27 @@ export function EvaluationChart({
           },
         ]}
       />
+      {content && (
+        <MetricBars
+          title="Content kept: the plain text's content words in the rewrites"
+          hint="higher is better"
+          testId="evaluation-content"
+          rows={[
+            {
+              label: wording.voice,
+              percent: content.keptPercent,
+              display: `${content.keptPercent}%`,
+              color: 'blue',
+            },
+          ]}
+        />
+      )}
       <Text fz="xs" c="dimmed">
         Measured on {evaluation.heldOut.examples.toLocaleString('en-US')} passages of {wording.writer} writing held back
         from training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites compared with {wording.writer}{' '}
-        own text.
+        own text. Style similarity compares how often the rewrites use common words like “the”, “of” and “which” with
+        how often {wording.writer} writing does (Burrows’ Delta); content kept counts the other words of each plain text
+        that its rewrite still has.
       </Text>
     </Stack>
   );

@@ -21,11 +21,30 @@ describe('evaluationFigures', () => {
   });
 });
 
+describe('content kept', () => {
+  it('turns the recall spread into percent and says it in words', () => {
+    const figures = evaluationFigures({
+      ...evaluation(40, 30, 0.4, 0.6),
+      content: { recall: { median: 0.734, low: 0.61, high: 0.8, n: 16 } },
+    });
+    expect(figures.content).toEqual({ keptPercent: 73, lowPercent: 61, highPercent: 80 });
+    expect(evaluationSummary(figures).at(-1)).toBe(
+      "They keep 73% of the plain text's content words (half of them keep between 61% and 80%).",
+    );
+  });
+
+  it('is left out of evaluations made before it was measured', () => {
+    const figures = evaluationFigures(evaluation(40, 30, 0.4, 0.6));
+    expect(figures.content).toBeUndefined();
+    expect(evaluationSummary(figures)).toHaveLength(2);
+  });
+});
+
 describe('evaluationSummary', () => {
   it('says how much better the Voice does', () => {
     expect(evaluationSummary(evaluationFigures(evaluation(40, 30, 0.4, 0.6)))).toEqual([
       'Your Voice is 25% less surprised by your unseen writing than the base model.',
-      'Its rewrites come closer to your style: 60% against 40%.',
+      'Its rewrites come closer to your style than the plain text they start from: 60% against 40%.',
     ]);
   });
 
@@ -33,7 +52,7 @@ describe('evaluationSummary', () => {
     const wording = { voice: 'The demo Voice', writer: "its author's" };
     expect(evaluationSummary(evaluationFigures(evaluation(40, 30, 0.4, 0.6)), wording)).toEqual([
       "The demo Voice is 25% less surprised by its author's unseen writing than the base model.",
-      "Its rewrites come closer to its author's style: 60% against 40%.",
+      "Its rewrites come closer to its author's style than the plain text they start from: 60% against 40%.",
     ]);
   });
 

@@ -1,6 +1,7 @@
 // The engine's evaluation (shared voiceEvaluationSchema) as a person reads it: how much less
-// surprised the Voice is by its writer's unseen text, and how close its rewrites come to their
-// style, each against the base model. Worded for the Voice's owner, or for a visitor reading
+// surprised the Voice is by its writer's unseen text than the base model, how much of a text's
+// content its rewrites keep, and how close they come to the writer's style against the plain
+// text they start from. Worded for the Voice's owner, or for a visitor reading
 // about someone else's Voice (the landing page's evidence).
 import type { VoiceEvaluation } from '@ownvoice/shared';
 
@@ -9,17 +10,28 @@ export interface EvaluationFigures {
   /** How much lower the Voice's perplexity is, in percent of the base model's (negative: higher). */
   perplexityDropPercent: number;
   similarity: { basePercent: number; voicePercent: number };
+  /** Content words kept by the rewrites, in percent: the median and the middle half; absent in older evaluations. */
+  content?: { keptPercent: number; lowPercent: number; highPercent: number };
 }
 
 const toPercent = (fraction: number): number => Math.round(Math.min(1, Math.max(0, fraction)) * 100);
 
-export function evaluationFigures({ heldOut, style }: VoiceEvaluation): EvaluationFigures {
+export function evaluationFigures({ heldOut, style, content }: VoiceEvaluation): EvaluationFigures {
   const base = heldOut.basePerplexity;
   const voice = heldOut.voicePerplexity;
   return {
     perplexity: { base, voice, scaleMax: Math.max(base, voice, Number.EPSILON) },
     perplexityDropPercent: base > 0 ? Math.round(((base - voice) / base) * 100) : 0,
     similarity: { basePercent: toPercent(style.baseSimilarity), voicePercent: toPercent(style.voiceSimilarity) },
+    ...(content
+      ? {
+          content: {
+            keptPercent: toPercent(content.recall.median),
+            lowPercent: toPercent(content.recall.low),
+            highPercent: toPercent(content.recall.high),
+          },
+        }
+      : {}),
   };
 }
 
@@ -37,13 +49,18 @@ export const OWNER_WORDING: EvaluationWording = { voice: 'Your Voice', writer: '
 
 /** One plain sentence per measure, for the top of the chart. */
 export function evaluationSummary(figures: EvaluationFigures, { voice, writer } = OWNER_WORDING): string[] {
-  const { perplexityDropPercent: drop, similarity } = figures;
+  const { perplexityDropPercent: drop, similarity, content } = figures;
   return [
     drop > 0
       ? `${voice} is ${drop}% less surprised by ${writer} unseen writing than the base model.`
       : `${voice} is not yet better than the base model at predicting ${writer} unseen writing.`,
     similarity.voicePercent > similarity.basePercent
-      ? `Its rewrites come closer to ${writer} style: ${similarity.voicePercent}% against ${similarity.basePercent}%.`
-      : `Its rewrites are not yet closer to ${writer} style than the base model's (${similarity.voicePercent}% against ${similarity.basePercent}%).`,
+      ? `Its rewrites come closer to ${writer} style than the plain text they start from: ${similarity.voicePercent}% against ${similarity.basePercent}%.`
+      : `Its rewrites are not yet closer to ${writer} style than the plain text they start from (${similarity.voicePercent}% against ${similarity.basePercent}%).`,
+    ...(content
+      ? [
+          `They keep ${content.keptPercent}% of the plain text's content words (half of them keep between ${content.lowPercent}% and ${content.highPercent}%).`,
+        ]
+      : []),
   ];
 }

@@ -8,7 +8,8 @@ Commands:
     train     LoRA fine-tuning, or full training of a small model (see train.py)
     peft-forward  logits of the base model in Hugging Face layout with a PEFT adapter applied
     eval      held-out loss and perplexity of a model, with or without an adapter
-    bench-train   training tokens/s of the trainer against a plain PyTorch loop (bench.py)
+    bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
+    plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
 """
 import json
 import os
@@ -47,6 +48,10 @@ def main(argv):
         from .bench import run_bench_train
 
         run_bench_train(request, emit)
+    elif command == "plain-logits":
+        from .plain_lora import run_plain_logits
+
+        run_plain_logits(request, emit)
     elif command == "train":
         from .train import run_train
 

@@ -1,8 +1,15 @@
-"""bench-train: training throughput of the trainer against a plain PyTorch loop of the same shape.
+"""bench-train: one sample of LoRA training throughput, from the trainer or from the plain loop.
 
-Both train LoRA on the same GGUF model and the same random token batches for the same number
-of steps; the plain loop is the textbook one (forward, cross-entropy, backward, AdamW step) with
-none of the trainer's bookkeeping. Reports tokens/s of each, their ratio, and peak memory.
+request: model, loop ("trainer" or "plain"), steps, seq_len, batch_size, rank. Both loops train
+rank-r LoRA on every projection of the same GGUF model, on the same random token batches, in the
+same order. The trainer runs through its real entry point (run_train, with its bookkeeping); the
+plain loop is plain_lora.py, the textbook loop on an independent torch.nn model. One loop per
+process, so the caller can alternate them (trainer, plain, trainer, plain...) and each process's
+peak memory is that loop's own.
+
+Reports tokens/s over steps 2..N (the first step warms allocators and threads up; both loops are
+timed from the end of step 1 to the end of step N, each step ending on reading its loss) and
+peak memory: resident set of the process on the CPU, allocated memory on CUDA.
 """
 import os
 import resource
@@ -10,68 +17,75 @@ import tempfile
 import time
 
 import torch
-import torch.nn.functional as F
 
-from . import lora
+from . import plain_lora
 from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, load_gguf_model, pick_device
+from .model import LORA_TARGETS, pick_device
 from .train import run_train
 
+SEED = 0
 
-def _peak_rss_mib():
+
+def _peak_mib(device):
+    if device.type == "cuda":
+        return torch.cuda.max_memory_allocated(device) / 2**20
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_bench_train(request, emit):
-    steps, seq, batch = int(request["steps"]), int(request["seq_len"]), int(request["batch_size"])
-    rank = int(request.get("rank", 16))
-    g = GgufFile(request["model"])
-    vocab = len(g.kv["tokenizer.ggml.tokens"])
-    gen = torch.Generator().manual_seed(0)
-    tokens = torch.randint(0, vocab, (steps * batch, seq), generator=gen)
-
-    # The trainer, through its real entry point, on the same token sequences.
+def _trainer(request, tokens, batch, rank, step_ends):
+    """Runs the trainer on the sequences; step_ends gets the time each step ended. -> trainable count."""
+    steps = tokens.shape[0] // batch
+    started = {}
     with tempfile.TemporaryDirectory() as d:
         data = os.path.join(d, "train.jsonl")
         with open(data, "w") as f:
             for row in tokens.tolist():
                 f.write('{"input": [], "target": %s}\n' % row)
-        times = {}
 
         def on_event(event, **fields):
-            if event == "progress":
-                times.setdefault("first", time.time())
-                times["last"] = time.time()
-                times["steps"] = fields["step"]
+            if event == "progress":  # emitted once the step's loss has been read
+                step_ends.append(time.time())
+            elif event == "start":
+                started.update(fields)
 
         run_train({"mode": "lora", "model": request["model"], "train": data, "out_dir": d, "rank": rank,
-                   "alpha": 2 * rank, "targets": list(LORA_TARGETS), "seq_len": seq, "batch_size": batch,
-                   "max_steps": steps, "epochs": 1, "checkpoint_every": 10**9, "checkpoint_seconds": 10**9,
+                   "alpha": 2 * rank, "targets": list(LORA_TARGETS), "seq_len": tokens.shape[1], "batch_size": batch,
+                   "max_steps": steps, "epochs": 1, "seed": SEED, "checkpoint_every": 10**9,
+                   "checkpoint_seconds": 10**9, "device": request.get("device"),
                    "grad_checkpointing": bool(request.get("grad_checkpointing", False))}, on_event)
-        # The first step warms up allocators and threads; time the rest.
-        trainer_tps = (times["steps"] - 1) * batch * seq / (times["last"] - times["first"])
-    trainer_peak = _peak_rss_mib()
+    return started.get("trainable")
 
-    # A plain loop of the same shape.
+
+def _plain(request, tokens, batch, rank, step_ends, device):
+    model = plain_lora.load_llama(GgufFile(request["model"]), device)
+    params = plain_lora.add_lora(model, rank, 2 * rank)
+    # The trainer's order of the sequences in its first epoch (train.py shuffles with seed*1000 + epoch),
+    # so both loops see the same batches.
+    order = torch.randperm(tokens.shape[0], generator=torch.Generator().manual_seed(SEED * 1000))
+    batches = [tokens[order[s * batch : (s + 1) * batch]].to(device) for s in range(tokens.shape[0] // batch)]
+    plain_lora.train(model, batches, params, on_step=lambda step, loss: step_ends.append(time.time()))
+    return sum(p.numel() for p in params)
+
+
+def run_bench_train(request, emit):
+    loop = request.get("loop")
+    if loop not in ("trainer", "plain"):
+        raise ValueError('bench-train needs "loop": "trainer" or "plain"')
+    steps, seq, batch = int(request["steps"]), int(request["seq_len"]), int(request["batch_size"])
+    if steps < 2:
+        raise ValueError("bench-train needs at least 2 steps: the first is not timed")
+    rank = int(request.get("rank", 16))
     device = pick_device(request.get("device"))
-    model = load_gguf_model(g, device)
-    lora.attach(model, rank, 2 * rank, list(LORA_TARGETS))
-    params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=1e-4)
-    model.train()
-    t_first = None
-    for s in range(steps):
-        idx = tokens[s * batch : (s + 1) * batch].to(device)
-        logits = model(idx)
-        loss = F.cross_entropy(logits[:, :-1].reshape(-1, vocab), idx[:, 1:].reshape(-1))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        if s == 0:
-            t_first = time.time()
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    plain_tps = (steps - 1) * batch * seq / (time.time() - t_first)
-    emit("done", trainer_tokens_per_second=trainer_tps, plain_tokens_per_second=plain_tps,
-         ratio=trainer_tps / plain_tps, peak_rss_mib=max(trainer_peak, _peak_rss_mib()),
-         trainable=sum(p.numel() for p in params), threads=torch.get_num_threads(), device=str(device))
+    vocab = len(GgufFile(request["model"]).kv["tokenizer.ggml.tokens"])
+    tokens = torch.randint(0, vocab, (steps * batch, seq), generator=torch.Generator().manual_seed(SEED))  # (N, T)
+
+    step_ends = []
+    if loop == "trainer":
+        trainable = _trainer(request, tokens, batch, rank, step_ends)
+    else:
+        trainable = _plain(request, tokens, batch, rank, step_ends, device)
+    if len(step_ends) != steps:
+        raise RuntimeError(f"expected {steps} steps, timed {len(step_ends)}")
+    tps = (steps - 1) * batch * seq / (step_ends[-1] - step_ends[0])
+    emit("done", loop=loop, tokens_per_second=tps, peak_mib=_peak_mib(device), steps=steps,
+         trainable=trainable, threads=torch.get_num_threads(), device=str(device))

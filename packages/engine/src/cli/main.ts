@@ -4,11 +4,13 @@
 //   rewrite            rewrite text in a Voice with Convert's rewrite, keeping the layout
 //   generate           continue a prompt with the base model or a Voice
 //   eval               measure a Voice against writing it did not train on
-import { readFileSync } from 'node:fs';
+//   harness            train a Voice on each house author and measure content kept, style moved
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { separatorsOf } from '@ownvoice/shared';
+import { formatHarness, runHarness } from '../eval/harness.js';
 import { buildHouseModel } from '../house-model/build.js';
 import { resolveBaseModel } from '../models/base-model.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
@@ -25,6 +27,9 @@ const USAGE = `usage: ownvoice-engine <command> [options]
            (default input: stdin; chunks the size the preset trains on, as Convert does)
   generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
   eval     --voice-dir DIR                                          (prints a trained Voice's evaluation)
+  harness  [--base MODEL] [--preset tiny|standard] [--out DIR]
+           (a Voice per house author rewrites neutral paragraphs: content-word recall, Burrows'
+           Delta to each author, perplexity; \`npm run eval -- --base MODEL\` runs it)
 
 MODEL is a .gguf path, an hf: URI, an https URL or "tiny" (default: $OWNVOICE_BASE_MODEL, else the
 default model, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
@@ -199,6 +204,24 @@ export async function main(argv: string[]): Promise<number> {
     case 'eval': {
       if (!values['voice-dir']) throw new UsageError('eval needs --voice-dir (the --out of train)');
       console.log(readFileSync(path.join(values['voice-dir'], 'evaluation.json'), 'utf8'));
+      return 0;
+    }
+    case 'harness': {
+      const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
+      try {
+        const report = await runHarness({
+          engine,
+          baseModelPath: resolved.path,
+          baseModelName: path.basename(resolved.path, '.gguf'),
+          preset: presetOf(values.preset, resolved.source),
+          workDir: values.out ? path.resolve(values.out) : mkdtempSync(path.join(tmpdir(), 'ownvoice-harness-')),
+          ...(threads ? { threads } : {}),
+          log: (l) => console.error(l),
+        });
+        console.log(formatHarness(report).join('\n'));
+      } finally {
+        await engine.dispose();
+      }
       return 0;
     }
     default:

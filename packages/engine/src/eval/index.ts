@@ -1,2 +1,5 @@
+export * from './content-recall.js';
 export * from './function-words.js';
+export * from './quantiles.js';
+export * from './rewrite-measures.js';
 export * from './stylometry.js';

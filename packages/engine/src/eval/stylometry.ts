@@ -33,26 +33,47 @@ export function functionWordProfile(text: string): FunctionWordProfile {
 }
 
 /**
+ * A fixed scale for Delta: each function word's mean and standard deviation over a reference set
+ * of texts. Texts measured on one scale are comparable with each other, and the texts being
+ * measured (a model's outputs, say) can be kept out of the reference, so they cannot bend the
+ * scale towards themselves. Words that do not vary across the reference say nothing and are left
+ * out.
+ */
+export class StyleScale {
+  private readonly words: { word: string; mean: number; sd: number }[] = [];
+
+  constructor(referenceTexts: readonly StyleSample[]) {
+    const set = referenceTexts.map(toProfile);
+    if (set.length < 2) throw new RangeError('a style scale needs at least two reference texts');
+    for (const word of FUNCTION_WORDS) {
+      const values = set.map((p) => p.frequencies[word] ?? 0);
+      const mean = values.reduce((s, v) => s + v, 0) / values.length;
+      const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+      if (sd > 0) this.words.push({ word, mean, sd });
+    }
+  }
+
+  /** Mean absolute difference of the two texts' z-scores on this scale. */
+  delta(a: StyleSample, b: StyleSample): number {
+    if (a === b || !this.words.length) return 0;
+    const [pa, pb] = [toProfile(a), toProfile(b)];
+    let sum = 0;
+    for (const { word, sd } of this.words) {
+      sum += Math.abs(((pa.frequencies[word] ?? 0) - (pb.frequencies[word] ?? 0)) / sd);
+    }
+    return sum / this.words.length;
+  }
+}
+
+/**
  * Delta between a and b, with z-scores taken over a, b and the reference texts together (the
- * same text given twice counts once). Words that do not vary across that set say nothing and are
- * left out. With only a and b the z-scores are all ±1 and Delta says little beyond which words
- * differ: pass other texts (other writers, other samples) for a meaningful scale.
+ * same text given twice counts once). With only a and b the z-scores are all ±1 and Delta says
+ * little beyond which words differ: pass other texts (other writers, other samples) for a
+ * meaningful scale. To keep measured texts off the scale, use StyleScale.
  */
 export function burrowsDelta(a: StyleSample, b: StyleSample, referenceTexts: readonly StyleSample[] = []): number {
   if (a === b) return 0;
-  const set = [...new Set([a, b, ...referenceTexts])].map(toProfile);
-  const [pa, pb] = set as [FunctionWordProfile, FunctionWordProfile];
-  let sum = 0;
-  let used = 0;
-  for (const w of FUNCTION_WORDS) {
-    const values = set.map((p) => p.frequencies[w] ?? 0);
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
-    const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
-    if (!(sd > 0)) continue;
-    sum += Math.abs(((pa.frequencies[w] ?? 0) - (pb.frequencies[w] ?? 0)) / sd);
-    used++;
-  }
-  return used ? sum / used : 0;
+  return new StyleScale([...new Set([a, b, ...referenceTexts])]).delta(a, b);
 }
 
 /**

@@ -2,24 +2,32 @@
 // pretrained from scratch by our own trainer on the public-domain texts in corpus/. It lets
 // OwnVoice run and be tested with no download. Deterministic: fixed seeds, fixed data order.
 //
-//   1. train a BPE vocabulary on the corpus
-//   2. write the initial model (random weights + tokenizer) as GGUF
-//   3. tokenise the corpus with llama.cpp through that file (so training sees the exact tokens
-//      inference will), cut it into fixed-length sequences, hold some out
-//   4. train every weight (mode "full"), then write the final GGUF
-import { readFileSync } from 'node:fs';
+//   1. train a BPE vocabulary on the corpus (less each author's reserved slice: authors.ts)
+//   2. write the initial model (random weights + tokenizer + ChatML template) as GGUF
+//   3. make the training data, tokenised by llama.cpp through that file so training sees the
+//      exact tokens inference will:
+//        language modelling   the corpus in fixed-length sequences
+//        paraphrase           the engine's paraphrase chat of a passage -> its plain version
+//        rewrite              the Voice's rewrite prompt of the plain version -> the passage
+//      The plain versions come from the deterministic plainer (text/plainer.ts). With the two
+//      tasks the house model does what an instruct model does for a Voice: its paraphrases keep a
+//      passage's content, and a rewrite prompt is answered with the content in a writer's words.
+//   4. train every weight (mode "full") with some of each kind held out, then write the GGUF
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { readSafetensors } from '../adapters/safetensors.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
 import { initialWeights, writeLlamaGguf } from '../model/llama-gguf.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
+import { splitPassages } from '../text/passages.js';
+import { plainText } from '../text/plainer.js';
 import { trainBpe } from '../tokenizer/bpe-trainer.js';
 import { END_OF_TEXT, HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { type TrainingExample, type TrainProgress, train } from '../trainer/train.js';
-import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
-
-export const CORPUS_FILES = ['kjv.txt', 'jargon.txt'];
+import { paraphraseChat, rewritePrompt } from '../voice/prompts.js';
+import { HOUSE_AUTHORS, houseTrainingText } from './authors.js';
+import { HOUSE_MODEL_PATH } from './paths.js';
 
 export const HOUSE_MODEL_SHAPE = {
   vocab: 2048,
@@ -30,6 +38,12 @@ export const HOUSE_MODEL_SHAPE = {
   nHeadKv: 2,
   nCtx: 1024,
 } as const;
+
+/**
+ * Passage sizes of the two tasks: those of the tiny Voice preset, so a Voice trained on the house
+ * model sees pairs of the size the house model learnt the tasks on.
+ */
+export const HOUSE_TASK_PASSAGES = { maxChars: 360, minChars: 120 } as const;
 
 export interface BuildOptions {
   outPath?: string;
@@ -43,9 +57,13 @@ export interface BuildOptions {
   onProgress?: (p: TrainProgress) => void;
 }
 
+/** Every 50th example of each kind is held out: the same on every build. */
+const isHeldOut = (i: number) => i % 50 === 25;
+
 export async function buildHouseModel(opts: BuildOptions): Promise<{ path: string; evalLoss?: number }> {
   const log = opts.log ?? (() => {});
-  const corpus = CORPUS_FILES.map((f) => readFileSync(path.join(CORPUS_DIR, f), 'utf8'));
+  mkdirSync(opts.workDir, { recursive: true });
+  const corpus = HOUSE_AUTHORS.map(houseTrainingText);
   const s = HOUSE_MODEL_SHAPE;
 
   log(`training a ${s.vocab}-token BPE vocabulary on ${corpus.reduce((a, c) => a + c.length, 0)} characters`);
@@ -68,25 +86,24 @@ export async function buildHouseModel(opts: BuildOptions): Promise<{ path: strin
   const tokKv = tokenizerKv(vocab);
   writeLlamaGguf(initPath, h, initialWeights(h, 1234), tokKv, { name: 'ownvoice-tiny' });
 
-  log('tokenising the corpus with llama.cpp');
+  log('making the training data, tokenised by llama.cpp');
   const runtime = await LlamaRuntime.load({ modelPath: initPath, ...(opts.threads ? { threads: opts.threads } : {}) });
-  const eot = vocab.tokens.indexOf(END_OF_TEXT);
-  const seqLen = opts.seqLen ?? 128;
-  const sequences: number[][] = [];
+  const seqLen = opts.seqLen ?? 256;
+  let data: { language: TrainingExample[]; tasks: TrainingExample[] };
   try {
-    for (const text of corpus) {
-      // Documents are separated by end-of-text, as in most pretraining.
-      const ids = [...text.split(/\n{2,}/).flatMap((para) => [...runtime.tokenize(`${para}\n\n`)]), eot];
-      for (let i = 0; i + seqLen <= ids.length; i += seqLen) sequences.push(ids.slice(i, i + seqLen));
-    }
+    data = trainingData(runtime, corpus, vocab.tokens.indexOf(END_OF_TEXT), seqLen);
   } finally {
     await runtime.dispose();
   }
-  // Every 50th sequence is held out: spread over both texts, the same on every build.
   const examples: TrainingExample[] = [];
   const heldOut: TrainingExample[] = [];
-  for (const [i, seq] of sequences.entries()) (i % 50 === 25 ? heldOut : examples).push({ input: [], target: seq });
-  log(`${examples.length} training and ${heldOut.length} held-out sequences of ${seqLen} tokens`);
+  for (const kind of [data.language, data.tasks]) {
+    for (const [i, ex] of kind.entries()) (isHeldOut(i) ? heldOut : examples).push(ex);
+  }
+  log(
+    `${data.language.length} language-modelling sequences and ${data.tasks.length} paraphrase and rewrite ` +
+      `examples; ${heldOut.length} held out`,
+  );
 
   const result = await train({
     mode: 'full',
@@ -105,10 +122,10 @@ export async function buildHouseModel(opts: BuildOptions): Promise<{ path: strin
       warmupSteps: 50,
       gradCheckpointing: false,
     },
-    padId: eot,
+    padId: vocab.tokens.indexOf(END_OF_TEXT),
     seed: 1234,
-    maxSteps: opts.steps ?? 1500,
-    checkpointEvery: 100,
+    maxSteps: opts.steps ?? 4000,
+    checkpointEvery: 200,
     ...(opts.threads ? { threads: opts.threads } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
@@ -119,4 +136,26 @@ export async function buildHouseModel(opts: BuildOptions): Promise<{ path: strin
   writeLlamaGguf(outPath, h, weights, tokKv, { name: 'ownvoice-tiny', matrixType: GgmlType.F16 });
   log(`wrote ${outPath} (held-out loss ${result.evalLoss?.toFixed(3)})`);
   return { path: outPath, ...(result.evalLoss !== undefined ? { evalLoss: result.evalLoss } : {}) };
+}
+
+/** The three kinds of example (see the top of the file), the tasks interleaved passage by passage. */
+function trainingData(runtime: LlamaRuntime, corpus: readonly string[], eot: number, seqLen: number) {
+  const eos = runtime.eosToken;
+  const language: TrainingExample[] = [];
+  const tasks: TrainingExample[] = [];
+  for (const text of corpus) {
+    // Documents are separated by end-of-text, as in most pretraining.
+    const ids = [...text.split(/\n{2,}/).flatMap((para) => runtime.tokenize(`${para}\n\n`)), eot];
+    for (let i = 0; i + seqLen <= ids.length; i += seqLen)
+      language.push({ input: [], target: ids.slice(i, i + seqLen) });
+    for (const passage of splitPassages(text, HOUSE_TASK_PASSAGES)) {
+      const plain = plainText(passage);
+      if (!plain) continue;
+      tasks.push(
+        { input: runtime.chatPromptTokens(paraphraseChat(passage)), target: [...runtime.tokenize(plain), eos] },
+        { input: runtime.tokenize(rewritePrompt(plain)), target: [...runtime.tokenize(passage), eos] },
+      );
+    }
+  }
+  return { language, tasks };
 }

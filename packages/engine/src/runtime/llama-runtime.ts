@@ -2,9 +2,18 @@
 // LoRA adapters attached per context. Files are validated by our own GGUF reader first,
 // because llama.cpp aborts the whole process on some malformed files instead of failing.
 import { cpus } from 'node:os';
-import { getLlama, type Llama, type LlamaContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import {
+  type ChatHistoryItem,
+  getLlama,
+  type Llama,
+  type LlamaContext,
+  type LlamaModel,
+  resolveChatWrapper,
+  type Token,
+} from 'node-llama-cpp';
 import { adapterInfo, type ModelHparams, modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
+import type { ChatMessage } from './voice-engine.js';
 
 export interface RuntimeOptions {
   modelPath: string;
@@ -50,6 +59,33 @@ export class LlamaRuntime {
 
   tokenize(text: string): number[] {
     return [...this.model.tokenize(text)];
+  }
+
+  /**
+   * The tokens a chat generation reads for `messages`, up to where the answer begins: the model's
+   * own chat template, as the engine's chat applies it (system messages joined into one). Training
+   * data made with it matches what the model sees at inference.
+   */
+  private chatWrapper: ReturnType<typeof resolveChatWrapper> | undefined;
+
+  chatPromptTokens(messages: readonly ChatMessage[]): number[] {
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
+    const chatHistory: ChatHistoryItem[] = [
+      ...(system ? [{ type: 'system' as const, text: system }] : []),
+      ...messages
+        .filter((m) => m.role !== 'system')
+        .map(
+          (m): ChatHistoryItem =>
+            m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
+        ),
+      { type: 'model', response: [] },
+    ];
+    this.chatWrapper ??= resolveChatWrapper(this.model);
+    const { contextText } = this.chatWrapper.generateContextState({ chatHistory });
+    return [...contextText.tokenize(this.model.tokenizer)];
   }
 
   /** The end-of-generation token a trained rewrite ends with. */

@@ -6,7 +6,7 @@ import { runTrainer } from '../trainer/python.js';
 /** Runs a trainer command that writes float32 logits (positions x vocab) and reads them back. */
 export async function trainerLogits(
   dir: string,
-  command: 'forward' | 'peft-forward',
+  command: 'forward' | 'peft-forward' | 'plain-logits',
   request: Record<string, unknown>,
   tokens: number[],
   vocab: number,

@@ -1,12 +1,20 @@
 // How much like the person a Voice writes, measured on writing it never trained on:
-//  - held-out loss and perplexity of the base model and of the Voice on the person's own text
-//    (lower is better: the Voice predicts their words better);
-//  - Burrows' Delta over function words between the person's held-out text and (a) the Voice's
-//    rewrites of the generic versions, made by the same rewrite Convert runs (rewrite.ts: repeat
-//    penalty, stop string, judge and reroll), (b) the generic versions themselves (the base
-//    model's outputs). A Voice that writes like the person has the smaller Delta.
-import { burrowsDelta, styleSimilarity } from '../eval/stylometry.js';
+//  - held-out loss and perplexity of the base model and of the Voice on the person's own text,
+//    given its generic version (lower is better: the Voice predicts their words better);
+//  - the Voice's rewrites of the held-out generic versions, made by the same rewrite Convert runs
+//    (rewrite.ts: repeat penalty, stop string, judge and reroll), measured by rewrite-measures.ts:
+//    the share of each generic text's content words the rewrite kept, and the Burrows' Delta of
+//    the rewrites to the person's held-out writing, beside the Delta of the generic texts
+//    themselves (where a rewrite starts). A Voice that writes like the person has the smaller
+//    Delta. The scale's reference texts are the person's held-out passages and passages by the
+//    house corpus's two writers, never the texts being measured.
+
+import type { Spread } from '../eval/quantiles.js';
+import { measureRewrites } from '../eval/rewrite-measures.js';
+import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
+import { HOUSE_AUTHORS, houseTrainingText } from '../house-model/authors.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
+import { splitPassages } from '../text/passages.js';
 import { heldOutLoss } from '../trainer/held-out-loss.js';
 import type { TrainingExample } from '../trainer/train.js';
 import type { RewritePair } from './pairs.js';
@@ -14,24 +22,50 @@ import { rewriteWhole } from './rewrite.js';
 
 export interface VoiceEvaluation {
   heldOut: { baseLoss: number; voiceLoss: number; basePerplexity: number; voicePerplexity: number; examples: number };
-  style: { voiceDelta: number; baseDelta: number; voiceSimilarity: number; baseSimilarity: number; samples: number };
+  /** Share of the generic texts' content words the Voice's rewrites kept, over the rewrites. */
+  content: { recall: Spread };
+  style: {
+    voiceDelta: number;
+    baseDelta: number;
+    voiceSimilarity: number;
+    baseSimilarity: number;
+    samples: number;
+    /** Delta over resamples of the rewrites (of the generic texts for the base). */
+    voiceSpread: Spread;
+    baseSpread: Spread;
+  };
   /** A few held-out rewrites a person can read. */
   samples: { generic: string; voice: string; original: string }[];
 }
 
+/** Passages of other writers on every evaluation's style scale, per writer. */
+const OTHER_WRITER_SAMPLES = 12;
+
+/** Reference texts of another writer: passages of about the size of a few rewrites. */
+export const styleSamples = (text: string): string[] => splitPassages(text, { maxChars: 1500, minChars: 500 });
+
+/** The house corpus's writers, a few passages each, spread over their text. */
+export function otherWriterSamples(): string[] {
+  return HOUSE_AUTHORS.flatMap((author) => {
+    const samples = styleSamples(houseTrainingText(author));
+    const step = Math.max(1, Math.floor(samples.length / OTHER_WRITER_SAMPLES));
+    return samples.filter((_, i) => i % step === 0).slice(0, OTHER_WRITER_SAMPLES);
+  });
+}
+
 /**
- * The Voice's rewrite of each generic text: the same rewrite Convert runs (rewrite.ts), chunked at
- * `maxChars`, the passage size the Voice trained on.
+ * The rewrite of each text, in the Voice `voiceId` (the plain base model when undefined): the same
+ * rewrite Convert runs (rewrite.ts), chunked at `maxChars`, the passage size the Voice trained on.
  */
 export async function rewriteAll(
   engine: VoiceEngine,
-  voiceId: string,
-  pairs: readonly RewritePair[],
+  voiceId: string | undefined,
+  texts: readonly string[],
   { maxChars, signal }: { maxChars: number; signal?: AbortSignal | undefined },
 ): Promise<string[]> {
   const out: string[] = [];
-  for (const p of pairs) {
-    out.push((await rewriteWhole(engine, p.generic, { voiceId, maxChars, ...(signal ? { signal } : {}) })).trim());
+  for (const text of texts) {
+    out.push((await rewriteWhole(engine, text, { voiceId, maxChars, ...(signal ? { signal } : {}) })).trim());
   }
   return out;
 }
@@ -55,14 +89,16 @@ export async function evaluateVoice(req: {
   const base = await heldOutLoss({ modelPath: req.baseModelPath, ...common });
   const voice = await heldOutLoss({ modelPath: req.baseModelPath, adapterPath: req.adapterSafetensors, ...common });
 
-  const pairs = req.heldOutPairs.slice(0, req.maxStyleSamples ?? 12);
-  const rewrites = await rewriteAll(req.engine, req.voiceId, pairs, { maxChars: req.maxChars, signal: req.signal });
-  const originals = pairs.map((p) => p.original);
+  const pairs = req.heldOutPairs.slice(0, req.maxStyleSamples ?? 16);
   const generics = pairs.map((p) => p.generic);
-  // z-scores over every individual sample, so the three groups are compared on a shared scale.
-  const reference = [...originals, ...generics, ...rewrites];
-  const voiceDelta = burrowsDelta(rewrites.join('\n\n'), originals.join('\n\n'), reference);
-  const baseDelta = burrowsDelta(generics.join('\n\n'), originals.join('\n\n'), reference);
+  const originals = pairs.map((p) => p.original);
+  const rewrites = await rewriteAll(req.engine, req.voiceId, generics, { maxChars: req.maxChars, signal: req.signal });
+  const scale = new StyleScale([...originals, ...otherWriterSamples()]);
+  const writers = { you: originals.join('\n\n') };
+  const byVoice = measureRewrites({ inputs: generics, outputs: rewrites, writers, scale });
+  const asGiven = measureRewrites({ inputs: generics, outputs: generics, writers, scale });
+  const [voiceStyle, baseStyle] = [byVoice.style.you, asGiven.style.you] as const;
+  if (!voiceStyle || !baseStyle) throw new Error('the style measure lost its writer');
   return {
     heldOut: {
       baseLoss: base.loss,
@@ -71,12 +107,15 @@ export async function evaluateVoice(req: {
       voicePerplexity: voice.perplexity,
       examples: req.heldOutExamples.length,
     },
+    content: { recall: byVoice.recall },
     style: {
-      voiceDelta,
-      baseDelta,
-      voiceSimilarity: styleSimilarity(voiceDelta),
-      baseSimilarity: styleSimilarity(baseDelta),
+      voiceDelta: voiceStyle.delta,
+      baseDelta: baseStyle.delta,
+      voiceSimilarity: styleSimilarity(voiceStyle.delta),
+      baseSimilarity: styleSimilarity(baseStyle.delta),
       samples: pairs.length,
+      voiceSpread: voiceStyle.spread,
+      baseSpread: baseStyle.spread,
     },
     samples: pairs.slice(0, 3).map((p, i) => ({ generic: p.generic, voice: rewrites[i] ?? '', original: p.original })),
   };

@@ -33,8 +33,8 @@ export type RewriteJudge = (original: string, rewritten: string, nextOriginal?: 
 export type RewriteEvent = Exclude<ConvertEvent, { type: 'complete' } | { type: 'error' }>;
 
 export interface RewriteOptions {
-  /** The awake Voice that writes. */
-  voiceId: string;
+  /** The awake Voice that writes; the plain base model when absent (the evaluation's baseline). */
+  voiceId?: string | undefined;
   /** Longest chunk, in characters: the passage size of the Voice's training preset. */
   maxChars: number;
   maxAttempts?: number;
@@ -67,7 +67,7 @@ export async function* rewriteText(
       let written = '';
       for await (const delta of textDeltas(signal, (onChunk) =>
         engine.complete(rewritePrompt(chunk.text), {
-          voiceId,
+          ...(voiceId ? { voiceId } : {}),
           maxTokens,
           repeatPenalty: REWRITE_REPEAT_PENALTY,
           stop: REWRITE_STOP,

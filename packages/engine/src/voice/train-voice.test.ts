@@ -28,7 +28,7 @@ const NEUTRAL = [
   'To reset your password, open the settings page, choose security, and follow the instructions in the message we send to your e-mail address.',
   'The report shows that sales grew in every region except the north, where a late harvest reduced demand for farm equipment during the summer.',
   'Visitors can park in the garage next to the museum. Tickets are cheaper online, and children under twelve enter for free on weekends.',
-].map((text) => ({ generic: text, original: text }));
+];
 
 // 14,000 characters of each author, from the middle of each text.
 const sample = (file: string) => {
@@ -111,7 +111,10 @@ describe('training a Voice', () => {
     const { voice } = voices.kjv;
     expect(path.basename(voice.adapterPath)).toBe('voice-v1.gguf');
     expect(readFileSync(path.join(voice.peftDir, 'adapter_config.json'), 'utf8')).toContain('"peft_type": "LORA"');
-    expect(voice.evaluation.samples.length).toBeGreaterThan(0);
-    expect(voice.evaluation.style.voiceSimilarity).toBeGreaterThan(0);
+    const { samples, content, style } = voice.evaluation;
+    expect(samples.length).toBeGreaterThan(0);
+    expect(content.recall.n).toBe(style.samples);
+    expect(content.recall.low).toBeLessThanOrEqual(content.recall.high);
+    expect(style.voiceSpread.low).toBeLessThanOrEqual(style.voiceSpread.high);
   });
 });

@@ -76,11 +76,16 @@ export const VOICE_STAGE_LABELS: Record<VoiceTrainingStage, string> = {
   evaluate: 'Measuring the result',
 };
 
+/** A figure's median over several measurements, with its 25th and 75th percentiles. */
+export const spreadSchema = z.object({ median: z.number(), low: z.number(), high: z.number(), n: z.number() });
+
 /**
  * How well a Voice writes like its author, measured by the engine on writing it never saw:
- * held-out perplexity of the base model and of the Voice (lower is better), and style
- * similarity (0..1, from Burrows' Delta over function words) of the base model's and the
- * Voice's rewrites to the author's own text (higher is better).
+ * held-out perplexity of the base model and of the Voice (lower is better); the share of the
+ * generic texts' content words the Voice's rewrites kept (content); and style similarity (0..1,
+ * from Burrows' Delta over function words) to the author's own text of the Voice's rewrites and
+ * of the generic texts they started from (higher is better). Evaluations made before content and
+ * spreads were measured lack them.
  */
 export const voiceEvaluationSchema = z.object({
   heldOut: z.object({
@@ -90,12 +95,15 @@ export const voiceEvaluationSchema = z.object({
     voicePerplexity: z.number(),
     examples: z.number(),
   }),
+  content: z.object({ recall: spreadSchema }).optional(),
   style: z.object({
     voiceDelta: z.number(),
     baseDelta: z.number(),
     voiceSimilarity: z.number(),
     baseSimilarity: z.number(),
     samples: z.number(),
+    voiceSpread: spreadSchema.optional(),
+    baseSpread: spreadSchema.optional(),
   }),
   samples: z.array(z.object({ generic: z.string(), voice: z.string(), original: z.string() })),
 });

@@ -83,9 +83,10 @@ describe('a reader that stops reading', () => {
           new Promise<number>((resolve) => ctx.app.server.getConnections((_error, count) => resolve(count)));
         await expect.poll(connections, { timeout: 10_000, interval: 100 }).toBe(0);
         expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 100);
-        // Meanwhile the generation waited: a few chunks at most, all ended.
+        // Meanwhile the generation waited: the chunks whose events fill the socket's buffers (a
+        // few dozen kilobytes in gathered writes), far from the text's 80-odd, all ended.
         expect(calls.length).toBeGreaterThan(0);
-        expect(calls.length).toBeLessThanOrEqual(4);
+        expect(calls.length).toBeLessThanOrEqual(16);
         await expect.poll(() => calls.every((c) => c.settled)).toBe(true);
         const generated = calls.length;
         // The server has ended the stream: what it had buffered arrives, then the connection closes.

@@ -1,0 +1,64 @@
+// What a set of rewrites did, measured against their inputs and against writers' own text:
+//   content   per rewrite, the share of its input's content words it kept (content-recall.ts)
+//   style     Burrows' Delta between all the rewrites together and each writer's text, on a
+//             fixed scale whose reference texts exclude the rewrites (StyleScale), with its
+//             spread over the rewrites: the Delta of bootstrap resamples of them
+// The Voice's evaluation (voice/evaluate.ts) and the two-author harness (harness.ts) both
+// measure with this, so the figures a person sees are the ones the tests assert.
+import { seededRandom } from '../model/llama-gguf.js';
+import { contentRecall } from './content-recall.js';
+import { type Spread, spreadOf } from './quantiles.js';
+import { type FunctionWordProfile, functionWordProfile, type StyleScale } from './stylometry.js';
+
+export interface StyleDistance {
+  /** Delta between all the rewrites and the writer's text. */
+  delta: number;
+  /** Delta of resamples of the rewrites: how much it depends on which passages were rewritten. */
+  spread: Spread;
+}
+
+export interface RewriteMeasures {
+  recall: Spread;
+  style: Record<string, StyleDistance>;
+}
+
+/** Resamples for the spread: enough for steady quartiles, cheap on profiles. */
+const RESAMPLES = 200;
+
+/** The profile of several texts together, from their profiles (no re-reading). */
+export function pooledProfile(profiles: readonly FunctionWordProfile[]): FunctionWordProfile {
+  const words = profiles.reduce((n, p) => n + p.words, 0);
+  const frequencies: Record<string, number> = {};
+  for (const p of profiles) {
+    for (const [w, f] of Object.entries(p.frequencies)) frequencies[w] = (frequencies[w] ?? 0) + f * p.words;
+  }
+  for (const w of Object.keys(frequencies)) frequencies[w] = words ? (frequencies[w] as number) / words : 0;
+  return { words, frequencies };
+}
+
+export function measureRewrites(req: {
+  inputs: readonly string[];
+  outputs: readonly string[];
+  /** Each writer's own text, by name. */
+  writers: Readonly<Record<string, string>>;
+  scale: StyleScale;
+  seed?: number;
+}): RewriteMeasures {
+  const { inputs, outputs, scale } = req;
+  if (inputs.length !== outputs.length || !outputs.length) {
+    throw new RangeError('measureRewrites needs one output per input, and at least one');
+  }
+  const recall = spreadOf(inputs.map((input, i) => contentRecall(input, outputs[i] as string)));
+  const profiles = outputs.map(functionWordProfile);
+  const all = pooledProfile(profiles);
+  const rand = seededRandom(req.seed ?? 0);
+  const resamples = Array.from({ length: RESAMPLES }, () =>
+    pooledProfile(profiles.map(() => profiles[Math.floor(rand() * profiles.length)] as FunctionWordProfile)),
+  );
+  const style: Record<string, StyleDistance> = {};
+  for (const [name, text] of Object.entries(req.writers)) {
+    const writer = functionWordProfile(text);
+    style[name] = { delta: scale.delta(all, writer), spread: spreadOf(resamples.map((r) => scale.delta(r, writer))) };
+  }
+  return { recall, style };
+}
