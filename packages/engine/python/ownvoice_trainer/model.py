@@ -91,6 +91,15 @@ def rope(x, pos, base, mode):
     return torch.cat((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1)
 
 
+def causal_attention(q, k, v):
+    """q, k, v (B, H, T, D) -> (B, H, T, D), each position attending to itself and those before."""
+    T = q.shape[2]
+    att = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # (B, H, T, T)
+    mask = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
+    att = att.masked_fill(~mask, float("-inf")).softmax(-1)
+    return att @ v
+
+
 class Block(nn.Module):
     def __init__(self, cfg, w, i):
         super().__init__()
@@ -103,7 +112,9 @@ class Block(nn.Module):
         )
         self.cfg = cfg
 
-    def forward(self, x, pos):
+    def forward(self, x, pos, segments=None):
+        """x (B, T, C), pos (T,); segments: (start, end) spans of packed sequences that attend
+        only within themselves (pos restarts at 0 in each), or None for one sequence per row."""
         c = self.cfg
         B, T, _ = x.shape
         h = rms_norm(x, self.attn_norm, c.rms_eps)
@@ -114,10 +125,11 @@ class Block(nn.Module):
         if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
             k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
             v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(c.head_dim)  # (B, H, T, T)
-        mask = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
-        att = att.masked_fill(~mask, float("-inf")).softmax(-1)
-        y = (att @ v).transpose(1, 2).reshape(B, T, c.n_head * c.head_dim)
+        if segments is None:
+            y = causal_attention(q, k, v)
+        else:  # one causal block per sequence: sum(T_i^2) work, nothing crosses a boundary
+            y = torch.cat([causal_attention(q[:, :, s:e], k[:, :, s:e], v[:, :, s:e]) for s, e in segments], dim=2)
+        y = y.transpose(1, 2).reshape(B, T, c.n_head * c.head_dim)
         x = x + self.proj["attn_output"](y)
         h = rms_norm(x, self.ffn_norm, c.rms_eps)
         x = x + self.proj["ffn_down"](F.silu(self.proj["ffn_gate"](h)) * self.proj["ffn_up"](h))
@@ -136,16 +148,28 @@ class Model(nn.Module):
 
     def forward(self, idx):
         """idx (B, T) token ids -> logits (B, T, V)."""
+        return self.logits(self.hidden(idx))
+
+    def hidden(self, idx, segments=None):
+        """idx (B, T) token ids -> final normed hidden states (B, T, C). With segments ((start, end)
+        spans of packed sequences), each span is a sequence of its own: positions restart at 0
+        and attention stays inside it."""
         T = idx.shape[1]
-        pos = torch.arange(T, device=idx.device)
+        if segments is None:
+            pos = torch.arange(T, device=idx.device)
+        else:
+            pos = torch.cat([torch.arange(e - s, device=idx.device) for s, e in segments])
         x = F.embedding(idx, self.tok_embd)
         for blk in self.blocks:
             if self.checkpointing and self.training:
-                x = torch.utils.checkpoint.checkpoint(blk, x, pos, use_reentrant=False)
+                x = torch.utils.checkpoint.checkpoint(blk, x, pos, segments, use_reentrant=False)
             else:
-                x = blk(x, pos)
-        x = rms_norm(x, self.out_norm, self.cfg.rms_eps)
-        return F.linear(x, self.tok_embd if self.output is None else self.output)
+                x = blk(x, pos, segments)
+        return rms_norm(x, self.out_norm, self.cfg.rms_eps)
+
+    def logits(self, h):
+        """h (..., C) -> logits (..., V)."""
+        return F.linear(h, self.tok_embd if self.output is None else self.output)
 
     def lora_modules(self):
         for i, blk in enumerate(self.blocks):

@@ -3,8 +3,12 @@ initial weights (how the tiny house model is built).
 
 Data: JSON lines {"input": [ids], "target": [ids]}; the loss counts target tokens only (for
 full training, input is empty and every token is a target). Sequences are cut to seq_len.
+A batch is packed: its sequences end to end in one row, no padding, each attending only to
+itself, and logits are computed only where a target is predicted.
 Progress goes out as JSON lines; a checkpoint (trainable weights, optimiser state, step) is
 written every few steps and on SIGTERM, so a killed or cancelled run resumes where it stopped.
+With "stop_when_eval_stops_improving" and an eval set, the eval loss is measured after every
+epoch; training stops at the first epoch that does not lower it and keeps the best weights.
 """
 import hashlib
 import json
@@ -37,6 +41,12 @@ DEFAULTS = {
     "grad_checkpointing": False,
     "max_steps": None,
     "pad_id": 0,
+    "stop_when_eval_stops_improving": False,
+    # Tokens a forward/backward pass takes at most; a bigger batch is summed over several. None: the whole batch.
+    "micro_batch_tokens": None,
+    # Training matrix products in bfloat16 (weights, optimiser and eval stay float32): True, False,
+    # or "auto": where the device runs them measurably faster.
+    "mixed_precision": False,
 }
 
 # Settings that change the result: a checkpoint made under others is not resumed.
@@ -62,23 +72,50 @@ def read_examples(path, seq_len):
     return out
 
 
-def batch_tensors(examples, pad_id):
-    """-> idx (B, T), labels (B, T) with -100 where the next token is not a target."""
-    T = max(len(ids) for ids, _ in examples)
-    idx = torch.full((len(examples), T), pad_id, dtype=torch.long)
-    labels = torch.full((len(examples), T), -100, dtype=torch.long)
-    for b, (ids, n_in) in enumerate(examples):
-        idx[b, : len(ids)] = torch.tensor(ids)
+def pack(examples):
+    """The examples end to end: idx (1, N), labels (1, N) with -100 where the next token is not a
+    target of the same example, and each example's (start, end) span in the row."""
+    ids_all, labels_all, segments = [], [], []
+    for ids, n_in in examples:
+        start = len(ids_all)
+        ids_all += ids
         # position p predicts token p+1; count it when token p+1 is a target token
+        labels = [-100] * len(ids)
         for p in range(max(n_in - 1, 0), len(ids) - 1):
-            labels[b, p] = ids[p + 1]
-    return idx, labels
+            labels[p] = ids[p + 1]
+        labels_all += labels
+        segments.append((start, start + len(ids)))
+    return torch.tensor([ids_all]), torch.tensor([labels_all]), segments
 
 
-def loss_of(model, idx, labels):
+def token_losses(model, examples):
+    """-> cross-entropy of every target token of the examples, packed (M,), and each example's count."""
     device = model.tok_embd.device
+    idx, labels, segments = pack(examples)
     idx, labels = idx.to(device), labels.to(device)
-    logits = model(idx)  # (B, T, V)
+    h = model.hidden(idx, segments)  # (1, N, C)
+    counted = labels != -100  # (1, N)
+    # Only predicted positions need the vocabulary-wide projection: (M, C) -> (M, V).
+    logits = model.logits(h[counted])
+    counts = [int(counted[0, s:e].sum()) for s, e in segments]
+    return F.cross_entropy(logits, labels[counted], reduction="none"), counts
+
+
+def loss_sum(model, examples):
+    """-> (summed cross-entropy over the examples' target tokens, number of target tokens)."""
+    losses, counts = token_losses(model, examples)
+    return losses.sum(), sum(counts)
+
+
+def unpacked_loss(model, example):
+    """Mean cross-entropy of one example on its own through the model's plain forward pass (the
+    reference the packed path is checked against)."""
+    ids, n_in = example
+    idx = torch.tensor([ids], device=model.tok_embd.device)
+    labels = torch.full_like(idx, -100)
+    for p in range(max(n_in - 1, 0), len(ids) - 1):
+        labels[0, p] = ids[p + 1]
+    logits = model(idx)  # (1, T, V)
     return F.cross_entropy(logits.view(-1, logits.shape[-1]), labels.view(-1), ignore_index=-100)
 
 
@@ -89,30 +126,78 @@ def lr_at(step, total, base, warmup):
     return base * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
 
 
-def evaluate(model, examples, batch_size, pad_id):
+def evaluate(model, examples, batch_size, packed=True):
+    """-> mean cross-entropy per target token over the examples, and each example's own mean."""
     model.eval()
-    total, count = 0.0, 0
+    sums, counts = [], []
     with torch.no_grad():
-        for i in range(0, len(examples), batch_size):
-            idx, labels = batch_tensors(examples[i : i + batch_size], pad_id)
-            n = int((labels != -100).sum())
-            if n:
-                total += float(loss_of(model, idx, labels)) * n
-                count += n
+        if packed:
+            for i in range(0, len(examples), batch_size):
+                losses, n = token_losses(model, examples[i : i + batch_size])
+                sums += [float(part.sum()) for part in losses.split(n)]
+                counts += n
+        else:
+            for ex in examples:
+                counts.append(targets_in(ex))
+                sums.append(float(unpacked_loss(model, ex)) * counts[-1] if counts[-1] else 0.0)
     model.train()
-    return total / max(count, 1)
+    return sum(sums) / max(sum(counts), 1), [s / max(n, 1) for s, n in zip(sums, counts)]
 
 
 def run_eval(request, emit):
-    """eval: mean loss per target token (and perplexity) of the model, with the adapter if given."""
+    """eval: mean loss per target token (and perplexity) of the model, with the adapter if given;
+    "packed": false scores each example on its own through the plain forward pass."""
     from . import lora as lora_mod
 
     model = load_gguf_model(GgufFile(request["model"]), pick_device(request.get("device")))
     if request.get("adapter"):
         lora_mod.load_into(model, request["adapter"])
     examples = read_examples(request["examples"], int(request.get("seq_len", 256)))
-    loss = evaluate(model, examples, int(request.get("batch_size", 8)), int(request.get("pad_id", 0)))
-    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples))
+    loss, per_example = evaluate(model, examples, int(request.get("batch_size", 8)), request.get("packed", True))
+    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples), example_losses=per_example)
+
+
+def bf16_is_faster(device):
+    """Whether bfloat16 matrix products run well here: GPUs that support them, CPUs where they beat
+    float32 by a margin (AVX-512 BF16 or AMX; elsewhere they are emulated and slower)."""
+    if device.type == "cuda":
+        return torch.cuda.is_bf16_supported()
+    if device.type != "cpu":
+        return False
+    g = torch.Generator().manual_seed(0)
+    x, w = torch.randn(512, 576, generator=g), torch.randn(1536, 576, generator=g)  # a projection's shape
+
+    def seconds(dtype):
+        a, b = x.to(dtype), w.to(dtype)
+        F.linear(a, b)  # warm-up
+        best = math.inf
+        for _ in range(3):
+            start = time.perf_counter()
+            F.linear(a, b)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    return seconds(torch.bfloat16) * 1.5 < seconds(torch.float32)
+
+
+def targets_in(example):
+    """Target tokens an example is scored on (as pack labels them)."""
+    ids, n_in = example
+    return len(ids) - 1 - max(n_in - 1, 0)
+
+
+def micro_batches(batch, max_tokens):
+    """The batch cut, in order, into runs of at most max_tokens tokens (at least one example each)."""
+    if not max_tokens:
+        return [batch]
+    out, run, size = [], [], 0
+    for ex in batch:
+        if run and size + len(ex[0]) > max_tokens:
+            out.append(run)
+            run, size = [], 0
+        run.append(ex)
+        size += len(ex[0])
+    return out + [run]
 
 
 def run_train(request, emit):
@@ -120,7 +205,9 @@ def run_train(request, emit):
     out_dir = cfg["out_dir"]
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(cfg["seed"])
-    identity = hashlib.sha256(json.dumps({k: cfg.get(k) for k in _IDENTITY}, sort_keys=True).encode()).hexdigest()
+    optional = ("stop_when_eval_stops_improving", "mixed_precision")  # in the identity only when set
+    keys = _IDENTITY + tuple(k for k in optional if cfg[k])
+    identity = hashlib.sha256(json.dumps({k: cfg.get(k) for k in keys}, sort_keys=True).encode()).hexdigest()
 
     device = pick_device(cfg.get("device"))
     model = load_gguf_model(GgufFile(cfg["model"]), device)
@@ -135,6 +222,7 @@ def run_train(request, emit):
         raise ValueError(f"unknown mode {cfg['mode']}")
     model.checkpointing = bool(cfg["grad_checkpointing"])
     model.train()
+    bf16 = cfg["mixed_precision"] is True or (cfg["mixed_precision"] == "auto" and bf16_is_faster(device))
 
     examples = read_examples(cfg["train"], cfg["seq_len"])
     eval_examples = read_examples(cfg["eval"], cfg["seq_len"]) if cfg.get("eval") else []
@@ -143,10 +231,14 @@ def run_train(request, emit):
     total = steps_per_epoch * cfg["epochs"]
     if cfg["max_steps"]:
         total = min(total, int(cfg["max_steps"]))
+    # Early stopping only when asked for: a pretraining run (the house model) keeps every step.
+    early = bool(cfg["stop_when_eval_stops_improving"]) and bool(eval_examples) and cfg["epochs"] > 1
     opt = torch.optim.AdamW(params, lr=cfg["lr"], weight_decay=cfg["weight_decay"], betas=(0.9, 0.999))
 
     ckpt_path = os.path.join(out_dir, "checkpoint.pt")
     step = 0
+    # best: {"loss", "epoch", "params"} of the epoch with the lowest eval loss so far
+    state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None}
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location=device)
         if ck.get("identity") == identity:
@@ -155,7 +247,8 @@ def run_train(request, emit):
                     p.copy_(saved)
             opt.load_state_dict(ck["optimizer"])
             step = ck["step"]
-    emit("start", pid=os.getpid(), device=str(device), total_steps=total, resumed_from=step, examples=len(examples), trainable=sum(p.numel() for p in params))
+            state.update(ck.get("state", {}))
+    emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples), trainable=sum(p.numel() for p in params))
 
     stop = {"requested": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
@@ -163,32 +256,56 @@ def run_train(request, emit):
     def save_checkpoint():
         tmp = ckpt_path + ".tmp"
         torch.save({"identity": identity, "step": step, "params": [p.detach().clone() for p in params],
-                    "optimizer": opt.state_dict()}, tmp)
+                    "optimizer": opt.state_dict(), "state": state}, tmp)
         os.replace(tmp, ckpt_path)  # atomic: a kill mid-write leaves the previous checkpoint
         emit("checkpoint", step=step)
 
+    def evaluate_epoch():
+        """After an epoch: its eval loss, the best weights so far, and whether to stop."""
+        loss, _ = evaluate(model, eval_examples, bs)
+        epoch = math.ceil(step / steps_per_epoch)
+        state["eval_losses"].append(round(loss, 6))
+        best = state["best"]
+        if best is None or loss < best["loss"]:
+            state["best"] = {"loss": loss, "epoch": epoch, "params": [p.detach().clone() for p in params]}
+        else:
+            state["stopped"] = True
+        emit("eval", epoch=epoch, step=step, eval_loss=round(loss, 6), best_epoch=state["best"]["epoch"])
+
     last_ckpt_step, last_ckpt_time = step, time.time()
-    start_step, t0, tokens_done, loss_avg = step, time.time(), 0, None
-    while step < total:
+    start_step, t0, tokens_done = step, time.time(), 0
+    while step < total and not state["stopped"]:
         epoch, k = divmod(step, steps_per_epoch)
         # The same order for an epoch on every run, so a resumed run sees the batches it missed.
         order = torch.randperm(len(examples), generator=torch.Generator().manual_seed(cfg["seed"] * 1000 + epoch))
         batch = [examples[int(j)] for j in order[k * bs : (k + 1) * bs]]
-        idx, labels = batch_tensors(batch, cfg["pad_id"])
         for g in opt.param_groups:
             g["lr"] = lr_at(step, total, cfg["lr"], cfg["warmup_steps"])
-        loss = loss_of(model, idx, labels)
+        # Mean over the batch's target tokens, summed a micro-batch at a time: the same gradient
+        # as the whole batch at once, with the activations of one micro-batch in memory.
+        count = max(sum(targets_in(ex) for ex in batch), 1)
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        loss = 0.0
+        for part in micro_batches(batch, cfg["micro_batch_tokens"]):
+            with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
+                part_sum, _ = loss_sum(model, part)
+            (part_sum / count).backward()
+            loss += float(part_sum) / count
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
         step += 1
         tokens_done += sum(len(ids) for ids, _ in batch)
-        loss_avg = float(loss) if loss_avg is None else 0.9 * loss_avg + 0.1 * float(loss)
+        avg = state["loss_avg"]
+        state["loss_avg"] = loss if avg is None else 0.9 * avg + 0.1 * loss
         elapsed = time.time() - t0
-        emit("progress", step=step, total=total, epoch=epoch, loss=round(float(loss), 5), loss_avg=round(loss_avg, 5),
+        emit("progress", step=step, total=total, epoch=epoch, loss=round(loss, 5), loss_avg=round(state["loss_avg"], 5),
              tokens_per_second=round(tokens_done / max(elapsed, 1e-9), 1),
              eta_seconds=round(elapsed / (step - start_step) * (total - step), 1))
+        if early and (step % steps_per_epoch == 0 or step == total):
+            evaluate_epoch()
+            # A resumed run then neither repeats the evaluation nor loses the best weights.
+            save_checkpoint()
+            last_ckpt_step, last_ckpt_time = step, time.time()
         if stop["requested"]:
             save_checkpoint()
             emit("cancelled", step=step)
@@ -197,9 +314,16 @@ def run_train(request, emit):
             save_checkpoint()
             last_ckpt_step, last_ckpt_time = step, time.time()
 
-    result = {"steps": step, "final_loss": loss_avg}
-    if eval_examples:
-        result["eval_loss"] = evaluate(model, eval_examples, bs, cfg["pad_id"])
+    result = {"steps": step, "final_loss": state["loss_avg"]}
+    best = state["best"]
+    if early and best is not None:
+        with torch.no_grad():
+            for p, saved in zip(params, best["params"]):
+                p.copy_(saved)
+        result.update(eval_loss=best["loss"], best_epoch=best["epoch"], eval_losses=state["eval_losses"],
+                      stopped_early=state["stopped"])
+    elif eval_examples:
+        result["eval_loss"], _ = evaluate(model, eval_examples, bs)
     if cfg["mode"] == "lora":
         path = os.path.join(out_dir, "adapter.safetensors")
         lora.save(model, path, cfg["rank"], cfg["alpha"])

@@ -151,6 +151,57 @@ describe('VoiceEngine', () => {
     await expect(engine.wake('x', path.join(dir, 'gone.gguf'))).rejects.toThrow(/adapter file is missing/);
   });
 
+  it('answers a batch of chats in order, each as chat() answers it alone', async () => {
+    const chats = ['Say something.', 'Write about April.', 'Describe the hallway.', 'Name a colour.', 'Go on.'].map(
+      (content, i) => ({
+        messages: [
+          { role: 'system' as const, content: 'You rewrite text.' },
+          { role: 'user' as const, content },
+        ],
+        options: { maxTokens: 6 + 3 * i },
+      }),
+    );
+    const finished: number[] = [];
+    const contexts: { disposed: boolean }[] = [];
+    const create = engine.runtime.createContext.bind(engine.runtime);
+    engine.runtime.createContext = async (...args) => {
+      const context = await create(...args);
+      contexts.push(context);
+      return context;
+    };
+    let answers: string[];
+    try {
+      answers = await engine.chatBatch(chats, { sequences: 3, onAnswer: (i) => finished.push(i) });
+    } finally {
+      engine.runtime.createContext = create;
+    }
+    // The batch had a context of its own, freed when it ended.
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]?.disposed).toBe(true);
+    expect([...finished].sort()).toEqual([0, 1, 2, 3, 4]);
+    for (const [i, chat] of chats.entries()) expect(answers[i]).toBe(await engine.chat(chat.messages, chat.options));
+    expect(new Set(answers).size).toBeGreaterThan(1);
+  });
+
+  it('stops a batch when its caller aborts, and goes on serving', async () => {
+    const controller = new AbortController();
+    const chats = Array.from({ length: 6 }, () => ({
+      messages: [
+        { role: 'system' as const, content: 'You rewrite text.' },
+        { role: 'user' as const, content: 'Say something.' },
+      ],
+      options: { maxTokens: 100 },
+    }));
+    // Aborted as the first answer comes: one generation is under way, four have not started.
+    const batch = engine.chatBatch(chats, {
+      sequences: 2,
+      signal: controller.signal,
+      onAnswer: () => controller.abort(new Error('stopped by its caller')),
+    });
+    await expect(batch).rejects.toThrow(/stopped by its caller/);
+    expect((await engine.complete(PROMPT, { maxTokens: 8 })).length).toBeGreaterThan(0);
+  });
+
   it('chats with the model template', async () => {
     const reply = await engine.chat(
       [

@@ -5,6 +5,7 @@
 // A context is never disposed under a generation: sleeping a Voice first aborts every
 // generation on it and waits for them to end (llama.cpp reads freed memory otherwise), and the
 // wakes and sleeps of one Voice run one at a time.
+import { setMaxListeners } from 'node:events';
 import { statSync } from 'node:fs';
 import { LlamaChatSession, LlamaCompletion, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
 import { GgufError } from '../gguf/errors.js';
@@ -15,6 +16,11 @@ export { KeyedQueue } from './pool.js';
 
 /** Generations that run at once on one context; more wait in line. */
 const SEQUENCES_PER_CONTEXT = 2;
+/**
+ * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token,
+ * so on a CPU many answers cost little more time than one.
+ */
+export const BATCH_SEQUENCES = 16;
 
 export interface GenerateOptions {
   /** The Voice to write in; the plain base model when absent. */
@@ -65,8 +71,8 @@ interface PooledContext {
 }
 
 /** A context with its sequences taken up front and handed out one generation at a time. */
-function pooled(context: LlamaContext): PooledContext {
-  const sequences = Array.from({ length: SEQUENCES_PER_CONTEXT }, () => context.getSequence());
+function pooled(context: LlamaContext, count = SEQUENCES_PER_CONTEXT): PooledContext {
+  const sequences = Array.from({ length: count }, () => context.getSequence());
   return { context, sequences: new Pool(sequences), closing: new AbortController(), running: new Set() };
 }
 
@@ -96,9 +102,25 @@ async function releaseAdapter(model: LlamaModel, adapterPath: string): Promise<v
   }
 }
 
+/** One chat of a batch: its messages and the settings of its answer (voiceId and onChunk do not apply). */
+export interface BatchChat {
+  messages: ChatMessage[];
+  options?: Omit<GenerateOptions, 'voiceId' | 'onChunk' | 'signal'>;
+}
+
+export interface BatchOptions {
+  /** Chats answered at once (sequences of the batch's context); BATCH_SEQUENCES by default. */
+  sequences?: number;
+  signal?: AbortSignal;
+  /** Called as each answer is complete, in the order they finish. */
+  onAnswer?: (index: number, text: string) => void;
+}
+
 export class VoiceEngine {
   private readonly voices = new Map<string, AwakeVoice>();
   private baseContext: Promise<PooledContext> | undefined;
+  /** Contexts of batches under way, retired on dispose. */
+  private readonly batches = new Set<PooledContext>();
   /** The wakes and sleeps of each Voice, one at a time whatever their callers do. */
   private readonly transitions = new KeyedQueue();
 
@@ -216,6 +238,63 @@ export class VoiceEngine {
     return this.withSequence(options, (sequence, withClosing) => this.chatOn(sequence, messages, withClosing));
   }
 
+  /**
+   * Answers many chats with the plain base model, on a context of its own that serves `sequences`
+   * of them at once and is freed when the batch ends (batch work such as building a Voice's
+   * training pairs; interactive generations keep the base context). Answers come back in the
+   * order of `chats`, each the same as chat() would give at temperature 0.
+   */
+  async chatBatch(chats: readonly BatchChat[], options: BatchOptions = {}): Promise<string[]> {
+    options.signal?.throwIfAborted();
+    const answers: string[] = new Array(chats.length);
+    if (chats.length === 0) return answers;
+    const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
+    const target = pooled(await this.runtime.createContext(undefined, width), width);
+    this.batches.add(target);
+    // The first failure stops the rest: the batch fails as a whole.
+    const failed = new AbortController();
+    const signal = AbortSignal.any([target.closing.signal, failed.signal, ...(options.signal ? [options.signal] : [])]);
+    // Every sequence's generation listens to it: not a leak.
+    setMaxListeners(8 * width, signal);
+    let next = 0;
+    const worker = async () => {
+      while (next < chats.length) {
+        signal.throwIfAborted();
+        const i = next++;
+        const chat = chats[i] as BatchChat;
+        const { item: sequence, release } = await target.sequences.acquire(signal);
+        try {
+          await sequence.clearHistory();
+          answers[i] = await this.chatOn(sequence, chat.messages, { ...chat.options, signal });
+        } finally {
+          release();
+        }
+        signal.throwIfAborted();
+        options.onAnswer?.(i, answers[i] as string);
+      }
+    };
+    const workers = Array.from({ length: width }, () =>
+      worker().catch((error: unknown) => {
+        failed.abort(error);
+        throw error;
+      }),
+    );
+    // The context is freed only once every generation on it has ended.
+    const settled = Promise.allSettled(workers);
+    target.running.add(settled);
+    const results = await settled;
+    target.running.delete(settled);
+    // Not ours to free when dispose() took it first.
+    const ours = this.batches.delete(target);
+    if (ours) await retire(target, new Error('the batch has ended'));
+    // A batch cut short by its caller or by dispose() fails with that reason, not a worker's echo of it.
+    options.signal?.throwIfAborted();
+    if (!ours) throw target.closing.signal.reason;
+    const failure = results.find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    return answers;
+  }
+
   private async chatOn(sequence: Sequence, messages: ChatMessage[], options: GenerateOptions): Promise<string> {
     const system = messages
       .filter((m) => m.role === 'system')
@@ -243,6 +322,10 @@ export class VoiceEngine {
 
   async dispose(): Promise<void> {
     for (const id of [...this.voices.keys()]) await this.sleep(id, 'The service is shutting down. Try again shortly.');
+    for (const batch of [...this.batches]) {
+      this.batches.delete(batch);
+      await retire(batch, new Error('the engine is shutting down'));
+    }
     if (this.baseContext) {
       await retire(await this.baseContext, new Error('the engine is shutting down'));
     }

@@ -21,6 +21,17 @@ export interface TrainingPreset {
   batchSize: number;
   warmupSteps: number;
   gradCheckpointing: boolean;
+  /**
+   * Tokens one forward and backward pass takes at most: a larger batch is summed over several
+   * (the same gradient, less memory). The whole batch at once when absent.
+   */
+  microBatchTokens?: number;
+  /**
+   * Training matrix products in bfloat16 (weights, optimiser and eval loss stay float32): 'auto'
+   * where the device runs them measurably faster (AVX-512 BF16 or AMX CPUs, recent GPUs).
+   * Float32 when absent.
+   */
+  mixedPrecision?: 'auto' | boolean;
 }
 
 export const TRAINING_PRESETS: Record<'tiny' | 'standard', TrainingPreset> = {
@@ -69,6 +80,12 @@ export interface TrainRequest {
   padId: number;
   seed?: number;
   maxSteps?: number;
+  /**
+   * Measure the eval loss after every epoch, stop at the first epoch that does not lower it and
+   * keep the weights of the best one. Needs `eval` and more than one epoch; off by default, so a
+   * run cut by maxSteps (the house model) trains every step.
+   */
+  stopWhenEvalStopsImproving?: boolean;
   checkpointEvery?: number;
   threads?: number;
   signal?: AbortSignal;
@@ -79,7 +96,13 @@ export interface TrainRequest {
 export interface TrainResult {
   steps: number;
   finalLoss: number;
+  /** The eval loss of the weights returned (the best epoch's when stopping early). */
   evalLoss?: number;
+  /** With stopWhenEvalStopsImproving: the epoch (from 1) whose weights were kept. */
+  bestEpoch?: number;
+  /** With stopWhenEvalStopsImproving: the eval loss after each epoch run. */
+  evalLosses?: number[];
+  stoppedEarly?: boolean;
   adapterPath?: string;
   weightsPath?: string;
 }
@@ -114,9 +137,12 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
       batch_size: p.batchSize,
       warmup_steps: p.warmupSteps,
       grad_checkpointing: p.gradCheckpointing,
+      micro_batch_tokens: p.microBatchTokens ?? null,
+      mixed_precision: p.mixedPrecision ?? false,
       pad_id: req.padId,
       seed: req.seed ?? 0,
       max_steps: req.maxSteps ?? null,
+      stop_when_eval_stops_improving: req.stopWhenEvalStopsImproving ?? false,
       checkpoint_every: req.checkpointEvery ?? 25,
     },
     {
@@ -143,6 +169,9 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
     steps: Number(done.steps),
     finalLoss: Number(done.final_loss),
     ...(done.eval_loss !== undefined ? { evalLoss: Number(done.eval_loss) } : {}),
+    ...(done.best_epoch !== undefined ? { bestEpoch: Number(done.best_epoch) } : {}),
+    ...(Array.isArray(done.eval_losses) ? { evalLosses: done.eval_losses.map(Number) } : {}),
+    ...(done.stopped_early !== undefined ? { stoppedEarly: Boolean(done.stopped_early) } : {}),
     ...(typeof done.adapter === 'string' ? { adapterPath: done.adapter } : {}),
     ...(typeof done.weights === 'string' ? { weightsPath: done.weights } : {}),
   };

@@ -27,9 +27,13 @@ export const paraphraseChat = (passage: string): ChatMessage[] => [
   { role: 'user', content: paraphraseRequest(passage) },
 ];
 
-/** The paraphrase's token budget, from the passage's length in tokens; greedy. */
+/**
+ * The paraphrase's token budget, from the passage's length in tokens; greedy. Plain English needs
+ * no more tokens than the original, so the cap sits just above it: every token past it is decoded
+ * by the base model and then read again by every training step.
+ */
 export const paraphraseSettings = (passageTokens: number) => ({
-  maxTokens: Math.ceil(passageTokens * 1.3) + 16,
+  maxTokens: Math.ceil(passageTokens * 1.1) + 8,
   temperature: 0,
 });
 

@@ -34,7 +34,18 @@ export type VoicePreset = TrainingPreset & {
 export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // Few pairs on a 1M-parameter model: more passes, still seconds per epoch.
   tiny: { ...TRAINING_PRESETS.tiny, epochs: 6, lr: 3e-3, seqLen: 256, passageMaxChars: 360, maxPassages: 80 },
-  standard: { ...TRAINING_PRESETS.standard, seqLen: 1024, passageMaxChars: 1500, maxPassages: 160 },
+  // One example a pass without gradient checkpointing (a third less compute than recomputing each
+  // layer; the activations of one 1024-token example in memory: about 3 GB peak at 135M with
+  // bfloat16 products, 5 GB without), bfloat16 products where the CPU runs them fast.
+  standard: {
+    ...TRAINING_PRESETS.standard,
+    seqLen: 1024,
+    gradCheckpointing: false,
+    microBatchTokens: 1024,
+    mixedPrecision: 'auto',
+    passageMaxChars: 1500,
+    maxPassages: 160,
+  },
 };
 
 export const VOICE_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
@@ -159,6 +170,9 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     modelPath: req.baseModelPath,
     workDir: path.join(req.workDir, 'lora'),
     train: trainExamples,
+    // Epochs run only while they lower the loss on the held-out passages; the best one is kept.
+    eval: heldOutExamples,
+    stopWhenEvalStopsImproving: true,
     preset: req.preset,
     padId: eos,
     seed: req.seed ?? 0,
@@ -173,6 +187,14 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
       ),
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
+  const run = trained.evalLosses?.length ?? req.preset.epochs;
+  report(
+    'train',
+    1,
+    trained.bestEpoch
+      ? `Kept epoch ${trained.bestEpoch} of ${run} (held-out loss ${trained.evalLoss?.toFixed(3)})`
+      : 'Trained',
+  );
 
   // 4. export
   report('export', 0, 'Saving your Voice');

@@ -1,0 +1,113 @@
+// Proof: the trainer packs a batch's examples end to end in one row (no padding, attention kept
+// inside each example, logits only where a target is predicted) and still scores every example
+// exactly as it would on its own through the model's plain forward pass; and a batch summed a
+// micro-batch at a time trains the same weights as the whole batch at once (and bfloat16 matrix
+// products nearly the same).
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../model/llama-gguf.js';
+import { LlamaRuntime } from '../runtime/llama-runtime.js';
+import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { heldOutLoss } from './held-out-loss.js';
+import { runTrainer } from './python.js';
+import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, toJsonl, train } from './train.js';
+
+let dir: string;
+let basePath: string;
+let examples: TrainingExample[];
+
+beforeAll(async () => {
+  dir = tempDir();
+  basePath = writeRandomModel(dir, smallHparams());
+  const runtime = await LlamaRuntime.load({ modelPath: basePath });
+  const tokens = runtime.tokenize(SAMPLE_TEXT);
+  await runtime.dispose();
+  // Examples of uneven lengths, some with a prompt and some all target.
+  const rand = seededRandom(5);
+  examples = [];
+  for (let i = 0; i < 12; i++) {
+    const start = Math.floor(rand() * (tokens.length - 60));
+    const input = i % 3 === 0 ? 0 : 3 + Math.floor(rand() * 20);
+    const target = 5 + Math.floor(rand() * 35);
+    examples.push({
+      input: tokens.slice(start, start + input),
+      target: tokens.slice(start + input, start + input + target),
+    });
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function exampleLosses(packed: boolean, adapter?: string): Promise<{ loss: number; each: number[] }> {
+  const file = path.join(dir, 'examples.jsonl');
+  writeFileSync(file, toJsonl(examples));
+  const done = await runTrainer(
+    'eval',
+    { model: basePath, adapter: adapter ?? null, examples: file, seq_len: 64, batch_size: 5, packed },
+    { threads: 1 },
+  );
+  return { loss: Number(done.loss), each: (done.example_losses as number[]).map(Number) };
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b));
+
+describe('packed batches', () => {
+  it('score every example as it scores on its own', async () => {
+    const packed = await exampleLosses(true);
+    const alone = await exampleLosses(false);
+    expect(packed.each).toHaveLength(examples.length);
+    expect(new Set(alone.each.map((l) => l.toFixed(3))).size).toBeGreaterThan(5); // distinct examples
+    for (const [i, l] of packed.each.entries()) {
+      expect(close(l, alone.each[i] as number), `example ${i}: ${l} vs ${alone.each[i]}`).toBe(true);
+    }
+    expect(close(packed.loss, alone.loss)).toBe(true);
+  });
+
+  const run = (name: string, preset: Partial<TrainingPreset> = {}) =>
+    train({
+      mode: 'lora',
+      modelPath: basePath,
+      workDir: path.join(dir, name),
+      train: examples,
+      preset: { ...TRAINING_PRESETS.tiny, batchSize: 6, seqLen: 64, ...preset },
+      padId: 0,
+      maxSteps: 4,
+      threads: 1,
+    });
+  const heldOut = (adapterPath: string | undefined, name: string) =>
+    heldOutLoss({
+      modelPath: basePath,
+      adapterPath: adapterPath as string,
+      examples,
+      seqLen: 64,
+      padId: 0,
+      threads: 1,
+      workDir: path.join(dir, name),
+    });
+
+  it('train the same weights whole or a micro-batch at a time', async () => {
+    const whole = await run('whole');
+    const parts = await run('parts', { microBatchTokens: 40 });
+    expect(close(parts.finalLoss, whole.finalLoss)).toBe(true);
+    const a = await heldOut(whole.adapterPath, 'a');
+    const b = await heldOut(parts.adapterPath, 'b');
+    expect(Math.abs(a.loss - b.loss)).toBeLessThan(1e-4);
+  });
+
+  it('train nearly the same weights with bfloat16 matrix products', async () => {
+    // The same run as 'whole' above, in its own folder.
+    const full = await heldOut((await run('float32')).adapterPath, 'c');
+    const mixed = await heldOut((await run('bfloat16', { mixedPrecision: true })).adapterPath, 'd');
+    const base = await heldOutLoss({
+      modelPath: basePath,
+      examples,
+      seqLen: 64,
+      padId: 0,
+      threads: 1,
+      workDir: path.join(dir, 'e'),
+    });
+    // Training moved the loss; bfloat16 rounding moves it by a small fraction of that.
+    expect(base.loss - full.loss).toBeGreaterThan(0.05);
+    expect(Math.abs(mixed.loss - full.loss)).toBeLessThan(0.1 * (base.loss - full.loss));
+  });
+});
