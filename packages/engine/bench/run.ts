@@ -6,6 +6,8 @@
 //      on the same batches, one process per sample (target >= 0.9x)
 //   2. waking and sleeping a rank-16 Voice on a SmolLM2-135M-shaped model (target < 1 s)
 //   3. generation tokens/s with and without a Voice awake (target: the Voice costs <= 15%)
+//   4. a whole Voice from 40,000 characters, each stage timed (whole-voice.ts; target <= 10 min)
+//   5. the two-author harness on the house model: content kept, style moved (eval/harness.ts)
 // OWNVOICE_BENCH_THREADS (default: every core) and OWNVOICE_BENCH_ROUNDS (default 3 for training,
 // 5 for the rest; at least 3) make a smaller run.
 import { rmSync } from 'node:fs';
@@ -13,14 +15,18 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { writeGgufAdapter } from '../src/adapters/export.js';
 import type { NamedTensor } from '../src/adapters/safetensors.js';
+import { formatHarness, HARNESS_TARGETS, runHarness } from '../src/eval/harness.js';
 import { expectedTensors, LORA_TARGETS, type ModelHparams } from '../src/gguf/model-spec.js';
 import { GgmlType } from '../src/gguf/types.js';
+import { HOUSE_MODEL_PATH } from '../src/house-model/paths.js';
 import { randomWeights, seededRandom, writeLlamaGguf } from '../src/model/llama-gguf.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { tempDir, testVocab } from '../src/test/fixtures.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { runTrainer } from '../src/trainer/python.js';
+import { VOICE_PRESETS, VOICE_STAGES } from '../src/voice/train-voice.js';
 import { formatSummary, measureInterleaved, ratio, type Summary, summarize } from './stats.js';
+import { measureWholeVoice, SMOLLM2_135M, VOICE_CHARS } from './whole-voice.js';
 
 const envInt = (name: string): number | undefined => {
   const v = process.env[name];
@@ -31,24 +37,10 @@ const trainRounds = envInt('OWNVOICE_BENCH_ROUNDS') ?? 3;
 const rounds = envInt('OWNVOICE_BENCH_ROUNDS') ?? 5;
 
 const rows: [string, string, string][] = [];
+let harnessTable: string[] = [];
 const row = (what: string, value: string, target = '') => {
   rows.push([what, value, target]);
   console.log(`  ${what}: ${value}${target ? `  (target ${target})` : ''}`);
-};
-
-/** SmolLM2-135M's shape (random weights): 30 layers, 576 wide, 9 heads / 3 kv heads, 49152 tokens. */
-const SMOLLM2_135M: Omit<ModelHparams, 'nVocab'> = {
-  arch: 'llama',
-  nLayer: 30,
-  nEmbd: 576,
-  nFf: 1536,
-  nHead: 9,
-  nHeadKv: 3,
-  headDim: 64,
-  nCtx: 2048,
-  rmsEps: 1e-5,
-  ropeBase: 10000,
-  tiedOutput: true,
 };
 
 function writeSyntheticModel(dir: string, vocabSize: number): string {
@@ -95,8 +87,8 @@ async function main() {
   const dir = tempDir('ownvoice-bench-');
   try {
     console.log(`OwnVoice engine benchmarks (${threads} threads)`);
-    const vocabSize = 49152;
-    const h: ModelHparams = { ...SMOLLM2_135M, nVocab: vocabSize };
+    const vocabSize = SMOLLM2_135M.nVocab;
+    const h: ModelHparams = SMOLLM2_135M;
     console.log('writing a SmolLM2-135M-shaped model (random weights, F16)...');
     const modelPath = writeSyntheticModel(dir, vocabSize);
 
@@ -169,11 +161,59 @@ async function main() {
     row('cost of the Voice', formatSummary(cost, { digits: 1, unit: '%' }), '<= 15%');
     await engine.dispose();
 
-    // ---- 4. a whole Voice: to be added here (another engineer's part); its rows go into `rows`
-    // ---- like the ones above, so they print in the table below.
+    console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
+    // One run is minutes long, so the runs are the rounds; the model and its tokenizer are built
+    // once, before the first.
+    const wholeDir = path.join(dir, 'whole-voice');
+    const stageSeconds = new Map<string, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
+    const whole = await measureInterleaved(
+      [
+        {
+          name: 'whole',
+          run: async () => {
+            const r = await measureWholeVoice({ threads, workDir: wholeDir, log: (l) => console.log(`    ${l}`) });
+            for (const stage of VOICE_STAGES) stageSeconds.get(stage)?.push(r.stages[stage]);
+            return r.totalSeconds / 60;
+          },
+        },
+      ],
+      trainRounds,
+    );
+    row('a whole Voice', formatSummary(whole.whole, { digits: 1, unit: ' min' }), '<= 10 min');
+    for (const stage of VOICE_STAGES) {
+      row(`  stage: ${stage}`, formatSummary(summarize(stageSeconds.get(stage) ?? []), { digits: 0, unit: ' s' }));
+    }
+
+    console.log('5. The two-author harness on the house model (a Voice per author rewrites neutral paragraphs)');
+    const house = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads });
+    try {
+      const report = await runHarness({
+        engine: house,
+        baseModelPath: HOUSE_MODEL_PATH,
+        baseModelName: 'ownvoice-tiny',
+        preset: VOICE_PRESETS.tiny,
+        workDir: path.join(dir, 'harness'),
+        threads,
+        log: (l) => console.log(`    ${l}`),
+      });
+      harnessTable = formatHarness(report);
+      const t = HARNESS_TARGETS;
+      row('harness: confusion', String(report.confusion), `${t.confusion}`);
+      for (const v of report.voices) {
+        row(`harness: ${v.author} Voice content-word recall`, v.measures.recall.median.toFixed(2), `>= ${t.recall}`);
+        row(
+          `harness: ${v.author} Voice perplexity drop`,
+          `${(v.perplexityDrop * 100).toFixed(0)}%`,
+          `>= ${t.perplexityDrop * 100}%`,
+        );
+      }
+    } finally {
+      await house.dispose();
+    }
 
     console.log('\n| benchmark | result (median, min-max, samples) | target |\n|---|---|---|');
     for (const [what, value, target] of rows) console.log(`| ${what} | ${value} | ${target} |`);
+    if (harnessTable.length) console.log(`\nThe harness in full:\n\n${harnessTable.join('\n')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -121,10 +121,11 @@ export function EvaluationChart({
       )}
       <Text fz="xs" c="dimmed">
         Measured on {evaluation.heldOut.examples.toLocaleString('en-US')} passages of {wording.writer} writing held back
-        from training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites compared with {wording.writer}{' '}
-        own text. Style similarity compares how often the rewrites use common words like “the”, “of” and “which” with
-        how often {wording.writer} writing does (Burrows’ Delta); content kept counts the other words of each plain text
-        that its rewrite still has.
+        from training, and {evaluation.style.samples.toLocaleString('en-US')} rewrites of short plain paragraphs on
+        everyday subjects, written in nobody’s style in particular, compared with {wording.writer} own text. Style
+        similarity compares how often the rewrites use common words like “the”, “of” and “which” with how often{' '}
+        {wording.writer} writing does (Burrows’ Delta); content kept counts the other words of each plain text that its
+        rewrite still has.
       </Text>
     </Stack>
   );

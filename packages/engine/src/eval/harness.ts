@@ -1,8 +1,7 @@
 // The two-author harness: does a Voice keep the content and move the style? One Voice is trained
 // on each house author's reserved writing (authors.ts: text the house model never saw); both
-// Voices and the plain base model then rewrite the same neutral paragraphs, the plain versions
-// (text/plainer.ts) of both authors' held-out passages, with Convert's rewrite. Measured
-// (rewrite-measures.ts):
+// Voices and the plain base model then rewrite the same neutral paragraphs, modern prose by
+// neither author (neutral.ts), with Convert's rewrite. Measured (rewrite-measures.ts):
 //   content     per paragraph, the share of its content words the rewrite kept
 //   style       Burrows' Delta of all of a model's rewrites to each author's writing, on a scale
 //               of passages by both authors (no rewrite among them), with its spread
@@ -14,9 +13,9 @@
 import path from 'node:path';
 import { AUTHOR_NAMES, authorWriting, HOUSE_AUTHORS, type HouseAuthor } from '../house-model/authors.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
-import { plainText } from '../text/plainer.js';
 import { rewriteAll, styleSamples } from '../voice/evaluate.js';
 import { type TrainedVoice, trainVoice, type VoicePreset, type VoiceProgress } from '../voice/train-voice.js';
+import { neutralParagraphs } from './neutral.js';
 import type { Spread } from './quantiles.js';
 import { measureRewrites, type RewriteMeasures } from './rewrite-measures.js';
 import { StyleScale } from './stylometry.js';
@@ -81,26 +80,19 @@ export async function runHarness(req: {
     trained.push({ author, voice, progress });
   }
 
-  const inputs = trained.flatMap(({ voice }) => voice.heldOut.map((p) => plainText(p.original)));
+  const inputs = neutralParagraphs();
   const writers = Object.fromEntries(HOUSE_AUTHORS.map((a) => [a, authorWriting(a)]));
   const scale = new StyleScale(HOUSE_AUTHORS.flatMap((a) => styleSamples(writers[a] as string)));
   const measure = (outputs: string[]) => measureRewrites({ inputs, outputs, writers, scale });
-  const rewrite = (voiceId: string | undefined) =>
-    rewriteAll(req.engine, voiceId, inputs, { maxChars: req.preset.passageMaxChars, signal: req.signal });
 
   log(`the base model rewrites ${inputs.length} neutral paragraphs`);
-  const base = measure(await rewrite(undefined));
+  const base = measure(
+    await rewriteAll(req.engine, undefined, inputs, { maxChars: req.preset.passageMaxChars, signal: req.signal }),
+  );
   const voices: HarnessVoice[] = [];
   for (const { author, voice, progress } of trained) {
-    log(`the ${AUTHOR_NAMES[author]} Voice rewrites them`);
-    const id = `harness-${author}`;
-    await req.engine.wake(id, voice.adapterPath);
-    let rewrites: string[];
-    try {
-      rewrites = await rewrite(id);
-    } finally {
-      await req.engine.sleep(id);
-    }
+    // The Voice's own evaluation rewrote the same paragraphs with the same greedy rewrite.
+    const rewrites = voice.neutralRewrites;
     const measures = measure(rewrites);
     const { basePerplexity, voicePerplexity } = voice.evaluation.heldOut;
     voices.push({

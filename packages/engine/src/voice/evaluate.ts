@@ -1,14 +1,19 @@
 // How much like the person a Voice writes, measured on writing it never trained on:
 //  - held-out loss and perplexity of the base model and of the Voice on the person's own text,
 //    given its generic version (lower is better: the Voice predicts their words better);
-//  - the Voice's rewrites of the held-out generic versions, made by the same rewrite Convert runs
-//    (rewrite.ts: repeat penalty, stop string, judge and reroll), measured by rewrite-measures.ts:
-//    the share of each generic text's content words the rewrite kept, and the Burrows' Delta of
-//    the rewrites to the person's held-out writing, beside the Delta of the generic texts
-//    themselves (where a rewrite starts). A Voice that writes like the person has the smaller
-//    Delta. The scale's reference texts are the person's held-out passages and passages by the
-//    house corpus's two writers, never the texts being measured.
+//  - the Voice's rewrites of the two-author harness's neutral paragraphs (eval/neutral.ts: plain
+//    modern prose by nobody in particular, the generic text people bring to Convert), made by the
+//    same rewrite Convert runs (rewrite.ts: repeat penalty, stop string, judge and reroll) and
+//    measured by rewrite-measures.ts: the share of each paragraph's content words the rewrite
+//    kept, and the Burrows' Delta of the rewrites to the person's held-out writing beside the
+//    Delta of the paragraphs themselves (where a rewrite starts). A Voice that writes like the
+//    person has the smaller Delta. The scale's reference texts are the person's held-out passages
+//    and passages by the house corpus's two writers, never the texts being measured. The
+//    paragraphs are not the person's own passages made generic: those keep the person's subjects,
+//    and with them much of the style measure (decision 16);
+//  - a few held-out passages to read: the generic version, the Voice's rewrite, the original.
 
+import { neutralParagraphs } from '../eval/neutral.js';
 import type { Spread } from '../eval/quantiles.js';
 import { measureRewrites } from '../eval/rewrite-measures.js';
 import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
@@ -22,7 +27,7 @@ import { rewriteWhole } from './rewrite.js';
 
 export interface VoiceEvaluation {
   heldOut: { baseLoss: number; voiceLoss: number; basePerplexity: number; voicePerplexity: number; examples: number };
-  /** Share of the generic texts' content words the Voice's rewrites kept, over the rewrites. */
+  /** Share of the neutral paragraphs' content words the Voice's rewrites kept, over the rewrites. */
   content: { recall: Spread };
   style: {
     voiceDelta: number;
@@ -30,7 +35,7 @@ export interface VoiceEvaluation {
     voiceSimilarity: number;
     baseSimilarity: number;
     samples: number;
-    /** Delta over resamples of the rewrites (of the generic texts for the base). */
+    /** Delta over resamples of the rewrites (of the neutral paragraphs for the base). */
     voiceSpread: Spread;
     baseSpread: Spread;
   };
@@ -82,24 +87,28 @@ export async function evaluateVoice(req: {
   padId: number;
   /** The passage size the Voice trained on: its rewrites are chunked at it, as Convert does. */
   maxChars: number;
-  maxStyleSamples?: number;
+  /** Held-out passages shown as samples. */
+  samples?: number;
   signal?: AbortSignal;
-}): Promise<VoiceEvaluation> {
+}): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[] }> {
   const common = { examples: req.heldOutExamples, workDir: req.workDir, seqLen: req.seqLen, padId: req.padId };
   const base = await heldOutLoss({ modelPath: req.baseModelPath, ...common });
   const voice = await heldOutLoss({ modelPath: req.baseModelPath, adapterPath: req.adapterSafetensors, ...common });
 
-  const pairs = req.heldOutPairs.slice(0, req.maxStyleSamples ?? 16);
-  const generics = pairs.map((p) => p.generic);
-  const originals = pairs.map((p) => p.original);
-  const rewrites = await rewriteAll(req.engine, req.voiceId, generics, { maxChars: req.maxChars, signal: req.signal });
+  const rewrite = (texts: readonly string[]) =>
+    rewriteAll(req.engine, req.voiceId, texts, { maxChars: req.maxChars, signal: req.signal });
+  const inputs = neutralParagraphs();
+  const rewrites = await rewrite(inputs);
+  const originals = req.heldOutPairs.map((p) => p.original);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);
   const writers = { you: originals.join('\n\n') };
-  const byVoice = measureRewrites({ inputs: generics, outputs: rewrites, writers, scale });
-  const asGiven = measureRewrites({ inputs: generics, outputs: generics, writers, scale });
+  const byVoice = measureRewrites({ inputs, outputs: rewrites, writers, scale });
+  const asGiven = measureRewrites({ inputs, outputs: inputs, writers, scale });
   const [voiceStyle, baseStyle] = [byVoice.style.you, asGiven.style.you] as const;
   if (!voiceStyle || !baseStyle) throw new Error('the style measure lost its writer');
-  return {
+  const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
+  const shownRewrites = await rewrite(shown.map((p) => p.generic));
+  const evaluation: VoiceEvaluation = {
     heldOut: {
       baseLoss: base.loss,
       voiceLoss: voice.loss,
@@ -113,10 +122,11 @@ export async function evaluateVoice(req: {
       baseDelta: baseStyle.delta,
       voiceSimilarity: styleSimilarity(voiceStyle.delta),
       baseSimilarity: styleSimilarity(baseStyle.delta),
-      samples: pairs.length,
+      samples: inputs.length,
       voiceSpread: voiceStyle.spread,
       baseSpread: baseStyle.spread,
     },
-    samples: pairs.slice(0, 3).map((p, i) => ({ generic: p.generic, voice: rewrites[i] ?? '', original: p.original })),
+    samples: shown.map((p, i) => ({ generic: p.generic, voice: shownRewrites[i] ?? '', original: p.original })),
   };
+  return { evaluation, neutralRewrites: rewrites };
 }

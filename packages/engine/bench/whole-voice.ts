@@ -1,0 +1,141 @@
+// A whole Voice, end to end, as a person waits for it: trainVoice on 40,000 characters of one
+// author on a SmolLM2-135M-shaped model (random weights) with a realistic tokenizer, timing each
+// stage from trainVoice's own progress events. Not a test: the figures depend on the machine.
+//
+// The tokenizer is a byte-level BPE trained on the corpus without the Voice's text, so that text
+// takes about as many tokens as under a real model's vocabulary; the vocabulary is padded to
+// SmolLM2's 49152 tokens. The model file is built once and kept in workDir.
+//
+//   npx tsx packages/engine/bench/whole-voice.ts --once [threads]
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ModelHparams } from '../src/gguf/model-spec.js';
+import { GgmlType } from '../src/gguf/types.js';
+import { CORPUS_DIR } from '../src/house-model/paths.js';
+import { randomWeights, writeLlamaGguf } from '../src/model/llama-gguf.js';
+import { VoiceEngine } from '../src/runtime/voice-engine.js';
+import { trainBpe } from '../src/tokenizer/bpe-trainer.js';
+import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
+import { trainVoice, VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+
+/** SmolLM2-135M's shape (random weights): 30 layers, 576 wide, 9 heads / 3 kv heads, 49152 tokens. */
+export const SMOLLM2_135M: ModelHparams = {
+  arch: 'llama',
+  nLayer: 30,
+  nEmbd: 576,
+  nFf: 1536,
+  nHead: 9,
+  nHeadKv: 3,
+  headDim: 64,
+  nVocab: 49152,
+  nCtx: 2048,
+  rmsEps: 1e-5,
+  ropeBase: 10000,
+  tiedOutput: true,
+};
+
+/**
+ * Tokens learnt on the corpus: 12288 give 4.05 characters a token on the Voice's held-out text
+ * (8192 give 3.8). trainBpe takes about four minutes for them on one core, once per workDir.
+ */
+export const BENCH_BPE_VOCAB = 12288;
+/** Characters of writing the Voice learns from. */
+export const VOICE_CHARS = 40_000;
+
+/** VOICE_CHARS characters of the Jargon File from its middle, cut at paragraph ends, and the corpus without them. */
+export function voiceText(): { voice: string; rest: string } {
+  const kjv = readFileSync(path.join(CORPUS_DIR, 'kjv.txt'), 'utf8');
+  const jargon = readFileSync(path.join(CORPUS_DIR, 'jargon.txt'), 'utf8');
+  const start = jargon.indexOf('\n\n', Math.floor(jargon.length / 2)) + 2;
+  const end = jargon.lastIndexOf('\n\n', start + VOICE_CHARS);
+  return { voice: jargon.slice(start, end), rest: `${kjv}\n\n${jargon.slice(0, start)}${jargon.slice(end)}` };
+}
+
+/**
+ * The SmolLM2-135M-shaped model with the corpus's BPE vocabulary, built once into `dir`. The padding
+ * tokens get zero embeddings: with the output tied to the embedding their logits are exactly 0,
+ * below the best real token's, so greedy generation writes real text as a trained model would.
+ */
+export function benchModel(dir: string, log: (l: string) => void = () => {}): string {
+  const file = path.join(dir, `smollm2-135m-shape-bpe${BENCH_BPE_VOCAB}.gguf`);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  const vocab = trainBpe(voiceText().rest, BENCH_BPE_VOCAB, HOUSE_SPECIAL_TOKENS);
+  log(`BPE: ${vocab.tokens.length} tokens learnt in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const real = vocab.tokens.length;
+  const tokens = [...vocab.tokens];
+  for (let i = 0; tokens.length < SMOLLM2_135M.nVocab; i++) tokens.push(`<pad${i}>`);
+  const weights = randomWeights(SMOLLM2_135M, 7, 0.02);
+  (weights.get('token_embd.weight') as Float32Array).fill(0, real * SMOLLM2_135M.nEmbd);
+  const tmp = `${file}.tmp`;
+  writeLlamaGguf(tmp, SMOLLM2_135M, weights, tokenizerKv({ ...vocab, tokens }), { matrixType: GgmlType.F16 });
+  renameSync(tmp, file);
+  return file;
+}
+
+export interface WholeVoiceResult {
+  totalSeconds: number;
+  /** Seconds each stage took, from the previous stage's last progress report to its own. */
+  stages: Record<VoiceStage, number>;
+  characters: number;
+  /** Tokens per character of the Voice's text under the model's tokenizer (about 0.25 for English). */
+  tokensPerChar?: number;
+}
+
+export async function measureWholeVoice(opts: {
+  threads: number;
+  workDir: string;
+  log?: (l: string) => void;
+}): Promise<WholeVoiceResult> {
+  const log = opts.log ?? (() => {});
+  const modelPath = benchModel(opts.workDir, log);
+  const { voice } = voiceText();
+  const engine = await VoiceEngine.start({ modelPath, threads: opts.threads });
+  const runDir = mkdtempSync(path.join(opts.workDir, 'voice-'));
+  try {
+    const tokensPerChar = engine.runtime.tokenize(voice).length / voice.length;
+    // trainVoice reports each stage's end (fraction 1) as it happens, and a stage's first report
+    // can come well after its work began (pairs reports its first finished paraphrase): so each
+    // stage runs from the previous stage's last report to its own.
+    const lastSeen = new Map<VoiceStage, { at: number; message: string }>();
+    const started = performance.now();
+    const trained = await trainVoice({
+      engine,
+      baseModelPath: modelPath,
+      baseModelName: 'smollm2-135m-shape',
+      files: [{ name: 'writing.txt', data: Buffer.from(voice) }],
+      preset: VOICE_PRESETS.standard,
+      workDir: path.join(runDir, 'work'),
+      outDir: path.join(runDir, 'out'),
+      version: 'v1',
+      threads: opts.threads,
+      onProgress: (p) => lastSeen.set(p.stage, { at: performance.now(), message: p.message }),
+    });
+    const ended = performance.now();
+    const stages = {} as Record<VoiceStage, number>;
+    let from = started;
+    for (const stage of VOICE_STAGES) {
+      const last = lastSeen.get(stage);
+      const to = stage === 'evaluate' ? ended : (last?.at ?? from);
+      stages[stage] = (to - from) / 1000;
+      log(
+        `${((to - started) / 1000).toFixed(1)} s: ${stage} took ${stages[stage].toFixed(1)} s: ${last?.message ?? ''}`,
+      );
+      from = to;
+    }
+    return { totalSeconds: (ended - started) / 1000, stages, characters: trained.characters, tokensPerChar };
+  } finally {
+    await engine.dispose();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--once')) {
+  const threads = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? cpus().length);
+  const workDir = path.join(tmpdir(), 'ownvoice-whole-voice');
+  const result = await measureWholeVoice({ threads, workDir, log: (l) => console.log(l) });
+  console.log(JSON.stringify(result, null, 2));
+}
