@@ -39,6 +39,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'inference',
+          root: 'apps/inference',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Each file starts an engine on the house model: one at a time on two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'web',
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],

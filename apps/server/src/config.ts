@@ -2,15 +2,8 @@
 // reported with the variable's name and what it should be, so the operator can fix it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { envInt } from '@ownvoice/shared';
 import { z } from 'zod';
-
-const intIn = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 const bool = z
   .string()
@@ -20,7 +13,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const envSchema = z.object({
-  PORT: intIn(0, 65535).default(8080),
+  PORT: envInt(0, 65535).default(8080),
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   OWNVOICE_DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
   DATABASE_URL: z
@@ -28,31 +21,31 @@ const envSchema = z.object({
     .trim()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
     .optional(),
-  OWNVOICE_BETA_CAP: intIn(0, 10_000_000).default(500),
-  OWNVOICE_AUTH_RATE_LIMIT_IP: intIn(1, 1_000_000).default(30),
-  OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: intIn(1, 1_000_000).default(10),
-  OWNVOICE_AUTH_RATE_WINDOW_SECONDS: intIn(1, 86_400).default(60),
+  OWNVOICE_BETA_CAP: envInt(0, 10_000_000).default(500),
+  OWNVOICE_AUTH_RATE_LIMIT_IP: envInt(1, 1_000_000).default(30),
+  OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: envInt(1, 1_000_000).default(10),
+  OWNVOICE_AUTH_RATE_WINDOW_SECONDS: envInt(1, 86_400).default(60),
   OWNVOICE_TRUST_PROXY: bool.default(false),
-  OWNVOICE_REQUEST_TIMEOUT_SECONDS: intIn(10, 3600).default(300),
-  OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: intIn(1, 600).default(30),
-  OWNVOICE_UPLOADS_PER_USER: intIn(1, 1000).default(6),
-  OWNVOICE_UPLOADS_TOTAL: intIn(1, 100_000).default(32),
+  OWNVOICE_REQUEST_TIMEOUT_SECONDS: envInt(10, 3600).default(300),
+  OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: envInt(1, 600).default(30),
+  OWNVOICE_UPLOADS_PER_USER: envInt(1, 1000).default(6),
+  OWNVOICE_UPLOADS_TOTAL: envInt(1, 100_000).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_DOWNLOADS_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_BASE_MODEL: z.string().trim().min(1).optional(),
-  OWNVOICE_STARTER_TRAININGS: intIn(0, 10_000).default(3),
-  OWNVOICE_STARTER_ACTIVATION_HOURS: intIn(0, 100_000).default(10),
-  OWNVOICE_STARTER_PROOFREADS: intIn(0, 1_000_000).default(200),
-  OWNVOICE_STARTER_SHORT_CONTENT: intIn(0, 1_000_000).default(100),
-  OWNVOICE_STARTER_STORAGE_SLOTS: intIn(0, 100_000).default(3),
-  OWNVOICE_STARTER_DAYS: intIn(1, 3650).default(90),
+  OWNVOICE_STARTER_TRAININGS: envInt(0, 10_000).default(3),
+  OWNVOICE_STARTER_ACTIVATION_HOURS: envInt(0, 100_000).default(10),
+  OWNVOICE_STARTER_PROOFREADS: envInt(0, 1_000_000).default(200),
+  OWNVOICE_STARTER_SHORT_CONTENT: envInt(0, 1_000_000).default(100),
+  OWNVOICE_STARTER_STORAGE_SLOTS: envInt(0, 100_000).default(3),
+  OWNVOICE_STARTER_DAYS: envInt(1, 3650).default(90),
   OWNVOICE_ARTIFACT_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_TRAIN_PRESET: z.enum(['tiny', 'standard'], { error: 'must be tiny or standard' }).optional(),
   OWNVOICE_IN_PROCESS_WORKER: bool.default(true),
-  OWNVOICE_TRAINING_LEASE_SECONDS: intIn(5, 3600).default(120),
-  OWNVOICE_VOICE_IDLE_MINUTES: intIn(1, 10_080).default(30),
-  OWNVOICE_THREADS: intIn(1, 256).optional(),
+  OWNVOICE_TRAINING_LEASE_SECONDS: envInt(5, 3600).default(120),
+  OWNVOICE_VOICE_IDLE_MINUTES: envInt(1, 10_080).default(30),
+  OWNVOICE_THREADS: envInt(1, 256).optional(),
   OWNVOICE_BILLING: z.enum(['stripe', 'offline', 'none'], { error: 'must be stripe, offline or none' }).optional(),
   STRIPE_SECRET_KEY: z
     .string()

@@ -4,6 +4,7 @@ export * from './chunking/index.js';
 export * from './eval/index.js';
 export * from './gguf/index.js';
 export * from './house-model/paths.js';
+export { seededRandom } from './model/llama-gguf.js';
 export * from './models/base-model.js';
 export * from './runtime/voice-engine.js';
 export * from './text/index.js';

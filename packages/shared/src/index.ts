@@ -4,6 +4,7 @@ export * from './billing/index.js';
 export * from './constants.js';
 export * from './convert.js';
 export * from './create.js';
+export * from './env.js';
 export * from './errors.js';
 export * from './interactive.js';
 export * from './onboarding.js';

@@ -26,7 +26,7 @@ export function llamaKv(h: ModelHparams, name: string): GgufKv[] {
   ];
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so test models are reproducible. */
+/** A deterministic pseudo-random generator (mulberry32): test models, random adapters and the held-out split are the same on every run and machine. */
 export function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
-import { VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
+import { type GenerationEnd, VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
 
 let dir: string;
 let engine: VoiceEngine;
@@ -61,6 +61,28 @@ describe('VoiceEngine', () => {
     });
     expect(chunks).toBeLessThanOrEqual(4);
     expect(text.length).toBeLessThan((await engine.complete(PROMPT, { maxTokens: 200 })).length);
+  });
+
+  it('reports how a generation ended: the token budget, a stop string, or an abort', async () => {
+    const ends: GenerationEnd[] = [];
+    const onFinish = (end: GenerationEnd) => ends.push(end);
+    const free = await engine.complete(PROMPT, { maxTokens: 12, ignoreEos: true, onFinish });
+    expect(ends.pop()).toEqual({ reason: 'length', tokens: 12 });
+    const stop = free.slice(4, 6);
+    const stopped = await engine.complete(PROMPT, { maxTokens: 12, ignoreEos: true, stop: [stop], onFinish });
+    expect(stopped).toBe(free.slice(0, free.indexOf(stop)));
+    expect(ends.pop()).toMatchObject({ reason: 'stop', stopString: stop });
+    await engine.chat([{ role: 'user', content: 'Say something.' }], { maxTokens: 3, ignoreEos: true, onFinish });
+    expect(ends.pop()).toEqual({ reason: 'length', tokens: 3 });
+    const controller = new AbortController();
+    await engine.complete(PROMPT, {
+      maxTokens: 200,
+      ignoreEos: true,
+      signal: controller.signal,
+      onChunk: () => controller.abort(),
+      onFinish,
+    });
+    expect(ends.pop()?.reason).toBe('abort');
   });
 
   it('serves several requests at once, queuing those beyond its sequences', async () => {

@@ -7,7 +7,14 @@
 // wakes and sleeps of one Voice run one at a time.
 import { setMaxListeners } from 'node:events';
 import { statSync } from 'node:fs';
-import { LlamaChatSession, LlamaCompletion, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import {
+  LlamaChatSession,
+  LlamaCompletion,
+  type LlamaContext,
+  type LlamaModel,
+  type Token,
+  TokenBias,
+} from 'node-llama-cpp';
 import { GgufError } from '../gguf/errors.js';
 import { LlamaRuntime, type RuntimeOptions } from './llama-runtime.js';
 import { KeyedQueue, Pool } from './pool.js';
@@ -33,8 +40,22 @@ export interface GenerateOptions {
   stop?: string[];
   /** Penalise tokens seen in the last tokens (1 = off); keeps greedy output out of loops. */
   repeatPenalty?: number;
+  /** Never end on the model's end-of-text token: write until maxTokens, a stop string or the signal. */
+  ignoreEos?: boolean;
   signal?: AbortSignal;
   onChunk?: (text: string) => void;
+  /** Told how the generation ended, just before it resolves (not when it fails). */
+  onFinish?: (end: GenerationEnd) => void;
+}
+
+/** How a generation ended: what an OpenAI-style finish_reason and usage report. */
+export interface GenerationEnd {
+  /** `length`: the token budget ran out; `stop`: the end-of-text token or a stop string; `abort`: the signal fired. */
+  reason: 'stop' | 'length' | 'abort';
+  /** The stop string that ended it (not part of the text), when one did. */
+  stopString?: string;
+  /** Tokens generated. */
+  tokens: number;
 }
 
 export interface ChatMessage {
@@ -225,8 +246,14 @@ export class VoiceEngine {
   async complete(prompt: string, options: GenerateOptions = {}): Promise<string> {
     return this.withSequence(options, async (sequence, withClosing) => {
       const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+      const counted = tokenCounter(withClosing);
       try {
-        return await completion.generateCompletion(prompt, generationOptions(withClosing));
+        const { response, metadata } = await completion.generateCompletionWithMeta(
+          prompt,
+          generationOptions(withClosing, this.runtime.model, counted.onToken),
+        );
+        withClosing.onFinish?.(generationEnd(metadata, counted.tokens()));
+        return response;
       } finally {
         completion.dispose({ disposeSequence: false });
       }
@@ -314,7 +341,13 @@ export class VoiceEngine {
         history.push(m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] });
       }
       session.setChatHistory(history);
-      return await session.prompt(last.content, generationOptions(options));
+      const counted = tokenCounter(options);
+      const answer = await session.promptWithMeta(
+        last.content,
+        generationOptions(options, this.runtime.model, counted.onToken),
+      );
+      options.onFinish?.(generationEnd(answer, counted.tokens()));
+      return answer.responseText;
     } finally {
       session.dispose({ disposeSequence: false });
     }
@@ -333,7 +366,31 @@ export class VoiceEngine {
   }
 }
 
-function generationOptions(o: GenerateOptions) {
+/** Counts the tokens of a generation whose caller wants to hear how it ended. */
+function tokenCounter(o: GenerateOptions) {
+  let count = 0;
+  return {
+    onToken: o.onFinish
+      ? (tokens: Token[]) => {
+          count += tokens.length;
+        }
+      : undefined,
+    tokens: () => count,
+  };
+}
+
+/** node-llama-cpp's stop reason as a GenerationEnd. */
+function generationEnd(
+  meta: { stopReason: string; customStopTrigger?: readonly (string | Token)[] | undefined },
+  tokens: number,
+): GenerationEnd {
+  if (meta.stopReason === 'maxTokens') return { reason: 'length', tokens };
+  if (meta.stopReason === 'abort') return { reason: 'abort', tokens };
+  const stopString = meta.customStopTrigger?.filter((part) => typeof part === 'string').join('');
+  return { reason: 'stop', tokens, ...(stopString ? { stopString } : {}) };
+}
+
+function generationOptions(o: GenerateOptions, model: LlamaModel, onToken?: (tokens: Token[]) => void) {
   return {
     maxTokens: o.maxTokens ?? 256,
     temperature: o.temperature ?? 0,
@@ -345,5 +402,14 @@ function generationOptions(o: GenerateOptions) {
       : {}),
     ...(o.signal ? { signal: o.signal, stopOnAbortSignal: true } : {}),
     ...(o.onChunk ? { onTextChunk: o.onChunk } : {}),
+    ...(onToken ? { onToken } : {}),
+    ...(o.ignoreEos ? { tokenBias: neverEndOfText(model) } : {}),
   };
+}
+
+/** A bias that keeps the model's end-of-text tokens from being chosen. */
+function neverEndOfText(model: LlamaModel): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  for (const token of [model.tokens.eos, model.tokens.eot]) if (token !== null) bias.set(token, 'never');
+  return bias;
 }

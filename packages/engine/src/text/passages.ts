@@ -5,6 +5,7 @@
 // neighbour unless that would pass maxChars. The same text always gives the same passages.
 import { packUnits } from '../chunking/pack.js';
 import { splitUnits } from '../chunking/segment.js';
+import { seededRandom } from '../model/llama-gguf.js';
 
 export const PASSAGE_MIN_CHARS = 400;
 export const PASSAGE_MAX_CHARS = 1500;
@@ -41,7 +42,7 @@ export function holdOut<T>(passages: readonly T[], fraction = 0.1, seed: number 
   if (!(fraction >= 0 && fraction < 1)) throw new RangeError(`fraction must be in [0, 1): ${fraction}`);
   const n = passages.length;
   const k = n >= 2 && fraction > 0 ? Math.min(n - 1, Math.max(1, Math.round(n * fraction))) : 0;
-  const random = mulberry32(typeof seed === 'number' ? seed : fnv1a(seed));
+  const random = seededRandom(typeof seed === 'number' ? seed : fnv1a(seed));
   const held = new Set<number>();
   for (let s = 0; s < k; s++) {
     const from = Math.floor((s * n) / k);
@@ -54,18 +55,6 @@ export function holdOut<T>(passages: readonly T[], fraction = 0.1, seed: number 
     (held.has(i) ? heldOut : train).push(p);
   });
   return { train, heldOut };
-}
-
-// A small seeded generator (Mulberry32): the split must not change between runs or machines.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function fnv1a(s: string): number {
