@@ -13,20 +13,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { performance as hooks } from 'node:perf_hooks';
 import { rewriteText, VOICE_PRESETS, type VoiceEngine } from '@ownvoice/engine';
-import { formatSummary, measureInterleaved, ratio, summarize } from '@ownvoice/engine/bench/stats';
+import { formatSummary, MIN_ROUNDS, measureInterleaved, ratio, summarize } from '@ownvoice/engine/bench/stats';
 import { EDIT_PASS_CONCURRENCY } from '@ownvoice/shared';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { quickVoice } from '../src/test/quick-voice.js';
 import { createTestContext } from '../src/test/test-app.js';
 import { writingSample } from '../src/test/writing.js';
+import { benchSetting } from './settings.js';
 
-const envInt = (name: string): number | undefined => {
-  const v = process.env[name];
-  return v ? Number.parseInt(v, 10) : undefined;
-};
-const rounds = envInt('OWNVOICE_BENCH_ROUNDS') ?? 3;
-const threads = envInt('OWNVOICE_BENCH_THREADS');
+const rounds = benchSetting('OWNVOICE_BENCH_ROUNDS', MIN_ROUNDS, 1000, 3);
+const threads = benchSetting('OWNVOICE_BENCH_THREADS', 1, 1024);
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
 const inSeconds = (samples: number[]) =>

@@ -1,13 +1,9 @@
 // Builds the HTTP application: the API under /api and, when built, the web app on the same
 // port. Everything it needs is passed in, so tests build it over their own database and clock.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
-import type { ApiErrorBody } from '@ownvoice/shared';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -18,6 +14,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
 import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-limits.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
@@ -36,6 +33,7 @@ import { stripeRoutes } from './routes/stripe/stripe.routes.js';
 import { webhookRoutes } from './routes/stripe/webhook.routes.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
+import { serveWebApp } from './web-app/serve-web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +60,8 @@ export interface AppDeps {
   baseModel?: BaseModelService;
   /** Where Voice files live; the artifact folder of the configuration by default. */
   artifactStorage?: ArtifactStorage;
+  /** Encode every response with zod too and refuse any difference (the tests; plugins/response-serializer.ts). */
+  checkResponses?: boolean;
 }
 
 export async function buildApp({
@@ -71,6 +71,7 @@ export async function buildApp({
   logger,
   baseModel = new BaseModelService(),
   artifactStorage,
+  checkResponses = false,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -96,7 +97,7 @@ export async function buildApp({
   });
   app.decorate('routeList', routes);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ check: checkResponses }));
   registerErrorHandling(app);
   registerHttpLimits(app, config);
   await app.register(cookie);
@@ -146,22 +147,4 @@ export async function buildApp({
 
   await serveWebApp(app, config.webDir);
   return app;
-}
-
-/** Serves the built SPA: files as they are, and index.html for any other non-API path. */
-async function serveWebApp(app: FastifyInstance, webDir: string | undefined): Promise<void> {
-  const hasWeb = webDir !== undefined && existsSync(path.join(webDir, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    const body: ApiErrorBody = isApi
-      ? { msg: `No API route ${request.method} ${request.url.split('?')[0]}`, code: 'ROUTE_NOT_FOUND' }
-      : { msg: 'The web app is not built. Run `npm run build`, then reload.', code: 'ROUTE_NOT_FOUND' };
-    return reply.status(404).send(body);
-  });
 }

@@ -3,12 +3,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { PGliteForDrizzle } from './pglite-for-drizzle.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -68,12 +68,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       close: () => pool.end(),
     };
   }
-  let client: PGlite;
+  let client: PGliteForDrizzle;
   if (target.dataDir === 'memory') {
-    client = new PGlite();
+    client = new PGliteForDrizzle();
   } else {
     mkdirSync(target.dataDir, { recursive: true });
-    client = new PGlite(target.dataDir);
+    client = new PGliteForDrizzle(target.dataDir);
   }
   await client.waitReady;
   let socket: Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> | undefined;
@@ -106,7 +106,7 @@ const MAX_SOCKET_PATH_BYTES = 103;
  * process could reach.
  */
 async function startSocketServer(
-  client: PGlite,
+  client: PGliteForDrizzle,
   socketDir: string | undefined,
 ): Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> {
   const fits = (dir: string) => Buffer.byteLength(path.join(dir, SOCKET_NAME)) <= MAX_SOCKET_PATH_BYTES;

@@ -13,6 +13,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     requireUser: (request: FastifyRequest) => Promise<void>;
+    /** requireUser, reading the user's usage in the same round trip, for routes answering their view. */
+    requireUserWithUsage: (request: FastifyRequest) => Promise<void>;
     /** An admin or super admin with two-factor on (403 FORBIDDEN / MFA_REQUIRED otherwise). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
@@ -40,6 +42,11 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionsS
     const token = bearerToken(request);
     if (!token) throw errors.unauthenticated();
     request.auth = await sessions.authenticate(token);
+  });
+  app.decorate('requireUserWithUsage', async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    if (!token) throw errors.unauthenticated();
+    request.auth = await sessions.authenticateWithUsage(token);
   });
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     await app.requireUser(request);

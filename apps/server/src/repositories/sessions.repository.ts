@@ -1,7 +1,35 @@
 // Server-side sessions: one row per issued token, keyed by the token's hash.
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
+import { type UserUsage, usageColumns, usageOf } from './user-usage.js';
+
+/** What a request needs of its session: which one it is and when it was last used. */
+export type RequestSession = Pick<SessionRow, 'id' | 'userId' | 'lastUsedAt'>;
+const requestSession = { id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt };
+
+/** Every signed-in request runs this one. */
+const withUserByTokenHash = preparedQuery((db) =>
+  db
+    .select({ session: requestSession, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('ov_session_with_user_by_token_hash'),
+);
+
+/** The same, with what the user has used (user-usage.ts), for the request that shows it. */
+const withUserAndUsageByTokenHash = preparedQuery((db) =>
+  db
+    .select({ session: requestSession, user: users, ...usageColumns })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('ov_session_with_user_and_usage_by_token_hash'),
+);
 
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -12,14 +40,18 @@ export class SessionsRepository {
     return created;
   }
 
-  async findWithUserByTokenHash(tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const [row] = await this.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, tokenHash))
-      .limit(1);
+  async findWithUserByTokenHash(tokenHash: string): Promise<{ session: RequestSession; user: UserRow } | undefined> {
+    const [row] = await withUserByTokenHash(this.db).execute({ tokenHash });
     return row;
+  }
+
+  /** As findWithUserByTokenHash, with the user's live tranches at `now` and their Voice count. */
+  async findWithUserAndUsageByTokenHash(
+    tokenHash: string,
+    now: Date,
+  ): Promise<{ session: RequestSession; user: UserRow; usage: UserUsage } | undefined> {
+    const [row] = await withUserAndUsageByTokenHash(this.db).execute({ tokenHash, now: now.toISOString() });
+    return row && { session: row.session, user: row.user, usage: usageOf(row) };
   }
 
   /** Marks a session used; the `before` guard makes concurrent touches write once. */

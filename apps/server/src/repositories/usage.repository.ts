@@ -4,7 +4,9 @@
 import type { TrancheType } from '@ownvoice/shared';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { type UsageTrancheRow, usageTranches } from '../db/schema.js';
+import { preparedQuery } from '../db/prepared.js';
+import { type UsageTrancheRow, usageTranches, users } from '../db/schema.js';
+import { type UserUsage, usageColumns, usageOf } from './user-usage.js';
 
 /** Tranches of a user's resource that still hold something and have not expired. */
 const live = (userId: string, type: TrancheType, now: Date) =>
@@ -15,11 +17,22 @@ const live = (userId: string, type: TrancheType, now: Date) =>
     gt(usageTranches.expiresAt, now),
   );
 
+/** What a user has used, for their view; with the session of a request: sessions.repository.ts. */
+const usageOfUser = preparedQuery((db) =>
+  db
+    .select(usageColumns)
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('ov_usage_of_user'),
+);
+
 export class UsageRepository {
   constructor(private readonly db: Database) {}
 
-  async listForUser(userId: string): Promise<UsageTrancheRow[]> {
-    return this.db.select().from(usageTranches).where(eq(usageTranches.userId, userId));
+  /** A user's live tranches at `now`, and the storage slots their Voices take. */
+  async ofUser(userId: string, now: Date): Promise<UserUsage> {
+    const [row] = await usageOfUser(this.db).execute({ userId, now: now.toISOString() });
+    return row ? usageOf(row) : { tranches: [], storageSlotsUsed: 0 };
   }
 
   async insert(rows: (typeof usageTranches.$inferInsert)[], db: Database = this.db): Promise<void> {

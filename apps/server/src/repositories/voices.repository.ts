@@ -1,7 +1,18 @@
 // Reads and writes of the voices table.
-import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { preparedQuery } from '../db/prepared.js';
 import { type UserRow, users, type VoiceRow, voices } from '../db/schema.js';
+
+/** The Voice list, the dashboard's most frequent read. */
+const byOwner = preparedQuery((db) =>
+  db
+    .select()
+    .from(voices)
+    .where(eq(voices.userId, sql.placeholder('userId')))
+    .orderBy(desc(voices.createdAt))
+    .prepare('ov_voices_by_owner'),
+);
 
 export type NewVoice = Pick<VoiceRow, 'id' | 'userId' | 'name'> & Partial<VoiceRow>;
 
@@ -20,7 +31,7 @@ export class VoicesRepository {
   }
 
   listByOwner(userId: string): Promise<VoiceRow[]> {
-    return this.db.select().from(voices).where(eq(voices.userId, userId)).orderBy(desc(voices.createdAt));
+    return byOwner(this.db).execute({ userId });
   }
 
   /** Public Voices with their owners' usernames. */

@@ -96,7 +96,7 @@ export function createServices(
   const activity = new ActivityService(new ActivitiesRepository(db), clock);
   const failures = new FailedAttempts(usersRepo, activity);
   const usageRepo = new UsageRepository(db);
-  const users = new UsersService(usersRepo, usageRepo, voicesRepo, clock);
+  const users = new UsersService(usersRepo, usageRepo, clock);
   const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
   const activation = new ActivationService(voicesRepo, usage, storage, runtime.engine, clock, {
     idleMinutes: config.voiceIdleMinutes,

@@ -3,10 +3,11 @@
 // last use; deleting the row revokes it at once.
 import { INACTIVITY_LIMIT_MS } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
-import type { SessionRow, UserRow } from '../db/schema.js';
+import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
-import type { SessionsRepository } from '../repositories/sessions.repository.js';
+import type { RequestSession, SessionsRepository } from '../repositories/sessions.repository.js';
+import type { UserUsage } from '../repositories/user-usage.js';
 import { hashToken, newSessionToken } from './tokens.js';
 
 /** Last-use writes are coalesced to one a minute: enough resolution for hour-long limits. */
@@ -14,7 +15,9 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthContext {
   user: UserRow;
-  session: SessionRow;
+  session: RequestSession;
+  /** What the user has used, on routes that show it (`requireUserWithUsage`). */
+  usage?: UserUsage;
 }
 
 export interface SessionMeta {
@@ -45,7 +48,16 @@ export class SessionsService {
 
   /** Resolves a bearer token to its user, or throws 401. */
   async authenticate(token: string): Promise<AuthContext> {
-    const found = await this.sessions.findWithUserByTokenHash(hashToken(token));
+    return this.valid(await this.sessions.findWithUserByTokenHash(hashToken(token)));
+  }
+
+  /** As authenticate, with what the user has used read in the same round trip (for their own view). */
+  async authenticateWithUsage(token: string): Promise<AuthContext> {
+    return this.valid(await this.sessions.findWithUserAndUsageByTokenHash(hashToken(token), this.clock.now()));
+  }
+
+  /** The found session if it is still valid (marking it used, at most once a minute); throws 401 otherwise. */
+  private async valid<T extends AuthContext>(found: T | undefined): Promise<T> {
     if (!found) throw errors.unauthenticated('Your session is no longer valid. Please log in again.');
     const now = this.clock.now();
     const idleMs = now.getTime() - found.session.lastUsedAt.getTime();

@@ -9,21 +9,22 @@ import {
   type TrancheType,
   type User,
 } from '@ownvoice/shared';
-import type { UsageTrancheRow, UserRow } from '../db/schema.js';
+import type { UserRow } from '../db/schema.js';
+import type { TrancheAmount } from '../repositories/user-usage.js';
 import { STORED_UNITS } from './usage.service.js';
 
 const asStep = (value: string): OnboardingStep =>
   (ONBOARDING_STEPS as readonly string[]).includes(value) ? (value as OnboardingStep) : 'registered';
 
 /** Only tranches that have not expired and still hold something count towards usage limits. */
-export function liveTranches(rows: UsageTrancheRow[], type: TrancheType, now: Date): Tranche[] {
+export function liveTranches(rows: TrancheAmount[], type: TrancheType, now: Date): Tranche[] {
   return rows
     .filter((r) => r.type === type && r.amount > 0 && r.expiresAt.getTime() > now.getTime())
     .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
     .map((r) => ({ amount: r.amount / STORED_UNITS[type], expiresAt: r.expiresAt.toISOString() }));
 }
 
-export function toUserView(user: UserRow, tranches: UsageTrancheRow[], storageSlotsUsed: number, now: Date): User {
+export function toUserView(user: UserRow, tranches: TrancheAmount[], storageSlotsUsed: number, now: Date): User {
   const lists = Object.fromEntries(TRANCHE_TYPES.map((t) => [t, liveTranches(tranches, t, now)])) as Record<
     TrancheType,
     Tranche[]

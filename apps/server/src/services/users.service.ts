@@ -14,24 +14,22 @@ import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
+import type { UserUsage } from '../repositories/user-usage.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import type { VoicesRepository } from '../repositories/voices.repository.js';
 import { toUserView } from './user-view.js';
 
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly usage: UsageRepository,
-    private readonly voices: VoicesRepository,
     private readonly clock: Clock,
   ) {}
 
-  async view(user: UserRow): Promise<User> {
-    const [tranches, storageUsed] = await Promise.all([
-      this.usage.listForUser(user.id),
-      this.voices.countByOwner(user.id),
-    ]);
-    return toUserView(user, tranches, storageUsed, this.clock.now());
+  /** The user as they see themselves; `usage` when the caller read it already (with the session). */
+  async view(user: UserRow, usage?: UserUsage): Promise<User> {
+    const now = this.clock.now();
+    const { tranches, storageSlotsUsed } = usage ?? (await this.usage.ofUser(user.id, now));
+    return toUserView(user, tranches, storageSlotsUsed, now);
   }
 
   /**

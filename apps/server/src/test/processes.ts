@@ -16,8 +16,15 @@ export interface Child {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
 }
 
-export function startTs(script: string, args: string[], env: NodeJS.ProcessEnv, stdin?: string): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+/** `nodeArgs` go to node itself, before the script (flags NODE_OPTIONS refuses, such as --cpu-prof). */
+export function startTs(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin?: string,
+  nodeArgs: string[] = [],
+): Child {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -36,7 +36,7 @@ export interface TestContext {
 
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
-  deps: Pick<AppDeps, 'baseModel'> & { clock?: Clock } = {},
+  deps: Pick<AppDeps, 'baseModel' | 'checkResponses'> & { clock?: Clock } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
   // Without payments unless a test asks for them: accounts start with the configured allowance.
@@ -49,7 +49,15 @@ export async function createTestContext(
   };
   const database = await openTestDatabase();
   const clock = new TestClock();
-  const app = await buildApp({ config, database, clock: deps.clock ?? clock, logger: false, ...deps });
+  // Every answer is also encoded by zod and compared, unless a caller measures production's way.
+  const app = await buildApp({
+    config,
+    database,
+    clock: deps.clock ?? clock,
+    logger: false,
+    checkResponses: true,
+    ...deps,
+  });
   await app.ready();
   const workers: TrainingWorker[] = [];
   return {

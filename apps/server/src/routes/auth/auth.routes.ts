@@ -32,9 +32,11 @@ export async function authRoutes(
     auth.login(request.body, sessionMeta(request)),
   );
 
-  r.get('/auth/me', { schema: meSchema, onRequest: app.requireUser }, async (request) => ({
-    user: await users.view(authOf(request).user),
-  }));
+  // The web app asks on every page load: the session, the user and their usage in one round trip.
+  r.get('/auth/me', { schema: meSchema, onRequest: app.requireUserWithUsage }, async (request) => {
+    const { user, usage } = authOf(request);
+    return { user: await users.view(user, usage) };
+  });
 
   r.get('/auth/activities', { schema: activitiesSchema, onRequest: app.requireUser }, async (request) => ({
     data: { activities: await activity.recentSecurity(authOf(request).user.id, OWN_ACTIVITY_LIMIT) },

@@ -84,9 +84,10 @@ describe('a reader that stops reading', () => {
         await expect.poll(connections, { timeout: 10_000, interval: 100 }).toBe(0);
         expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 100);
         // Meanwhile the generation waited: the chunks whose events fill the socket's buffers (a
-        // few dozen kilobytes in gathered writes), far from the text's 80-odd, all ended.
+        // few dozen kilobytes in gathered writes; how many depends on how long the model's chunks
+        // are), far from the text's 80-odd, all ended.
         expect(calls.length).toBeGreaterThan(0);
-        expect(calls.length).toBeLessThanOrEqual(16);
+        expect(calls.length).toBeLessThanOrEqual(32);
         await expect.poll(() => calls.every((c) => c.settled)).toBe(true);
         const generated = calls.length;
         // The server has ended the stream: what it had buffered arrives, then the connection closes.

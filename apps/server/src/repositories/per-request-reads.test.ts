@@ -1,0 +1,109 @@
+// The prepared reads every signed-in request makes (db/prepared.ts), on the real database: the
+// session with its user, the same with the user's usage in one round trip, the usage alone, and
+// the Voice list. Each is prepared per database, so two databases in one process keep theirs.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageTranches, voices } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { hashToken } from '../services/tokens.js';
+import { createTestContext, type TestContext } from '../test/test-app.js';
+import { openTestDatabase } from '../test/test-database.js';
+import { SessionsRepository } from './sessions.repository.js';
+import { UsageRepository } from './usage.repository.js';
+import { VoicesRepository } from './voices.repository.js';
+
+const DAY = 86_400_000;
+let ctx: TestContext;
+let now: Date;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  now = ctx.clock.now();
+});
+afterAll(() => ctx.close());
+
+/** A registered user without the starter tranches, and their session token. */
+async function user() {
+  const client = ctx.client();
+  const id: string = (await client.register()).res.json().user.id;
+  await ctx.database.db.delete(usageTranches).where(eq(usageTranches.userId, id));
+  return { id, token: client.token as string };
+}
+
+async function tranche(userId: string, type: 'modelsTrained' | 'chunkEdits', amount: number, days: number) {
+  await ctx.database.db.insert(usageTranches).values({
+    id: newId(),
+    userId,
+    type,
+    amount,
+    expiresAt: new Date(now.getTime() + days * DAY),
+    source: 'admin',
+  });
+}
+
+async function voice(userId: string, name: string, createdAt: Date) {
+  await ctx.database.db.insert(voices).values({ id: newId(), userId, name, status: 'ready', progress: 100, createdAt });
+}
+
+describe('the per-request reads', () => {
+  it("find a session's user and, in the same read, only that user's live tranches and Voices", async () => {
+    const me = await user();
+    const other = await user();
+    await tranche(me.id, 'modelsTrained', 3, 30);
+    await tranche(me.id, 'chunkEdits', 50, 10);
+    await tranche(me.id, 'chunkEdits', 0, 10); // used up
+    await tranche(me.id, 'modelsTrained', 5, -1); // expired
+    await tranche(other.id, 'modelsTrained', 7, 30);
+    await voice(me.id, 'Mine', now);
+    await voice(other.id, 'Theirs', now);
+    await voice(other.id, 'Theirs too', now);
+
+    const sessions = new SessionsRepository(ctx.database.db);
+    const found = await sessions.findWithUserAndUsageByTokenHash(hashToken(me.token), now);
+    expect(found?.user.id).toBe(me.id);
+    expect(found?.session.userId).toBe(me.id);
+    expect(found?.usage.storageSlotsUsed).toBe(1);
+    expect(found?.usage.tranches.map((t) => [t.type, t.amount, t.expiresAt.getTime()]).sort()).toEqual(
+      [
+        ['chunkEdits', 50, now.getTime() + 10 * DAY],
+        ['modelsTrained', 3, now.getTime() + 30 * DAY],
+      ].sort(),
+    );
+    // The plain lookup finds the same session and user, and the usage alone is the same usage.
+    const plain = await sessions.findWithUserByTokenHash(hashToken(me.token));
+    expect(plain).toEqual({ session: found?.session, user: found?.user });
+    expect(await new UsageRepository(ctx.database.db).ofUser(me.id, now)).toEqual(found?.usage);
+  });
+
+  it('find nothing for an unknown token, and an empty usage for a user with none', async () => {
+    const sessions = new SessionsRepository(ctx.database.db);
+    expect(await sessions.findWithUserByTokenHash(hashToken('no such token'))).toBeUndefined();
+    expect(await sessions.findWithUserAndUsageByTokenHash(hashToken('no such token'), now)).toBeUndefined();
+    const empty = await user();
+    expect(await new UsageRepository(ctx.database.db).ofUser(empty.id, now)).toEqual({
+      tranches: [],
+      storageSlotsUsed: 0,
+    });
+  });
+
+  it("list a user's own Voices, newest first", async () => {
+    const me = await user();
+    await voice(me.id, 'Older', new Date(now.getTime() - DAY));
+    await voice(me.id, 'Newer', now);
+    const list = await new VoicesRepository(ctx.database.db).listByOwner(me.id);
+    expect(list.map((v) => v.name)).toEqual(['Newer', 'Older']);
+  });
+
+  it('are prepared per database: a second one in the same process reads its own rows', async () => {
+    const second = await openTestDatabase();
+    try {
+      const me = await user();
+      await voice(me.id, 'Here', now);
+      expect(await new VoicesRepository(second.db).listByOwner(me.id)).toEqual([]);
+      expect(await new SessionsRepository(second.db).findWithUserByTokenHash(hashToken(me.token))).toBeUndefined();
+      expect((await new VoicesRepository(ctx.database.db).listByOwner(me.id)).map((v) => v.name)).toEqual(['Here']);
+    } finally {
+      await second.close();
+    }
+  });
+});

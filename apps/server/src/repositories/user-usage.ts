@@ -1,0 +1,49 @@
+// What a user's own view shows of their usage (services/user-view.ts), read as two columns of a
+// query over the users table so that it costs no round trip of its own: their live tranches,
+// aggregated into one JSON value, and the number of their Voices (each takes a storage slot).
+// Used for the user alone (usage.repository.ts) and with the session of a request
+// (sessions.repository.ts).
+import { getTableName, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type UsageTrancheRow, usageTranches, users, voices } from '../db/schema.js';
+
+export type TrancheAmount = Pick<UsageTrancheRow, 'type' | 'amount' | 'expiresAt'>;
+
+export interface UserUsage {
+  /** Tranches that still hold something and have not expired. */
+  tranches: TrancheAmount[];
+  storageSlotsUsed: number;
+}
+
+type LiveTranche = [type: TrancheAmount['type'], amount: number, expiresAt: string];
+
+/**
+ * A column named with its table. Drizzle leaves names bare in a query over one table, where
+ * inside these subqueries "id" would be the subquery's own.
+ */
+const qualified = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+const tranche = {
+  type: qualified(usageTranches.type),
+  amount: qualified(usageTranches.amount),
+  expiresAt: qualified(usageTranches.expiresAt),
+  userId: qualified(usageTranches.userId),
+};
+const userId = qualified(users.id);
+
+/** Select these beside the user's columns, with the placeholder `now` set to the view's time (ISO 8601). */
+export const usageColumns = {
+  liveTranches: sql<LiveTranche[]>`(
+    select coalesce(json_agg(json_build_array(${tranche.type}, ${tranche.amount}, ${tranche.expiresAt})), '[]'::json)
+    from ${usageTranches}
+    where ${tranche.userId} = ${userId} and ${tranche.amount} > 0 and ${tranche.expiresAt} > ${sql.placeholder('now')}
+  )`,
+  voices: sql<number>`(select count(*) from ${voices} where ${qualified(voices.userId)} = ${userId})`.mapWith(Number),
+};
+
+export function usageOf(row: { liveTranches: LiveTranche[]; voices: number }): UserUsage {
+  return {
+    tranches: row.liveTranches.map(([type, amount, expiresAt]) => ({ type, amount, expiresAt: new Date(expiresAt) })),
+    storageSlotsUsed: row.voices,
+  };
+}
