@@ -4,7 +4,7 @@
 // config.ts), so one environment can start both.
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { envInt } from '@ownvoice/shared';
+import { ConfigError, envInt, parseEnv } from '@ownvoice/shared';
 import { z } from 'zod';
 
 /** Shortest bearer key taken: it guards a model server on the network, so it must be a random secret. */
@@ -46,13 +46,6 @@ export interface InferenceConfig {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
 /** True for addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -64,20 +57,7 @@ export function isLoopback(host: string): boolean {
 
 /** Reads the environment; throws ConfigError listing every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): InferenceConfig {
-  // Empty strings count as unset, as most shells and .env files mean them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        // The key is a secret: its value is never echoed.
-        const shown = name === 'OWNVOICE_INFERENCE_KEY' ? '(hidden)' : JSON.stringify(env[name]);
-        return `${name}=${shown} ${issue.message}`;
-      }),
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env, ['OWNVOICE_INFERENCE_KEY']);
   // Anyone who can reach the port could run the model and load files as adapters.
   if (!isLoopback(e.OWNVOICE_INFERENCE_HOST) && !e.OWNVOICE_INFERENCE_KEY) {
     throw new ConfigError([
@@ -95,3 +75,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): InferenceConfi
     logLevel: e.LOG_LEVEL,
   };
 }
+
+export { ConfigError };

@@ -2,7 +2,7 @@
 // reported with the variable's name and what it should be, so the operator can fix it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { envInt } from '@ownvoice/shared';
+import { ConfigError, envInt, parseEnv } from '@ownvoice/shared';
 import { z } from 'zod';
 
 const bool = z
@@ -159,27 +159,9 @@ export interface StarterAllowance {
   days: number;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
 /** Reads the environment; throws ConfigError listing every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { webDir?: string } = {}): Config {
-  // Empty strings count as unset, as most shells and .env files mean them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name])} ${issue.message}`;
-      }),
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env);
   const billing = billingConfig(e);
   return {
     port: e.PORT,
@@ -251,3 +233,5 @@ function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
     ...links,
   };
 }
+
+export { ConfigError };
