@@ -5,16 +5,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import { adminPolicy } from '../policies/index.js';
-import type { AuthContext, SessionsService } from '../services/sessions.service.js';
+import type { AuthContext, SelfContext, SessionsService } from '../services/sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** Set by `requireSelf` instead of `auth`: the user's own view, without secrets. */
+    self: SelfContext | null;
   }
   interface FastifyInstance {
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** requireUser, reading the user's usage in the same round trip, for routes answering their view. */
-    requireUserWithUsage: (request: FastifyRequest) => Promise<void>;
+    /** requireUser for the route answering the user's own view: sets `request.self`, usage included. */
+    requireSelf: (request: FastifyRequest) => Promise<void>;
     /** An admin or super admin with two-factor on (403 FORBIDDEN / MFA_REQUIRED otherwise). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
@@ -30,6 +32,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 /** What a new session records of where it was made (shown in the account's security events). */
 export const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
+/** The user's own view of a request that passed `requireSelf`. */
+export function selfOf(request: FastifyRequest): SelfContext {
+  if (!request.self) throw errors.unauthenticated();
+  return request.self;
+}
+
 /** The authenticated context of a request that passed `requireUser`. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.unauthenticated();
@@ -43,10 +51,11 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionsS
     if (!token) throw errors.unauthenticated();
     request.auth = await sessions.authenticate(token);
   });
-  app.decorate('requireUserWithUsage', async (request: FastifyRequest) => {
+  app.decorateRequest('self', null);
+  app.decorate('requireSelf', async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw errors.unauthenticated();
-    request.auth = await sessions.authenticateWithUsage(token);
+    request.self = await sessions.authenticateSelf(token);
   });
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     await app.requireUser(request);

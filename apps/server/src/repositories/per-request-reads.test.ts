@@ -1,5 +1,5 @@
 // The prepared reads every signed-in request makes (db/prepared.ts), on the real database: the
-// session with its user, the same with the user's usage in one round trip, the usage alone, and
+// session with its user, the same with the user's own view and usage in one round trip, the usage alone, and
 // the Voice list. Each is prepared per database, so two databases in one process keep theirs.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { createTestContext, type TestContext } from '../test/test-app.js';
 import { openTestDatabase } from '../test/test-database.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { UsageRepository } from './usage.repository.js';
+import { userViewColumns } from './user-usage.js';
 import { VoicesRepository } from './voices.repository.js';
 
 const DAY = 86_400_000;
@@ -59,7 +60,7 @@ describe('the per-request reads', () => {
     await voice(other.id, 'Theirs too', now);
 
     const sessions = new SessionsRepository(ctx.database.db);
-    const found = await sessions.findWithUserAndUsageByTokenHash(hashToken(me.token), now);
+    const found = await sessions.findWithUserViewByTokenHash(hashToken(me.token), now);
     expect(found?.user.id).toBe(me.id);
     expect(found?.session.userId).toBe(me.id);
     expect(found?.usage.storageSlotsUsed).toBe(1);
@@ -69,16 +70,22 @@ describe('the per-request reads', () => {
         ['modelsTrained', 3, now.getTime() + 30 * DAY],
       ].sort(),
     );
-    // The plain lookup finds the same session and user, and the usage alone is the same usage.
+    // The view carries no secrets; the plain lookup finds the same session and the same user in
+    // every column the view reads, and the usage alone is the same usage.
+    expect(found?.user).not.toHaveProperty('passwordHash');
+    expect(found?.user).not.toHaveProperty('mfaSecret');
     const plain = await sessions.findWithUserByTokenHash(hashToken(me.token));
-    expect(plain).toEqual({ session: found?.session, user: found?.user });
+    expect(plain?.session).toEqual(found?.session);
+    expect(found?.user).toEqual(
+      Object.fromEntries(Object.keys(userViewColumns).map((k) => [k, plain?.user[k as keyof typeof userViewColumns]])),
+    );
     expect(await new UsageRepository(ctx.database.db).ofUser(me.id, now)).toEqual(found?.usage);
   });
 
   it('find nothing for an unknown token, and an empty usage for a user with none', async () => {
     const sessions = new SessionsRepository(ctx.database.db);
     expect(await sessions.findWithUserByTokenHash(hashToken('no such token'))).toBeUndefined();
-    expect(await sessions.findWithUserAndUsageByTokenHash(hashToken('no such token'), now)).toBeUndefined();
+    expect(await sessions.findWithUserViewByTokenHash(hashToken('no such token'), now)).toBeUndefined();
     const empty = await user();
     expect(await new UsageRepository(ctx.database.db).ofUser(empty.id, now)).toEqual({
       tranches: [],

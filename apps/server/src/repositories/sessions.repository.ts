@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
-import { type UserUsage, usageColumns, usageOf } from './user-usage.js';
+import { type UserUsage, type UserViewRow, usageColumns, usageOf, userViewColumns } from './user-usage.js';
 
 /** What a request needs of its session: which one it is and when it was last used. */
 export type RequestSession = Pick<SessionRow, 'id' | 'userId' | 'lastUsedAt'>;
@@ -20,15 +20,15 @@ const withUserByTokenHash = preparedQuery((db) =>
     .prepare('ov_session_with_user_by_token_hash'),
 );
 
-/** The same, with what the user has used (user-usage.ts), for the request that shows it. */
-const withUserAndUsageByTokenHash = preparedQuery((db) =>
+/** The same, for the request that shows the user their own view: its columns and their usage (user-usage.ts). */
+const withUserViewByTokenHash = preparedQuery((db) =>
   db
-    .select({ session: requestSession, user: users, ...usageColumns })
+    .select({ session: requestSession, user: userViewColumns, ...usageColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
     .limit(1)
-    .prepare('ov_session_with_user_and_usage_by_token_hash'),
+    .prepare('ov_session_with_user_view_by_token_hash'),
 );
 
 export class SessionsRepository {
@@ -45,12 +45,12 @@ export class SessionsRepository {
     return row;
   }
 
-  /** As findWithUserByTokenHash, with the user's live tranches at `now` and their Voice count. */
-  async findWithUserAndUsageByTokenHash(
+  /** As findWithUserByTokenHash, with only the view's columns, the live tranches at `now` and the Voice count. */
+  async findWithUserViewByTokenHash(
     tokenHash: string,
     now: Date,
-  ): Promise<{ session: RequestSession; user: UserRow; usage: UserUsage } | undefined> {
-    const [row] = await withUserAndUsageByTokenHash(this.db).execute({ tokenHash, now: now.toISOString() });
+  ): Promise<{ session: RequestSession; user: UserViewRow; usage: UserUsage } | undefined> {
+    const [row] = await withUserViewByTokenHash(this.db).execute({ tokenHash, now: now.toISOString() });
     return row && { session: row.session, user: row.user, usage: usageOf(row) };
   }
 

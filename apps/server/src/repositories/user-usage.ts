@@ -1,11 +1,11 @@
-// What a user's own view shows of their usage (services/user-view.ts), read as two columns of a
+// What a user's own view reads (services/user-view.ts): their columns, and their usage as two columns of a
 // query over the users table so that it costs no round trip of its own: their live tranches,
 // aggregated into one JSON value, and the number of their Voices (each takes a storage slot).
 // Used for the user alone (usage.repository.ts) and with the session of a request
 // (sessions.repository.ts).
 import { getTableName, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type UsageTrancheRow, usageTranches, users, voices } from '../db/schema.js';
+import { type UsageTrancheRow, type UserRow, usageTranches, users, voices } from '../db/schema.js';
 
 export type TrancheAmount = Pick<UsageTrancheRow, 'type' | 'amount' | 'expiresAt'>;
 
@@ -47,3 +47,34 @@ export function usageOf(row: { liveTranches: LiveTranche[]; voices: number }): U
     storageSlotsUsed: row.voices,
   };
 }
+
+/**
+ * The user's columns their own view shows (services/user-view.ts): what the session lookup of
+ * `GET /api/auth/me` reads, so that the page load every client makes parses and carries no
+ * secrets (password hash, two-factor secrets) and none of the bookkeeping it never shows.
+ */
+export const userViewColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  role: users.role,
+  mfaEnabled: users.mfaEnabled,
+  planName: users.planName,
+  billingCycle: users.billingCycle,
+  payNowDiscount: users.payNowDiscount,
+  trialStartedAt: users.trialStartedAt,
+  subscriptionStatus: users.subscriptionStatus,
+  cancelAtPeriodEnd: users.cancelAtPeriodEnd,
+  stripeSubscriptionId: users.stripeSubscriptionId,
+  currentPeriodEnd: users.currentPeriodEnd,
+  pendingPlan: users.pendingPlan,
+  pendingBillingCycle: users.pendingBillingCycle,
+  pendingEffectiveAt: users.pendingEffectiveAt,
+  pendingForSubscriptionId: users.pendingForSubscriptionId,
+  onboardingStep: users.onboardingStep,
+  modelStorageSlotsTotal: users.modelStorageSlotsTotal,
+  credits: users.credits,
+  createdAt: users.createdAt,
+} as const;
+
+export type UserViewRow = Pick<UserRow, keyof typeof userViewColumns>;

@@ -7,7 +7,7 @@ import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RequestSession, SessionsRepository } from '../repositories/sessions.repository.js';
-import type { UserUsage } from '../repositories/user-usage.js';
+import type { UserUsage, UserViewRow } from '../repositories/user-usage.js';
 import { hashToken, newSessionToken } from './tokens.js';
 
 /** Last-use writes are coalesced to one a minute: enough resolution for hour-long limits. */
@@ -16,8 +16,13 @@ const TOUCH_INTERVAL_MS = 60_000;
 export interface AuthContext {
   user: UserRow;
   session: RequestSession;
-  /** What the user has used, on routes that show it (`requireUserWithUsage`). */
-  usage?: UserUsage;
+}
+
+/** The signed-in user as their own view needs them (`requireSelf`): no secrets, with their usage. */
+export interface SelfContext {
+  user: UserViewRow;
+  session: RequestSession;
+  usage: UserUsage;
 }
 
 export interface SessionMeta {
@@ -51,13 +56,15 @@ export class SessionsService {
     return this.valid(await this.sessions.findWithUserByTokenHash(hashToken(token)));
   }
 
-  /** As authenticate, with what the user has used read in the same round trip (for their own view). */
-  async authenticateWithUsage(token: string): Promise<AuthContext> {
-    return this.valid(await this.sessions.findWithUserAndUsageByTokenHash(hashToken(token), this.clock.now()));
+  /** As authenticate, reading what the user's own view shows, usage included, in the same round trip. */
+  async authenticateSelf(token: string): Promise<SelfContext> {
+    return this.valid(await this.sessions.findWithUserViewByTokenHash(hashToken(token), this.clock.now()));
   }
 
   /** The found session if it is still valid (marking it used, at most once a minute); throws 401 otherwise. */
-  private async valid<T extends AuthContext>(found: T | undefined): Promise<T> {
+  private async valid<T extends { session: RequestSession; user: Pick<UserRow, 'role'> }>(
+    found: T | undefined,
+  ): Promise<T> {
     if (!found) throw errors.unauthenticated('Your session is no longer valid. Please log in again.');
     const now = this.clock.now();
     const idleMs = now.getTime() - found.session.lastUsedAt.getTime();

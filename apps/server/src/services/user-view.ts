@@ -9,8 +9,7 @@ import {
   type TrancheType,
   type User,
 } from '@ownvoice/shared';
-import type { UserRow } from '../db/schema.js';
-import type { TrancheAmount } from '../repositories/user-usage.js';
+import type { TrancheAmount, UserViewRow } from '../repositories/user-usage.js';
 import { STORED_UNITS } from './usage.service.js';
 
 const asStep = (value: string): OnboardingStep =>
@@ -24,7 +23,7 @@ export function liveTranches(rows: TrancheAmount[], type: TrancheType, now: Date
     .map((r) => ({ amount: r.amount / STORED_UNITS[type], expiresAt: r.expiresAt.toISOString() }));
 }
 
-export function toUserView(user: UserRow, tranches: TrancheAmount[], storageSlotsUsed: number, now: Date): User {
+export function toUserView(user: UserViewRow, tranches: TrancheAmount[], storageSlotsUsed: number, now: Date): User {
   const lists = Object.fromEntries(TRANCHE_TYPES.map((t) => [t, liveTranches(tranches, t, now)])) as Record<
     TrancheType,
     Tranche[]

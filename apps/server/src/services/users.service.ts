@@ -14,7 +14,7 @@ import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
-import type { UserUsage } from '../repositories/user-usage.js';
+import type { UserUsage, UserViewRow } from '../repositories/user-usage.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { toUserView } from './user-view.js';
 
@@ -26,7 +26,7 @@ export class UsersService {
   ) {}
 
   /** The user as they see themselves; `usage` when the caller read it already (with the session). */
-  async view(user: UserRow, usage?: UserUsage): Promise<User> {
+  async view(user: UserViewRow, usage?: UserUsage): Promise<User> {
     const now = this.clock.now();
     const { tranches, storageSlotsUsed } = usage ?? (await this.usage.ofUser(user.id, now));
     return toUserView(user, tranches, storageSlotsUsed, now);

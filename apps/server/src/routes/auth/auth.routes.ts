@@ -2,7 +2,7 @@
 import { OWN_ACTIVITY_LIMIT } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, sessionMeta } from '../../plugins/authenticate.js';
+import { authOf, selfOf, sessionMeta } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import {
   activitiesSchema,
@@ -33,8 +33,8 @@ export async function authRoutes(
   );
 
   // The web app asks on every page load: the session, the user and their usage in one round trip.
-  r.get('/auth/me', { schema: meSchema, onRequest: app.requireUserWithUsage }, async (request) => {
-    const { user, usage } = authOf(request);
+  r.get('/auth/me', { schema: meSchema, onRequest: app.requireSelf }, async (request) => {
+    const { user, usage } = selfOf(request);
     return { user: await users.view(user, usage) };
   });
 
