@@ -43,21 +43,24 @@ echo "package-deb: building OwnVoice $version for $arch in $stage"
 # be serving); the server is small and builds where its start script expects it.
 (cd apps/web && ../../node_modules/.bin/vite build --logLevel warn --outDir "$app/apps/web/dist" --emptyOutDir)
 npm run build --silent -w apps/server
+npm run build --silent -w apps/inference
 
-# Production modules of the three run-time workspaces, from the lockfile, without install
+# Production modules of the four run-time workspaces, from the lockfile, without install
 # scripts (node-llama-cpp's would try to compile llama.cpp; its prebuilt binaries are packages).
 for manifest in package.json package-lock.json packages/shared/package.json packages/engine/package.json \
-  apps/server/package.json apps/web/package.json; do
+  apps/server/package.json apps/inference/package.json apps/web/package.json; do
   install -D -m 644 "$manifest" "$app/$manifest"
 done
 (cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
-  --workspace packages/shared --workspace packages/engine --workspace apps/server)
+  --workspace packages/shared --workspace packages/engine --workspace apps/server --workspace apps/inference)
 node packaging/deb/prune-native.mjs "$app/node_modules"
 
 # What the server loads at run time: its bundle and migrations, and the engine's and shared
 # package's TypeScript sources (the file-extraction child process runs them through tsx), the
 # house model and the Python trainer. Tests and benchmarks stay out.
 cp -r apps/server/dist "$app/apps/server/dist"
+# The inference server the API server runs beside itself (inference/supervisor.ts finds it there).
+cp -r apps/inference/dist "$app/apps/inference/dist"
 for dir in packages/engine/bin packages/engine/src packages/engine/python packages/engine/models packages/shared/src; do
   mkdir -p "$app/$dir"
   (cd "$dir" && find . -type f ! -name '*.test.ts' ! -path '*/test/*' ! -path '*/__pycache__/*' \

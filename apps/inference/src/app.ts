@@ -1,6 +1,6 @@
 // Builds the inference server's HTTP application over a started engine, without listening, so
 // tests can run it on any port. The routes are vLLM's OpenAI-compatible ones (models,
-// completions, chat completions, runtime LoRA loading) plus /health and /metrics; every error
+// completions, chat completions, runtime LoRA loading, tokenize) plus /health and /metrics; every error
 // leaves in vLLM's ErrorResponse body (openai-errors.ts).
 import type { VoiceEngine } from '@ownvoice/engine';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -14,6 +14,7 @@ import { completionsRoutes } from './routes/completions.js';
 import { healthRoutes } from './routes/health.js';
 import { loraAdapterRoutes } from './routes/lora-adapters.js';
 import { modelsRoutes } from './routes/models.js';
+import { tokenizeRoutes } from './routes/tokenize.js';
 import type { InferenceState } from './state.js';
 
 declare module 'fastify' {
@@ -64,6 +65,7 @@ export async function buildApp({ engine, baseModel, apiKey, logger = false }: In
   await app.register(completionsRoutes, state);
   await app.register(chatCompletionsRoutes, state);
   await app.register(loraAdapterRoutes, state);
+  await app.register(tokenizeRoutes, state);
   await app.register(healthRoutes, state);
   return app;
 }

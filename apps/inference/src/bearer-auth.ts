@@ -1,6 +1,6 @@
 // The bearer key, checked as vLLM's --api-key checks it: every path under /v1 needs
-// `Authorization: Bearer <key>` (any case of "Bearer"); /health and /metrics stay open, like
-// vLLM's. Keys are compared as SHA-256 digests in constant time, so neither their content nor
+// `Authorization: Bearer <key>` (any case of "Bearer"), and here /tokenize too (it runs the
+// model's tokenizer on any text sent); /health and /metrics stay open, like vLLM's. Keys are compared as SHA-256 digests in constant time, so neither their content nor
 // their length leaks through timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +18,7 @@ export function registerBearerAuth(app: FastifyInstance, key: string): void {
     return timingSafeEqual(digest(space < 0 ? '' : header.slice(space + 1)), expected);
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS' || !request.url.startsWith('/v1')) return;
+    if (request.method === 'OPTIONS' || !(request.url.startsWith('/v1') || request.url.startsWith('/tokenize'))) return;
     if (!accepted(request.headers.authorization)) return reply.status(401).send(UNAUTHORIZED_BODY);
   });
 }

@@ -8,14 +8,13 @@
 //
 //   inference listening on http://127.0.0.1:8001
 //
-// Everything else (logs, progress, errors) goes to standard error.
+// Everything else (logs, progress, errors) goes to standard error. With
+// OWNVOICE_INFERENCE_SUPERVISED=1 it stops when its standard input closes (its parent is gone).
 import path from 'node:path';
 import { resolveBaseModel, VoiceEngine } from '@ownvoice/engine';
+import { INFERENCE_LISTENING_PREFIX } from '@ownvoice/shared';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-
-/** The line printed on listening; a parent matches it to learn the URL. */
-export const LISTENING_PREFIX = 'inference listening on ';
 
 const fail = (message: string): never => {
   console.error(message);
@@ -50,10 +49,10 @@ async function main(): Promise<void> {
   });
 
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string) => {
     if (closing) process.exit(1);
     closing = true;
-    log(`${signal} received: closing`);
+    log(`${reason}: closing`);
     // The app stops taking requests; disposing the engine stops the generations still running, so
     // their streams end (with an error event) and the app can finish closing.
     const closed = app.close();
@@ -65,8 +64,14 @@ async function main(): Promise<void> {
         (error: unknown) => fail(`error while closing: ${(error as Error).message}`),
       );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT received'));
+  process.on('SIGTERM', () => shutdown('SIGTERM received'));
+  // Run by an API server (its supervisor): standard input is a pipe from it, which closes when it
+  // goes, however it went (killed included), so the model server never outlives it.
+  if (process.env.OWNVOICE_INFERENCE_SUPERVISED === '1') {
+    process.stdin.on('close', () => shutdown('the supervising API server went away'));
+    process.stdin.resume();
+  }
 
   try {
     await app.listen({ host: config.host, port: config.port });
@@ -76,7 +81,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
-  process.stdout.write(`${LISTENING_PREFIX}http://${host}:${port}\n`);
+  process.stdout.write(`${INFERENCE_LISTENING_PREFIX}http://${host}:${port}\n`);
 }
 
 await main();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, envInt, parseEnv } from '@ownvoice/shared';
 import { z } from 'zod';
+import type { InferenceSettings } from './inference/inference-host.js';
 
 const bool = z
   .string()
@@ -46,6 +47,28 @@ const envSchema = z.object({
   OWNVOICE_TRAINING_LEASE_SECONDS: envInt(5, 3600).default(120),
   OWNVOICE_VOICE_IDLE_MINUTES: envInt(1, 10_080).default(30),
   OWNVOICE_THREADS: envInt(1, 256).optional(),
+  OWNVOICE_INFERENCE_URLS: z
+    .string()
+    .trim()
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .url('must be base URLs (http://host:port, without /v1), separated by commas')
+            .regex(/^https?:\/\//, 'must be http:// or https:// URLs')
+            .transform((u) => u.replace(/\/+$/, '').replace(/\/v1$/, '')),
+        )
+        .min(1),
+    )
+    .optional(),
+  OWNVOICE_INFERENCE_KEY: z.string().trim().min(1).optional(),
+  OWNVOICE_INFERENCE_ADAPTERS: z
+    .enum(['gguf', 'peft'], { error: 'must be gguf (OwnVoice inference) or peft (vLLM)' })
+    .default('gguf'),
+  OWNVOICE_INFERENCE_ARTIFACT_DIR: z.string().trim().min(1).optional(),
+  OWNVOICE_INFERENCE_MAX_VOICES: envInt(1, 10_000).default(64),
   OWNVOICE_BILLING: z.enum(['stripe', 'offline', 'none'], { error: 'must be stripe, offline or none' }).optional(),
   STRIPE_SECRET_KEY: z
     .string()
@@ -130,6 +153,8 @@ export type Config = {
   secretKey: string | undefined;
   /** CPU threads for the model; undefined lets llama.cpp and PyTorch choose. */
   threads: number | undefined;
+  /** Where Voices write: the endpoints of OWNVOICE_INFERENCE_URLS, or an embedded process (none given). */
+  inference: InferenceSettings;
 };
 
 /**
@@ -161,7 +186,12 @@ export interface StarterAllowance {
 
 /** Reads the environment; throws ConfigError listing every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { webDir?: string } = {}): Config {
-  const e = parseEnv(envSchema, env);
+  const e = parseEnv(envSchema, env, [
+    'OWNVOICE_INFERENCE_KEY',
+    'OWNVOICE_SECRET_KEY',
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+  ]);
   const billing = billingConfig(e);
   return {
     port: e.PORT,
@@ -207,6 +237,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     voiceIdleMinutes: e.OWNVOICE_VOICE_IDLE_MINUTES,
     threads: e.OWNVOICE_THREADS,
     secretKey: e.OWNVOICE_SECRET_KEY,
+    inference: {
+      urls: e.OWNVOICE_INFERENCE_URLS ?? [],
+      apiKey: e.OWNVOICE_INFERENCE_KEY,
+      adapterFormat: e.OWNVOICE_INFERENCE_ADAPTERS,
+      artifactDirOnEndpoints: e.OWNVOICE_INFERENCE_ARTIFACT_DIR,
+      maxAdaptersPerEndpoint: e.OWNVOICE_INFERENCE_MAX_VOICES,
+    },
   };
 }
 

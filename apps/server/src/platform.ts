@@ -1,11 +1,13 @@
-// The long-lived parts of a server or worker process: storage, the base model and its engine,
-// the job queue, and the services over the database. The HTTP app (app.ts) and a standalone
+// The long-lived parts of a server or worker process: storage, the base model, the inference
+// endpoints awake Voices write on, the training engine, the job queue, and the services over the
+// database. The HTTP app (app.ts) and a standalone
 // worker (worker.ts) build the same platform.
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { EngineHost } from './engine/engine-host.js';
+import { InferenceHost } from './inference/inference-host.js';
 import { JobQueueHost } from './jobs/job-queue.js';
 import { loadSecretKey, SecretBox } from './security/secret-box.js';
 import { createServices, type Services } from './services/index.js';
@@ -21,6 +23,9 @@ export interface Log {
 export interface Platform {
   config: Config;
   services: Services;
+  /** Where awake Voices and base-model drafts run (an embedded process, or OWNVOICE_INFERENCE_URLS). */
+  inference: InferenceHost;
+  /** The engine training runs on, in this process. */
   engine: EngineHost;
   jobs: JobQueueHost;
   storage: ArtifactStorage;
@@ -31,7 +36,7 @@ export interface Platform {
   trainingWorker(options?: Partial<TrainingWorkerOptions>): TrainingWorker;
   /** Starts billing's scheduled work on the job queue (no-op without payments). */
   startBillingSchedule(): Promise<void>;
-  /** Stops metering, the queue and the engine. Stop workers first. */
+  /** Stops metering, the queue, the inference process and the engine. Stop workers first. */
   close(): Promise<void>;
 }
 
@@ -47,16 +52,25 @@ export function createPlatform(deps: {
   const baseModel = deps.baseModel ?? new BaseModelService();
   const storage = deps.artifactStorage ?? new LocalArtifactStorage(config.artifactDir);
   const engine = new EngineHost(baseModel, config.threads);
+  const inference = new InferenceHost({
+    settings: config.inference,
+    baseModel,
+    artifactDir: config.artifactDir,
+    threads: config.threads,
+    dataDir: config.dataDir,
+    log,
+  });
   const jobs = new JobQueueHost(
     () => database.connectionString(),
     (error) => log.error(error, 'job queue error'),
   );
   const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const box = new SecretBox(secretKey);
-  const services = createServices(database.db, clock, config, storage, { engine, jobs, log, box, secretKey });
+  const services = createServices(database.db, clock, config, storage, { inference, jobs, log, box, secretKey });
   return {
     config,
     services,
+    inference,
     engine,
     jobs,
     storage,
@@ -79,6 +93,7 @@ export function createPlatform(deps: {
     close: async () => {
       services.activation.stopMetering();
       await jobs.stop();
+      await inference.dispose();
       await engine.dispose();
     },
   };

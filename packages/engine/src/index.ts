@@ -6,6 +6,7 @@ export * from './gguf/index.js';
 export * from './house-model/paths.js';
 export { seededRandom } from './model/llama-gguf.js';
 export * from './models/base-model.js';
+export type { TextGenerator } from './runtime/text-generator.js';
 export * from './runtime/voice-engine.js';
 export * from './text/index.js';
 export * from './trainer/python.js';

@@ -40,3 +40,9 @@ export function parseEnv<T extends z.ZodType>(
     }),
   );
 }
+
+/**
+ * The one line the inference server writes to standard output, once it listens, followed by its
+ * URL; a supervising API server reads the address (a port the system chose) from it.
+ */
+export const INFERENCE_LISTENING_PREFIX = 'inference listening on ';

@@ -1,6 +1,7 @@
 // The contract of an inference endpoint, as vLLM's OpenAI-compatible server with runtime LoRA
 // updates defines it: the fields of models, completions and chat completions, the streaming
-// format, the sampling settings OwnVoice relies on (stop, max_tokens, ignore_eos), the errors (an
+// format, the sampling settings OwnVoice relies on (stop, max_tokens, ignore_eos), token counts
+// (/tokenize), the errors (an
 // unknown model, a bad body, LoRA loading refusals, a missing bearer key), loading and unloading
 // adapters, and that a client hanging up stops its generation. The same cases run against our
 // server (inference.contract.test.ts) and, pointed at one by environment variables, against a
@@ -169,6 +170,43 @@ export function describeContract(name: string, target: () => ContractTarget): vo
           max_tokens: base.max_model_len + 1,
         });
         expectError(answer, 400);
+      });
+    });
+
+    describe('POST /tokenize', () => {
+      it('counts the tokens of a prompt, with the beginning-of-text token only when asked', async () => {
+        const base = await baseModel();
+        const plain = await http().post('/tokenize', { model: base.id, prompt: PROMPT, add_special_tokens: false });
+        expect(plain.status).toBe(200);
+        const body = plain.body as Json;
+        expect(Number.isInteger(body.count)).toBe(true);
+        expect(body.count).toBeGreaterThan(0);
+        expect(body.tokens).toHaveLength(body.count);
+        expect(body.max_model_len).toBe(base.max_model_len);
+        const special = (await http().post('/tokenize', { model: base.id, prompt: PROMPT })).body as Json;
+        expect(special.count - body.count).toBeGreaterThanOrEqual(0);
+        expect(special.count - body.count).toBeLessThanOrEqual(1);
+        const longer = await http().post('/tokenize', {
+          model: base.id,
+          prompt: `${PROMPT} ${PROMPT}`,
+          add_special_tokens: false,
+        });
+        expect((longer.body as Json).count).toBeGreaterThan(body.count);
+      });
+
+      it('counts the prompt a chat makes, which grows with its messages', async () => {
+        const base = await baseModel();
+        const short = (await http().post('/tokenize', { model: base.id, messages: MESSAGES })).body as Json;
+        expect(short.count).toBeGreaterThan(0);
+        expect(short.tokens).toHaveLength(short.count);
+        const longer = [...MESSAGES.slice(0, -1), { role: 'user', content: `${MESSAGES[1]?.content} ${PROMPT}` }];
+        expect(
+          ((await http().post('/tokenize', { model: base.id, messages: longer })).body as Json).count,
+        ).toBeGreaterThan(short.count);
+      });
+
+      it('answers a model it does not serve with a 404', async () => {
+        expectError(await http().post('/tokenize', { model: 'no-such-model', prompt: PROMPT }), 404);
       });
     });
 

@@ -17,25 +17,27 @@ import { samplingFields, samplingOptions } from './sampling.js';
 /** Text, as a string or as OpenAI's list of text parts; other parts (images, audio) are not served. */
 const contentSchema = z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() })), z.null()]);
 
+/** OpenAI's chat messages (also /tokenize's chat form). */
+export const messagesSchema = z
+  .array(
+    z.object({
+      // `developer` is OpenAI's newer name for the system role.
+      role: z.enum(['system', 'developer', 'user', 'assistant']),
+      content: contentSchema.optional(),
+    }),
+  )
+  .min(1)
+  .max(1000);
+
 const chatRequestSchema = z.object({
-  messages: z
-    .array(
-      z.object({
-        // `developer` is OpenAI's newer name for the system role.
-        role: z.enum(['system', 'developer', 'user', 'assistant']),
-        content: contentSchema.optional(),
-      }),
-    )
-    .min(1)
-    .max(1000),
+  messages: messagesSchema,
   /** OpenAI's newer name for max_tokens; it wins when both are given, as in vLLM. */
   max_completion_tokens: z.number().int().min(1, 'max_completion_tokens must be at least 1').nullish(),
   ...samplingFields,
 });
 
-type ChatRequest = z.infer<typeof chatRequestSchema>;
-
-function engineMessages(messages: ChatRequest['messages']): ChatMessage[] {
+/** The messages as the engine takes them; throws vLLM's 400 unless the last turn is the user's. */
+export function engineMessages(messages: z.infer<typeof messagesSchema>): ChatMessage[] {
   const out = messages.map(
     (m): ChatMessage => ({
       role: m.role === 'developer' ? 'system' : m.role,

@@ -215,6 +215,12 @@ export const voices = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** Awake time is charged up to here (minute resolution); null while asleep. */
     meteredUntil: timestamp('metered_until', { withTimezone: true }),
+    /**
+     * The inference endpoint the awake Voice's adapter is loaded on (a URL from
+     * OWNVOICE_INFERENCE_URLS, or "embedded"); null while asleep. Every API server sends the
+     * Voice's generations there.
+     */
+    inferenceEndpoint: text('inference_endpoint'),
     /** Last generation with this Voice, for the idle sleep. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     ...timestamps,

@@ -1,8 +1,8 @@
-// The one VoiceEngine of this process: started on first use, once the base model is found,
-// and shared by Voice training (pairs, evaluation) and by awake Voices. Generations read through
-// streamText (or engineErrors) answer a Voice put to sleep under them with the person's error.
+// The VoiceEngine a training worker runs in its own process: started on first use, once the base
+// model is found, for building a Voice's training pairs and evaluating it. Awake Voices do not
+// run here: they live on inference endpoints (inference/inference-host.ts).
 import path from 'node:path';
-import { textDeltas, VOICE_PRESETS, VoiceEngine, VoiceNotAwakeError, type VoicePreset } from '@ownvoice/engine';
+import { VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
 import { errors } from '../errors.js';
 import type { BaseModelService } from './base-model.service.js';
 
@@ -18,6 +18,13 @@ export interface BaseModelInfo {
 export const presetFor = (model: BaseModelInfo, configured: 'tiny' | 'standard' | undefined): VoicePreset =>
   VOICE_PRESETS[configured ?? (model.isHouse ? 'tiny' : 'standard')];
 
+/** The base model, or the engine-unavailable error while it is still being found. */
+export function baseModelInfo(baseModel: BaseModelService): BaseModelInfo {
+  const file = baseModel.modelPath;
+  if (!file) throw errors.engineUnavailable(baseModel.status.message);
+  return { path: file, name: path.basename(file, '.gguf'), isHouse: baseModel.status.source === 'house' };
+}
+
 export class EngineHost {
   private engine: Promise<VoiceEngine> | undefined;
 
@@ -26,11 +33,8 @@ export class EngineHost {
     private readonly threads?: number,
   ) {}
 
-  /** The base model, or the engine-unavailable error while it is still being found. */
   model(): BaseModelInfo {
-    const file = this.baseModel.modelPath;
-    if (!file) throw errors.engineUnavailable(this.baseModel.status.message);
-    return { path: file, name: path.basename(file, '.gguf'), isHouse: this.baseModel.status.source === 'house' };
+    return baseModelInfo(this.baseModel);
   }
 
   get(): Promise<VoiceEngine> {
@@ -55,22 +59,3 @@ export class EngineHost {
     await engine?.dispose();
   }
 }
-
-/**
- * The events of an engine generation, with its failures as the person's errors: a Voice put to
- * sleep (or deleted) under the generation is VOICE_NOT_READY with the reason to read.
- */
-export async function* engineErrors<T>(events: AsyncIterable<T>): AsyncGenerator<T> {
-  try {
-    yield* events;
-  } catch (error) {
-    if (error instanceof VoiceNotAwakeError) throw errors.voiceNotReady(error.reason);
-    throw error;
-  }
-}
-
-/** A callback-streaming engine call (`onChunk`) as an async iterable of its text deltas. */
-export const streamText = (
-  signal: AbortSignal,
-  run: (onChunk: (text: string) => void) => Promise<unknown>,
-): AsyncGenerator<string> => engineErrors(textDeltas(signal, run));

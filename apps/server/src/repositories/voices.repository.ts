@@ -54,6 +54,24 @@ export class VoicesRepository {
     return this.db.select().from(voices).where(inArray(voices.status, statuses));
   }
 
+  /** Awake Voices placed on an inference endpoint. */
+  listOnEndpoint(endpointId: string): Promise<VoiceRow[]> {
+    return this.db
+      .select()
+      .from(voices)
+      .where(and(eq(voices.inferenceEndpoint, endpointId), inArray(voices.status, ['active', 'activating'])));
+  }
+
+  /** How many awake Voices each inference endpoint holds, for placing the next one. */
+  async placements(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .select({ endpoint: voices.inferenceEndpoint, voices: count() })
+      .from(voices)
+      .where(and(isNotNull(voices.inferenceEndpoint), inArray(voices.status, ['active', 'activating'])))
+      .groupBy(voices.inferenceEndpoint);
+    return new Map(rows.map((r) => [r.endpoint as string, r.voices]));
+  }
+
   /**
    * Trainings whose worker is gone: its lease ran out before `now`, or there is no lease and the
    * row has not moved since `staleBefore` (a worker that died while handing the job back).

@@ -1,18 +1,25 @@
-// Waking and sleeping Voices, and metering awake time. Waking loads the Voice's adapter beside
-// the resident base model (activating, then active); sleeping frees it (deactivating, then
-// ready). Awake time is charged by the minute against waking hours; a Voice goes to sleep when
-// its owner's hours run out and after an idle period.
+// Waking and sleeping Voices, and metering awake time. Waking places the Voice's adapter on an
+// inference endpoint, beside its resident base model (activating, then active, with the endpoint
+// recorded on the row); sleeping unloads it (deactivating, then ready). Awake time is charged by
+// the minute against waking hours; a Voice goes to sleep when its owner's hours run out and after
+// an idle period.
+//
+// An endpoint that stops answering (its process killed, its machine gone) has its Voices loaded
+// again on another one, or on itself once it is back (the embedded process restarts within
+// seconds); the time they could not be used is not charged. Voices that cannot be placed again
+// go to sleep with a message saying so.
 //
 // Each Voice is one state machine: its wakes, sleeps and metering run one at a time (a queue per
 // Voice), and each re-reads the row first, so the database state, the metering and the engine's
 // awake set agree whatever order requests arrive in.
 
-import { GgufError, KeyedQueue } from '@ownvoice/engine';
+import { KeyedQueue } from '@ownvoice/engine';
 import type { Voice } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import { AppError, errors } from '../errors.js';
+import { AdapterRejectedError } from '../inference/inference-endpoint.js';
+import type { InferenceHost } from '../inference/inference-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import type { UsageService } from './usage.service.js';
@@ -25,6 +32,8 @@ export const SLEEP_MESSAGES = {
   hoursRanOut: 'This Voice went to sleep because your Voice waking hours ran out. Buy more hours to wake it again.',
   idle: (minutes: number) => `This Voice went to sleep after ${minutes} minutes without use.`,
   restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
+  endpointLost:
+    'This Voice went to sleep because the writing service it ran on stopped answering. Wake it again to use it.',
 } as const;
 
 /** What a generation cut short by its Voice going to sleep tells the person. */
@@ -47,15 +56,23 @@ export class ActivationService {
   private readonly queue = new KeyedQueue();
   /** Voices being deleted: never woken again. */
   private readonly retired = new Set<string>();
+  /** When each endpoint that is not answering was found so: its Voices are not charged from then. */
+  private readonly lostAt = new Map<string, Date>();
 
   constructor(
     private readonly voices: VoicesRepository,
     private readonly usage: UsageService,
     private readonly storage: ArtifactStorage,
-    private readonly engine: EngineHost,
+    private readonly inference: InferenceHost,
     private readonly clock: Clock,
     private readonly options: ActivationOptions,
-  ) {}
+  ) {
+    inference.on('lost', (endpointId) => {
+      this.lostAt.set(endpointId, this.clock.now());
+      void this.relocate(endpointId);
+    });
+    inference.on('back', (endpointId) => void this.relocate(endpointId));
+  }
 
   private owned(user: UserRow, id: string): Promise<VoiceRow> {
     return managedVoice(this.voices, user, id, 'Only the owner of this Voice can wake it or put it to sleep.');
@@ -79,9 +96,13 @@ export class ActivationService {
     if ((await this.usage.remaining(user.id, 'activationHours')) < 1) throw errors.insufficientLimit('activationHours');
     const activating = await this.voices.transition(voice.id, ['ready'], { status: 'activating', statusMessage: null });
     if (!activating) return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+    let endpoint: string;
     try {
-      const engine = await this.engine.get();
-      await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
+      endpoint = await this.inference.place(
+        voice.id,
+        this.storage.localPath(voice.adapterKey),
+        await this.voices.placements(),
+      );
     } catch (error) {
       await this.voices.transition(voice.id, ['activating'], {
         status: 'ready',
@@ -90,10 +111,8 @@ export class ActivationService {
       if (error instanceof AppError) throw error;
       // The detail (file paths included) is for the log; the person gets what to do.
       this.options.log.error(error, `waking Voice ${voice.id} failed`);
-      if (error instanceof GgufError) {
-        throw new AppError(
-          503,
-          'ENGINE_UNAVAILABLE',
+      if (error instanceof AdapterRejectedError) {
+        throw errors.inferenceUnavailable(
           'This Voice could not be woken up: its model file is missing or damaged. Try again later; if it keeps failing, train it again.',
         );
       }
@@ -104,10 +123,11 @@ export class ActivationService {
       status: 'active',
       meteredUntil: now,
       lastUsedAt: now,
+      inferenceEndpoint: endpoint,
     });
     if (!active) {
       // Deleted while it woke: do not leave it loaded.
-      await this.unload(voice.id, STOPPED_MESSAGES.deleted);
+      await this.inference.unload(voice.id, endpoint, STOPPED_MESSAGES.deleted);
       return toVoiceView((await this.voices.findById(id)) ?? voice, user);
     }
     return toVoiceView(active, user);
@@ -139,8 +159,8 @@ export class ActivationService {
       ) {
         await this.sleep(current, null, STOPPED_MESSAGES.deleted);
       }
-      // Whatever the row says, nothing of it stays in the engine.
-      await this.unload(voice.id, STOPPED_MESSAGES.deleted);
+      // Whatever the row says, nothing of it stays loaded.
+      await this.inference.unload(voice.id, (current ?? voice).inferenceEndpoint, STOPPED_MESSAGES.deleted);
     });
   }
 
@@ -152,29 +172,31 @@ export class ActivationService {
   /** Puts a Voice to sleep; `message` is kept on the Voice, `stopped` told to generations cut short. */
   private async sleep(voice: VoiceRow, message: string | null, stopped: string): Promise<VoiceRow> {
     const going = await this.voices.transition(voice.id, ['active', 'activating'], { status: 'deactivating' });
-    await this.unload(voice.id, stopped);
-    // Each started minute counts: a Voice woken for 20 seconds costs one minute.
-    if (going?.meteredUntil) await this.charge(going, { roundUp: true });
+    await this.inference.unload(voice.id, (going ?? voice).inferenceEndpoint, stopped);
+    // Each started minute counts: a Voice woken for 20 seconds costs one minute. Time on an
+    // endpoint that stopped answering does not.
+    const endpoint = going?.inferenceEndpoint;
+    const lost = endpoint ? this.lostAt.get(endpoint) : undefined;
+    if (going?.meteredUntil) await this.charge(going, { roundUp: true, until: lost });
     const asleep = await this.voices.transition(voice.id, ['deactivating'], {
       status: 'ready',
       meteredUntil: null,
       statusMessage: message,
+      inferenceEndpoint: null,
     });
     return asleep ?? (await this.voices.findById(voice.id)) ?? voice;
   }
 
-  private async unload(voiceId: string, stopped: string): Promise<void> {
-    const engine = await this.engine.started();
-    await engine?.sleep(voiceId, stopped);
-  }
-
   /**
-   * Charges awake time up to now (whole minutes, or started minutes when `roundUp`). Returns
-   * false when the owner's hours ran out; what was left is spent.
+   * Charges awake time up to `until` (now by default; whole minutes, or started minutes when
+   * `roundUp`). Returns false when the owner's hours ran out; what was left is spent.
    */
-  private async charge(voice: VoiceRow, { roundUp = false } = {}): Promise<boolean> {
+  private async charge(
+    voice: VoiceRow,
+    { roundUp = false, until = undefined as Date | undefined } = {},
+  ): Promise<boolean> {
     if (!voice.meteredUntil) return true;
-    const elapsed = this.clock.now().getTime() - voice.meteredUntil.getTime();
+    const elapsed = (until ?? this.clock.now()).getTime() - voice.meteredUntil.getTime();
     const minutes = roundUp ? Math.ceil(elapsed / MINUTE_MS) : Math.floor(elapsed / MINUTE_MS);
     if (minutes <= 0) return true;
     const meteredUntil = new Date(voice.meteredUntil.getTime() + minutes * MINUTE_MS);
@@ -200,6 +222,8 @@ export class ActivationService {
           // Put to sleep or deleted since the list was read: nothing to charge.
           const voice = await this.voices.findById(listed.id);
           if (voice?.status !== 'active') return;
+          // On an endpoint that is not answering: charged up to then when it is placed again.
+          if (!this.inference.isUp(voice.inferenceEndpoint)) return;
           if (!(await this.charge(voice))) {
             await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut, SLEEP_MESSAGES.hoursRanOut);
             return;
@@ -235,20 +259,79 @@ export class ActivationService {
       return;
     }
     try {
-      const engine = await this.engine.get();
-      await engine.wake(voice.id, this.storage.localPath(voice.adapterKey));
+      // An endpoint of its own that kept it loaded keeps it; otherwise it is placed again.
+      const kept = voice.inferenceEndpoint && (await this.inference.holds(voice.inferenceEndpoint, voice.id));
+      const endpoint = kept
+        ? (voice.inferenceEndpoint as string)
+        : await this.inference.place(
+            voice.id,
+            this.storage.localPath(voice.adapterKey),
+            await this.voices.placements(),
+          );
       const awake = await this.voices.transition(voice.id, ['active', 'activating'], {
         status: 'active',
         // Time the service was down is not the owner's to pay.
         meteredUntil: this.clock.now(),
+        inferenceEndpoint: endpoint,
       });
-      if (!awake) await this.unload(voice.id, STOPPED_MESSAGES.deleted);
+      if (!awake) await this.inference.unload(voice.id, endpoint, STOPPED_MESSAGES.deleted);
     } catch (error) {
       this.options.log.warn(`Voice ${voice.id} could not be woken after a restart: ${(error as Error).message}`);
       await this.voices.transition(voice.id, ['active', 'activating'], {
         status: 'ready',
         meteredUntil: null,
         statusMessage: SLEEP_MESSAGES.restartFailed,
+        inferenceEndpoint: null,
+      });
+    }
+  }
+
+  /**
+   * The Voices on an endpoint that stopped answering (or came back) are placed again: on another
+   * endpoint, or on it once it answers. Metering stays exact: their awake time is charged up to
+   * when it was lost, and starts again, with the part-minute left over, when they are placed.
+   * With nowhere to go yet they wait (Convert says they are being woken again); an endpoint that
+   * is back but cannot take them, or a loss with no endpoint left, puts them to sleep.
+   */
+  private async relocate(endpointId: string): Promise<void> {
+    const back = this.inference.isUp(endpointId);
+    const lostAt = this.lostAt.get(endpointId);
+    if (back) this.lostAt.delete(endpointId);
+    if (!back && !this.inference.anyUp()) {
+      // Nothing answers: the embedded process is restarting, or every endpoint is gone. Wait for 'back'.
+      if (!this.inference.restarts(endpointId)) await this.sleepAllOn(endpointId);
+      return;
+    }
+    for (const listed of await this.voices.listOnEndpoint(endpointId)) {
+      await this.queue.run(listed.id, async () => {
+        const voice = await this.voices.findById(listed.id);
+        if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId || !voice.adapterKey) return;
+        try {
+          const placed = await this.inference.place(
+            voice.id,
+            this.storage.localPath(voice.adapterKey),
+            await this.voices.placements(),
+          );
+          const now = this.clock.now();
+          const carried = lostAt && voice.meteredUntil ? lostAt.getTime() - voice.meteredUntil.getTime() : 0;
+          await this.voices.transition(voice.id, ['active'], {
+            inferenceEndpoint: placed,
+            meteredUntil: new Date(now.getTime() - Math.max(0, carried)),
+          });
+        } catch (error) {
+          this.options.log.warn(`Voice ${voice.id} could not be placed again: ${(error as Error).message}`);
+          await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost);
+        }
+      });
+    }
+  }
+
+  private async sleepAllOn(endpointId: string): Promise<void> {
+    for (const listed of await this.voices.listOnEndpoint(endpointId)) {
+      await this.queue.run(listed.id, async () => {
+        const voice = await this.voices.findById(listed.id);
+        if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId) return;
+        await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost);
       });
     }
   }

@@ -13,8 +13,9 @@ import {
 } from '@ownvoice/engine';
 import type { ContentFormat, CreateEvent } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
-import { type EngineHost, streamText } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
+import type { InferenceHost } from '../inference/inference-host.js';
+import { streamText } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
@@ -48,7 +49,7 @@ export class ContentService {
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
-    private readonly engine: EngineHost,
+    private readonly inference: InferenceHost,
   ) {}
 
   /**
@@ -56,7 +57,7 @@ export class ContentService {
    * the 4xx to answer before any event.
    */
   async prepareQuick(user: UserRow, request: QuickCreateRequest): Promise<PreparedCreate> {
-    const voice = await awakeVoice(this.voices, this.engine, user, request.voiceId);
+    const voice = await awakeVoice(this.voices, this.inference, user, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
     const receipt = await this.usage.consume(user.id, 'shortContent', 1);
@@ -75,7 +76,7 @@ export class ContentService {
     // Set once a piece of the draft has been handed to the reader: from then on it is charged.
     let delivered = false;
     try {
-      const engine = await this.engine.get();
+      const base = await this.inference.base();
       await this.activation.touch(voice.id);
       const ask = createRequest(request.prompt, request.reference);
 
@@ -83,7 +84,7 @@ export class ContentService {
       yield { type: 'thinking_start', stage: 'content' };
       let plan = '';
       for await (const text of streamText(signal, (onChunk) =>
-        engine.chat(planChat(ask), { ...BASE_CHAT_SETTINGS, maxTokens: SHORT_ANSWER_TOKENS, signal, onChunk }),
+        base.chat(planChat(ask), { ...BASE_CHAT_SETTINGS, maxTokens: SHORT_ANSWER_TOKENS, signal, onChunk }),
       )) {
         plan += text;
         yield { type: 'thinking', stage: 'content', text };
@@ -93,7 +94,7 @@ export class ContentService {
       let draft = '';
       const maxTokens = draftTokens(FORMAT_GUIDE[request.format].words);
       for await (const text of streamText(signal, (onChunk) =>
-        engine.chat(draftChat(request.format, ask, plan), { ...BASE_CHAT_SETTINGS, maxTokens, signal, onChunk }),
+        base.chat(draftChat(request.format, ask, plan), { ...BASE_CHAT_SETTINGS, maxTokens, signal, onChunk }),
       )) {
         draft += text;
         yield { type: 'content_chunk', stage: 'content', text };

@@ -16,8 +16,10 @@ import {
 } from '@ownvoice/engine';
 import { CONVERT_MESSAGES, type ConvertEvent } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
-import { type EngineHost, engineErrors, presetFor } from '../engine/engine-host.js';
+import { presetFor } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
+import type { InferenceHost } from '../inference/inference-host.js';
+import { engineErrors } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import { GenerationGate } from './generation-gate.js';
@@ -45,14 +47,14 @@ export class ConversionService {
     private readonly voices: VoicesRepository,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
-    private readonly engine: EngineHost,
+    private readonly inference: InferenceHost,
     private readonly options: ConversionOptions,
   ) {}
 
   /** Checks the request (throws the 4xx to answer before any event); the stream comes after. */
   async prepare(user: UserRow, voiceId: string, text: string): Promise<PreparedConversion> {
     if (!text.trim()) throw errors.validation(CONVERT_MESSAGES.emptyText);
-    const voice = await awakeVoice(this.voices, this.engine, user, voiceId);
+    const voice = await awakeVoice(this.voices, this.inference, user, voiceId);
     return { events: (signal) => this.stream(voice, text, signal) };
   }
 
@@ -70,10 +72,10 @@ export class ConversionService {
 
   /** The rewriting events of one text (positions, chunk deltas, rerolls), without `complete`. */
   async *rewrite(voice: VoiceRow, text: string, signal: AbortSignal): AsyncGenerator<RewriteEvent> {
-    const engine = await this.engine.get();
-    const preset = presetFor(this.engine.model(), this.options.preset);
+    const model = this.inference.forVoice(voice.id, voice.inferenceEndpoint);
+    const preset = presetFor(this.inference.model(), this.options.preset);
     yield* engineErrors(
-      rewriteText(engine, text, {
+      rewriteText(model, text, {
         voiceId: voice.id,
         maxChars: preset.passageMaxChars,
         maxAttempts: this.options.maxAttempts,
@@ -88,13 +90,13 @@ export class ConversionService {
    * original. Spends one proofread, given back if the model fails.
    */
   async editChunk(user: UserRow, originalChunk: string, rephrasedChunk: string): Promise<string> {
-    const engine = await this.engine.get();
+    const model = await this.inference.base();
     // Throws the insufficient-resource error when none are left.
     const receipt = await this.usage.consume(user.id, 'chunkEdits', 1);
     try {
-      const edited = await engine.chat(
+      const edited = await model.chat(
         editChat(originalChunk, rephrasedChunk),
-        editSettings(engine.runtime.tokenize(rephrasedChunk).length),
+        editSettings(await model.countTokens(rephrasedChunk)),
       );
       // An editor that answers nothing usable leaves the Voice's text as it was.
       return judgeRewrite(rephrasedChunk, edited).ok ? edited.trim() : rephrasedChunk;

@@ -3,7 +3,7 @@ import { REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import type { EngineHost } from '../engine/engine-host.js';
+import type { InferenceHost } from '../inference/inference-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
 import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
@@ -69,11 +69,9 @@ export interface Services {
   repositories: { voices: VoicesRepository };
 }
 
-/** Tries per chunk before Convert gives up on it with an inline marker. */
-
-/** The long-lived parts services drive: the model engine, the job queue, the log. */
+/** The long-lived parts services drive: the inference endpoints, the job queue, the log. */
 export interface ServiceRuntime {
-  engine: EngineHost;
+  inference: InferenceHost;
   jobs: JobQueueHost;
   log: ActivationOptions['log'];
   /** Encrypts secrets at rest. */
@@ -98,12 +96,12 @@ export function createServices(
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, clock);
   const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
-  const activation = new ActivationService(voicesRepo, usage, storage, runtime.engine, clock, {
+  const activation = new ActivationService(voicesRepo, usage, storage, runtime.inference, clock, {
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
   const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity);
-  const conversion = new ConversionService(voicesRepo, activation, usage, runtime.engine, {
+  const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
@@ -145,7 +143,7 @@ export function createServices(
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
     conversion,
-    content: new ContentService(voicesRepo, conversion, activation, usage, runtime.engine),
+    content: new ContentService(voicesRepo, conversion, activation, usage, runtime.inference),
     interactive: new InteractiveService(
       db,
       new InteractiveSessionsRepository(db),
@@ -153,7 +151,7 @@ export function createServices(
       conversion,
       activation,
       usage,
-      runtime.engine,
+      runtime.inference,
       clock,
     ),
     usage,

@@ -33,8 +33,8 @@ import {
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { InteractiveSessionRow, UserRow, VoiceRow } from '../db/schema.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import { AppError, errors } from '../errors.js';
+import type { InferenceHost } from '../inference/inference-host.js';
 import type { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
@@ -75,7 +75,7 @@ export class InteractiveService {
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
-    private readonly engine: EngineHost,
+    private readonly inference: InferenceHost,
     private readonly clock: Clock,
   ) {}
 
@@ -89,7 +89,7 @@ export class InteractiveService {
     }
     const claim = action === 'ask_questions' ? await this.start(user, sent) : await this.claim(user, sent, action);
     try {
-      const voice = await awakeVoice(this.voices, this.engine, user, claim.from.loraId);
+      const voice = await awakeVoice(this.voices, this.inference, user, claim.from.loraId);
       const next = await this.run(voice, claim.from, action, signal);
       await this.activation.touch(voice.id);
       const state = interactiveStateSchema.parse({
@@ -107,7 +107,7 @@ export class InteractiveService {
 
   /** A new session: its short content is spent before any model work (refused at a balance of 0). */
   private async start(user: UserRow, sent: InteractiveState): Promise<Claim> {
-    await awakeVoice(this.voices, this.engine, user, sent.loraId);
+    await awakeVoice(this.voices, this.inference, user, sent.loraId);
     const now = this.clock.now();
     const id = randomUUID();
     const from: InteractiveState = {
@@ -288,8 +288,8 @@ export class InteractiveService {
 
   /** Up to three questions whose answers would improve the piece; none when the brief is enough. */
   private async questions(context: string, signal: AbortSignal): Promise<string[]> {
-    const engine = await this.engine.get();
-    const answer = await engine.chat(questionsChat(context), {
+    const base = await this.inference.base();
+    const answer = await base.chat(questionsChat(context), {
       ...BASE_CHAT_SETTINGS,
       maxTokens: SHORT_ANSWER_TOKENS,
       signal,
@@ -303,8 +303,8 @@ export class InteractiveService {
     revision: { current: string[]; change: string } | undefined,
     signal: AbortSignal,
   ): Promise<string[]> {
-    const engine = await this.engine.get();
-    const answer = await engine.chat(outlineChat(prompt, info, revision), {
+    const base = await this.inference.base();
+    const answer = await base.chat(outlineChat(prompt, info, revision), {
       ...BASE_CHAT_SETTINGS,
       maxTokens: SHORT_ANSWER_TOKENS,
       signal,
@@ -321,7 +321,7 @@ export class InteractiveService {
     revision: { current: string; change: string } | undefined,
     signal: AbortSignal,
   ): Promise<Pick<InteractiveState, 'currentDraft' | 'currentRephrased'>> {
-    const engine = await this.engine.get();
+    const base = await this.inference.base();
     const words = SECTION_WORDS[s.mode];
     const messages = sectionChat({
       prompt: s.request.prompt,
@@ -331,9 +331,7 @@ export class InteractiveService {
       earlier: s.content,
       revision,
     });
-    const draft = (
-      await engine.chat(messages, { ...BASE_CHAT_SETTINGS, maxTokens: draftTokens(words), signal })
-    ).trim();
+    const draft = (await base.chat(messages, { ...BASE_CHAT_SETTINGS, maxTokens: draftTokens(words), signal })).trim();
     if (!draft) throw errors.engineUnavailable('the model wrote nothing for this section; try again');
     return { currentDraft: draft, currentRephrased: await this.conversion.rewriteWhole(voice, draft, signal) };
   }

@@ -1,8 +1,8 @@
 // Finding a Voice for a caller, with the answers of policies/: a Voice they may not see is not
 // there (404); one they may see but not manage is 403; one asleep cannot write yet.
 import type { UserRow, VoiceRow } from '../db/schema.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
+import type { InferenceHost } from '../inference/inference-host.js';
 import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 
@@ -27,14 +27,18 @@ export async function managedVoice(
 /** The caller's own Voice, awake, for writing with it (Convert, Create); the 4xx to answer otherwise. */
 export async function awakeVoice(
   voices: VoicesRepository,
-  engine: EngineHost,
+  inference: InferenceHost,
   user: UserRow,
   id: string,
 ): Promise<VoiceRow> {
   const voice = await managedVoice(voices, user, id, 'Only the owner of this Voice can convert with it.');
-  const started = await engine.started();
-  if (voice.status !== 'active' || !started?.isAwake(voice.id)) {
+  if (voice.status !== 'active') {
     throw errors.voiceNotReady('This Voice is asleep. Wake it up on the dashboard, then convert.');
+  }
+  if (!inference.isUp(voice.inferenceEndpoint)) {
+    throw errors.voiceNotReady(
+      'This Voice is being woken again after its writing service restarted. Try again in a moment.',
+    );
   }
   return voice;
 }

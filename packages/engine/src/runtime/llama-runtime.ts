@@ -61,6 +61,12 @@ export class LlamaRuntime {
     return [...this.model.tokenize(text)];
   }
 
+  /** The beginning-of-text token a generation starts with, where the model has one. */
+  get bosToken(): number | undefined {
+    const { bos, shouldPrependBosToken } = this.model.tokens;
+    return bos !== null && shouldPrependBosToken ? bos : undefined;
+  }
+
   /**
    * The tokens a chat generation reads for `messages`, up to where the answer begins: the model's
    * own chat template, as the engine's chat applies it (system messages joined into one). Training

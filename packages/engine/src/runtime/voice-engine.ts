@@ -5,6 +5,7 @@
 // A context is never disposed under a generation: sleeping a Voice first aborts every
 // generation on it and waits for them to end (llama.cpp reads freed memory otherwise), and the
 // wakes and sleeps of one Voice run one at a time.
+
 import { setMaxListeners } from 'node:events';
 import { statSync } from 'node:fs';
 import {
@@ -18,6 +19,7 @@ import {
 import { GgufError } from '../gguf/errors.js';
 import { LlamaRuntime, type RuntimeOptions } from './llama-runtime.js';
 import { KeyedQueue, Pool } from './pool.js';
+import type { TextGenerator } from './text-generator.js';
 
 export { KeyedQueue } from './pool.js';
 
@@ -137,7 +139,7 @@ export interface BatchOptions {
   onAnswer?: (index: number, text: string) => void;
 }
 
-export class VoiceEngine {
+export class VoiceEngine implements TextGenerator {
   private readonly voices = new Map<string, AwakeVoice>();
   private baseContext: Promise<PooledContext> | undefined;
   /** Contexts of batches under way, retired on dispose. */
@@ -153,6 +155,10 @@ export class VoiceEngine {
 
   get awakeVoices(): string[] {
     return [...this.voices.keys()];
+  }
+
+  async countTokens(text: string): Promise<number> {
+    return this.runtime.tokenize(text).length;
   }
 
   isAwake(voiceId: string): boolean {

@@ -16,7 +16,7 @@
 // positions) gives the rewritten text in the original layout (rewriteWhole does that).
 import { type ConvertEvent, chunkErrorMarker, separatorsOf, stitch } from '@ownvoice/shared';
 import { chunkText } from '../chunking/chunk.js';
-import type { VoiceEngine } from '../runtime/voice-engine.js';
+import type { TextGenerator } from '../runtime/text-generator.js';
 import { textDeltas } from './deltas.js';
 import { rewritePrompt } from './prompts.js';
 import { judgeRewrite, type RewriteVerdict } from './rewrite-checks.js';
@@ -44,12 +44,12 @@ export interface RewriteOptions {
 }
 
 /** The token budget of one chunk's rewrite. */
-export const rewriteBudget = (engine: VoiceEngine, chunk: string): number =>
-  Math.ceil(engine.runtime.tokenize(chunk).length * 1.5) + 16;
+export const rewriteBudget = async (model: TextGenerator, chunk: string): Promise<number> =>
+  Math.ceil((await model.countTokens(chunk)) * 1.5) + 16;
 
 /** The rewrite of `text`, streamed as events (see the top of this file). */
 export async function* rewriteText(
-  engine: VoiceEngine,
+  model: TextGenerator,
   text: string,
   { voiceId, maxChars, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal }: RewriteOptions,
 ): AsyncGenerator<RewriteEvent> {
@@ -61,12 +61,12 @@ export async function* rewriteText(
   };
   for (const chunk of chunks) {
     const next = chunks[chunk.index + 1]?.text;
-    const maxTokens = rewriteBudget(engine, chunk.text);
+    const maxTokens = await rewriteBudget(model, chunk.text);
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       let written = '';
       for await (const delta of textDeltas(signal, (onChunk) =>
-        engine.complete(rewritePrompt(chunk.text), {
+        model.complete(rewritePrompt(chunk.text), {
           ...(voiceId ? { voiceId } : {}),
           maxTokens,
           repeatPenalty: REWRITE_REPEAT_PENALTY,
@@ -109,5 +109,5 @@ export async function stitchRewrite(text: string, events: AsyncIterable<RewriteE
 }
 
 /** The rewrite of a whole text, stitched back into its layout. */
-export const rewriteWhole = (engine: VoiceEngine, text: string, options: RewriteOptions): Promise<string> =>
-  stitchRewrite(text, rewriteText(engine, text, options));
+export const rewriteWhole = (model: TextGenerator, text: string, options: RewriteOptions): Promise<string> =>
+  stitchRewrite(text, rewriteText(model, text, options));

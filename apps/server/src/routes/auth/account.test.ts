@@ -1,10 +1,12 @@
 // Deleting an account: the password again (and a code with two-factor on), then nothing of the
 // account is left — no user, sessions, Voices, usage, backup codes or Voice files — while other
 // accounts stay as they were.
+
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaBackupCodes, sessions, usageTranches, users, voices } from '../../db/schema.js';
 import { voiceFolder } from '../../storage/voice-files.js';
+import { isLoaded } from '../../test/inference.js';
 import { quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { withTwoFactor } from '../../test/two-factor.js';
@@ -37,8 +39,7 @@ describe('DELETE /api/auth/account', () => {
     const asleep = await quickVoice(ctx, userId, 'Asleep');
     const awake = await quickVoice(ctx, userId, 'Awake');
     expect((await client.post(`/api/loras/${awake.id}/activate`)).json().status).toBe('active');
-    const engine = await ctx.app.platform.engine.get();
-    expect(engine.isAwake(awake.id)).toBe(true);
+    expect(await isLoaded(ctx, awake.id)).toBe(true);
     const before = await rowsOf(userId);
     expect(before).toMatchObject({ users: 1, voices: 2, backupCodes: 10 });
     expect(before.sessions).toBeGreaterThan(0);
@@ -58,7 +59,7 @@ describe('DELETE /api/auth/account', () => {
     const ok = await client.delete('/api/auth/account', { password: account.password, mfaToken: code() });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await rowsOf(userId)).toEqual({ users: 0, sessions: 0, voices: 0, usage: 0, backupCodes: 0 });
-    expect(engine.isAwake(awake.id)).toBe(false);
+    expect(await isLoaded(ctx, awake.id)).toBe(false);
     for (const voice of [asleep, awake])
       expect(await ctx.app.platform.storage.exists(voiceFolder(voice.id))).toBe(false);
     // The old session is dead and the credentials no longer sign in.

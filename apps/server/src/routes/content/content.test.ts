@@ -1,11 +1,13 @@
 // POST /api/content/generate-stream on the tiny house model: the event order of a Quick create
 // (thinking, draft, then the Voice's rewrite), the short content it spends, a reference file,
 // and the refusals that come before any event.
+
 import { CONTENT_FORMATS, CREATE_MESSAGES, type CreateEvent, createEventSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches, type VoiceRow } from '../../db/schema.js';
 import { makeDocx } from '../../test/documents.js';
+import { embeddedEndpoint } from '../../test/inference.js';
 import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type MultipartForm, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -73,10 +75,10 @@ describe('POST /api/content/generate-stream', () => {
   });
 
   it('ends with an error event that carries its code when the model drafts nothing, and charges nothing', async () => {
-    const engine = await ctx.app.platform.engine.get();
-    const original = engine.chat;
+    const endpoint = await embeddedEndpoint(ctx);
+    const original = endpoint.chat;
     // A model that answers every chat with nothing.
-    engine.chat = async () => '';
+    endpoint.chat = async () => '';
     try {
       const before = await shortContentLeft(owner);
       const res = await generate(owner, {
@@ -87,7 +89,7 @@ describe('POST /api/content/generate-stream', () => {
       expect(last).toMatchObject({ type: 'error', code: 'ENGINE_UNAVAILABLE' });
       expect(await shortContentLeft(owner)).toBe(before);
     } finally {
-      engine.chat = original;
+      endpoint.chat = original;
     }
   });
 

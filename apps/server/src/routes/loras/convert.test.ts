@@ -16,6 +16,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, usageTranches, users, type VoiceRow } from '../../db/schema.js';
 import { ConversionService } from '../../services/conversion.service.js';
+import { embeddedEndpoint } from '../../test/inference.js';
 import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -127,11 +128,10 @@ describe('POST /api/loras/:id/convert-stream', () => {
   });
 
   it('stops generating as soon as the client goes away', async () => {
-    const { platform } = ctx.app;
-    const engine = await platform.engine.get();
-    const original = engine.complete.bind(engine);
+    const endpoint = await embeddedEndpoint(ctx);
+    const original = endpoint.complete.bind(endpoint);
     const calls: { signal?: AbortSignal; settled: boolean }[] = [];
-    engine.complete = (prompt, options = {}) => {
+    endpoint.complete = (prompt, options = {}) => {
       const call = { ...(options.signal ? { signal: options.signal } : {}), settled: false };
       calls.push(call);
       return original(prompt, options).finally(() => {
@@ -176,15 +176,15 @@ describe('POST /api/loras/:id/convert-stream', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect(calls.length).toBe(started);
     } finally {
-      engine.complete = original;
+      endpoint.complete = original;
     }
   });
 });
 
 describe('rerolls', () => {
   const service = (judge: ConstructorParameters<typeof ConversionService>[4]['judge']) => {
-    const { services, engine } = ctx.app.platform;
-    return new ConversionService(services.repositories.voices, services.activation, services.usage, engine, {
+    const { services, inference } = ctx.app.platform;
+    return new ConversionService(services.repositories.voices, services.activation, services.usage, inference, {
       maxAttempts: 3,
       preset: undefined,
       ...(judge ? { judge } : {}),

@@ -2,12 +2,14 @@
 // generation behind its stream, which ends after a bounded stall; one person's streams beyond
 // the per-person limit are refused with a 429 while someone else is served. The app listens on a
 // Unix socket here: its small buffers fill after a few kilobytes, as a slow reader's would.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VoiceRow } from '../../db/schema.js';
+import { embeddedEndpoint } from '../../test/inference.js';
 import { copyVoice, quickVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -35,12 +37,12 @@ afterAll(async () => {
   rmSync(socketDir, { recursive: true, force: true });
 });
 
-/** Counts the engine's generations while `during` runs. */
+/** Counts the generations sent to the inference endpoint while `during` runs. */
 async function countingGenerations<T>(during: (calls: { settled: boolean }[]) => Promise<T>): Promise<T> {
-  const engine = await ctx.app.platform.engine.get();
-  const original = engine.complete.bind(engine);
+  const endpoint = await embeddedEndpoint(ctx);
+  const original = endpoint.complete.bind(endpoint);
   const calls: { settled: boolean }[] = [];
-  engine.complete = (prompt, options) => {
+  endpoint.complete = (prompt, options) => {
     const call = { settled: false };
     calls.push(call);
     return original(prompt, options).finally(() => {
@@ -50,7 +52,7 @@ async function countingGenerations<T>(during: (calls: { settled: boolean }[]) =>
   try {
     return await during(calls);
   } finally {
-    engine.complete = original;
+    endpoint.complete = original;
   }
 }
 

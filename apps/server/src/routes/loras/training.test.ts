@@ -1,6 +1,7 @@
 // A whole Voice life on the tiny house model: upload, training through the job queue by the
 // in-process worker, progress, evaluation; waking, metered awake time, sleeping (asked, idle,
 // out of hours); publishing and forking; deleting an awake Voice. Then a training that fails.
+
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Voice, voiceSchema } from '@ownvoice/shared';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches } from '../../db/schema.js';
 import { SLEEP_MESSAGES } from '../../services/activation.service.js';
 import { makeDocx } from '../../test/documents.js';
+import { isLoaded } from '../../test/inference.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 import { writingSample } from '../../test/writing.js';
 import type { TrainingWorker } from '../../workers/training-worker.js';
@@ -89,9 +91,7 @@ describe('waking and sleeping', () => {
     const woke = await owner.post(`/api/loras/${voice._id}/activate`);
     expect(woke.statusCode, woke.body).toBe(200);
     expect(woke.json().status).toBe('active');
-    expect(ctx.app.platform.engine).toBeDefined();
-    const engine = await ctx.app.platform.engine.started();
-    expect(engine?.isAwake(voice._id)).toBe(true);
+    expect(await isLoaded(ctx, voice._id)).toBe(true);
 
     ctx.clock.advance(25 * 60_000 + 10_000);
     await ctx.app.platform.services.activation.tick();
@@ -100,7 +100,7 @@ describe('waking and sleeping', () => {
     ctx.clock.advance(20_000);
     const slept = await owner.post(`/api/loras/${voice._id}/deactivate`);
     expect(slept.json().status).toBe('ready');
-    expect(engine?.isAwake(voice._id)).toBe(false);
+    expect(await isLoaded(ctx, voice._id)).toBe(false);
     // 25 min 30 s awake: the started 26th minute is charged when it sleeps.
     expect(await minutesLeft(owner)).toBe(before - 26);
   });
@@ -167,11 +167,10 @@ describe('sharing and deleting', () => {
 
   it('puts an awake Voice to sleep and removes its files when it is deleted', async () => {
     await owner.post(`/api/loras/${voice._id}/activate`);
-    const engine = await ctx.app.platform.engine.started();
-    expect(engine?.isAwake(voice._id)).toBe(true);
+    expect(await isLoaded(ctx, voice._id)).toBe(true);
     const res = await owner.request('DELETE', `/api/loras/${voice._id}`);
     expect(res.statusCode).toBe(200);
-    expect(engine?.isAwake(voice._id)).toBe(false);
+    expect(await isLoaded(ctx, voice._id)).toBe(false);
     expect(existsSync(path.join(ctx.config.artifactDir, 'voices', voice._id))).toBe(false);
   });
 });

@@ -1,13 +1,13 @@
 // A Voice's life under hostile timing: put to sleep, deleted, or its owner's account deleted
 // while a conversion streams from it (the stream ends with an error event, the server lives
-// on); wakes and sleeps racing each other (the database, the metering and the engine agree
-// after every round, and no context is left behind); and a wake that fails says what to do
-// without showing a server path.
+// on); wakes and sleeps racing each other (the database, the metering and the inference
+// endpoint agree after every round); and a wake that fails says what to do without showing a
+// server path.
 import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import type { LlamaContext } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceRow, voices } from '../../db/schema.js';
+import { isLoaded } from '../../test/inference.js';
 import { copyVoice, quickVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -29,7 +29,6 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const rowOf = async (id: string) => (await ctx.database.db.select().from(voices).where(eq(voices.id, id)))[0];
-const engine = () => ctx.app.platform.engine.get();
 
 /** Wakes a Voice, starts a long conversion on it and waits until the Voice is writing. */
 async function convertingOn(client: TestClient, voice: VoiceRow) {
@@ -57,14 +56,14 @@ describe('a Voice put to sleep or deleted while it converts', () => {
         const slept = await owner.post(`/api/loras/${voice.id}/deactivate`);
         expect(slept.json().status, slept.body).toBe('ready');
         await expectStoppedWith(stream, /put to sleep/);
-        expect((await engine()).isAwake(voice.id)).toBe(false);
+        expect(await isLoaded(ctx, voice.id)).toBe(false);
       } else if (kind === 'delete') {
         const voice = await copyVoice(ctx, ownerId, source);
         const stream = await convertingOn(owner, voice);
         const deleted = await owner.delete(`/api/loras/${voice.id}`);
         expect(deleted.statusCode, deleted.body).toBeLessThan(300);
         await expectStoppedWith(stream, /deleted/);
-        expect((await engine()).isAwake(voice.id)).toBe(false);
+        expect(await isLoaded(ctx, voice.id)).toBe(false);
       } else {
         const client = ctx.client();
         const { account, res } = await client.register();
@@ -73,63 +72,50 @@ describe('a Voice put to sleep or deleted while it converts', () => {
         const gone = await client.delete('/api/auth/account', { password: account.password });
         expect(gone.statusCode, gone.body).toBeLessThan(300);
         await expectStoppedWith(stream, /deleted/);
-        expect((await engine()).isAwake(voice.id)).toBe(false);
+        expect(await isLoaded(ctx, voice.id)).toBe(false);
       }
     }
   }, 120_000);
 });
 
 describe('wakes and sleeps racing each other', () => {
-  it('leave the database, the metering and the engine in agreement, with no context left behind', async () => {
+  it('leave the database, the metering and the inference endpoint in agreement', async () => {
     const voice = await copyVoice(ctx, ownerId, source, 'Racer');
-    const eng = await engine();
-    const contexts: LlamaContext[] = [];
-    const create = eng.runtime.createContext.bind(eng.runtime);
-    eng.runtime.createContext = async (...args) => {
-      const context = await create(...args);
-      contexts.push(context);
-      return context;
-    };
     const hours = async () =>
       (await owner.get('/api/auth/me'))
         .json()
         .user.usageLimits.activationHours.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
-    try {
-      let seed = 7;
-      const random = () => {
-        seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        return seed / 2 ** 31;
-      };
-      for (let round = 0; round < 120; round++) {
-        const calls = Array.from({ length: 2 + Math.floor(random() * 3) }, () =>
-          random() < 0.5 ? 'activate' : 'deactivate',
-        );
-        await Promise.all(
-          calls.map(async (call, i) => {
-            // Staggered by a few event-loop turns so that every interleaving gets its turn.
-            for (let n = 0; n < i * Math.floor(random() * 4); n++) await new Promise((r) => setImmediate(r));
-            const res = await owner.post(`/api/loras/${voice.id}/${call}`);
-            expect(res.statusCode, res.body).toBe(200);
-          }),
-        );
-        const row = (await rowOf(voice.id)) as VoiceRow;
-        expect(['active', 'ready'], `round ${round}`).toContain(row.status);
-        expect(eng.isAwake(voice.id), `round ${round}: ${row.status}`).toBe(row.status === 'active');
-        expect(row.meteredUntil !== null, `round ${round}: metered while ${row.status}`).toBe(row.status === 'active');
-      }
-      // Every context made for the Voice is freed, but the one it is awake in.
-      const live = contexts.filter((c) => !c.disposed);
-      expect(live.length).toBe(eng.isAwake(voice.id) ? 1 : 0);
-
-      // Asleep, it is not charged however long the clock runs.
-      await owner.post(`/api/loras/${voice.id}/deactivate`);
-      const before = await hours();
-      ctx.clock.advance(5 * 60_000);
-      await ctx.app.platform.services.activation.tick();
-      expect(await hours()).toBe(before);
-    } finally {
-      eng.runtime.createContext = create;
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let round = 0; round < 120; round++) {
+      const calls = Array.from({ length: 2 + Math.floor(random() * 3) }, () =>
+        random() < 0.5 ? 'activate' : 'deactivate',
+      );
+      await Promise.all(
+        calls.map(async (call, i) => {
+          // Staggered by a few event-loop turns so that every interleaving gets its turn.
+          for (let n = 0; n < i * Math.floor(random() * 4); n++) await new Promise((r) => setImmediate(r));
+          const res = await owner.post(`/api/loras/${voice.id}/${call}`);
+          expect(res.statusCode, res.body).toBe(200);
+        }),
+      );
+      const row = (await rowOf(voice.id)) as VoiceRow;
+      expect(['active', 'ready'], `round ${round}`).toContain(row.status);
+      expect(await isLoaded(ctx, voice.id), `round ${round}: ${row.status}`).toBe(row.status === 'active');
+      expect(row.meteredUntil !== null, `round ${round}: metered while ${row.status}`).toBe(row.status === 'active');
+      expect(row.inferenceEndpoint !== null, `round ${round}: placed while ${row.status}`).toBe(
+        row.status === 'active',
+      );
     }
+    // Asleep, it is not charged however long the clock runs.
+    await owner.post(`/api/loras/${voice.id}/deactivate`);
+    const before = await hours();
+    ctx.clock.advance(5 * 60_000);
+    await ctx.app.platform.services.activation.tick();
+    expect(await hours()).toBe(before);
   }, 120_000);
 });
 

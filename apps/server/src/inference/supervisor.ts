@@ -1,0 +1,151 @@
+// The embedded inference process: with no OWNVOICE_INFERENCE_URLS, the API server runs
+// `apps/inference` itself as a child process on a loopback port, so `npm start` stays one command
+// while llama.cpp lives in a process of its own: a native crash there (some malformed model files
+// make it abort) costs a restart of that process, not the API, its sessions and its streams.
+//
+// The child prints one line on standard output once it listens ("inference listening on URL",
+// the port chosen by the system); everything else it writes goes to our log. When it exits
+// unexpectedly it is started again, after a pause that doubles with each quick failure (up to
+// MAX_BACKOFF_MS) and resets once it has stayed up a minute. Listeners hear 'down' when it goes
+// and 'up' (with its new URL) when it is back.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { INFERENCE_LISTENING_PREFIX } from '@ownvoice/shared';
+
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 10_000;
+const STABLE_MS = 60_000;
+
+export interface SupervisorLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export interface SupervisorOptions {
+  /** The inference server's environment: base model, threads, key (host and port are set here). */
+  env: NodeJS.ProcessEnv;
+  log: SupervisorLog;
+  /** The program to run; by default the inference server beside this one (inferenceEntry()). */
+  entry?: { file: string; execArgv: string[] };
+}
+
+/**
+ * Where the inference server's program is: its bundle when this server runs from its own bundle,
+ * its TypeScript source (through tsx) when this runs from source, in development and tests.
+ */
+export function inferenceEntry(): { file: string; execArgv: string[] } {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  if (import.meta.url.endsWith('.ts')) {
+    return { file: path.resolve(here, '../../../inference/src/main.ts'), execArgv: ['--import', 'tsx'] };
+  }
+  // apps/server/dist/main.js -> apps/inference/dist/main.js
+  const bundled = path.resolve(here, '../../inference/dist/main.js');
+  if (!existsSync(bundled)) throw new Error(`the inference server is not built: ${bundled} is missing`);
+  return { file: bundled, execArgv: [] };
+}
+
+export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down: [reason: string] }> {
+  private child: ChildProcess | undefined;
+  private current: Promise<string> | undefined;
+  private stopping = false;
+  private backoffMs = FIRST_BACKOFF_MS;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SupervisorOptions) {
+    super();
+  }
+
+  /** The process id while it runs (for tests and the log). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The URL it listens on, starting it (or waiting for its restart) if needed. */
+  url(): Promise<string> {
+    if (this.stopping) return Promise.reject(new Error('the inference process is stopping'));
+    this.current ??= this.launch();
+    return this.current;
+  }
+
+  private launch(): Promise<string> {
+    const { file, execArgv } = this.options.entry ?? inferenceEntry();
+    const startedAt = Date.now();
+    const child = spawn(process.execPath, [...execArgv, file], {
+      env: {
+        ...this.options.env,
+        OWNVOICE_INFERENCE_HOST: '127.0.0.1',
+        OWNVOICE_INFERENCE_PORT: '0',
+        OWNVOICE_INFERENCE_SUPERVISED: '1',
+      },
+      // Standard input stays open while this process lives: the child stops when it closes.
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const recent: string[] = [];
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      this.options.log.info(`inference: ${line}`);
+    });
+    return new Promise<string>((resolve, reject) => {
+      let listening = false;
+      createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+        if (listening || !line.startsWith(INFERENCE_LISTENING_PREFIX)) return;
+        listening = true;
+        const url = line.slice(INFERENCE_LISTENING_PREFIX.length).trim();
+        this.options.log.info(`inference process ${child.pid} listening on ${url}`);
+        resolve(url);
+        this.emit('up', url);
+      });
+      child.on('error', (error) => {
+        if (!listening) reject(error);
+      });
+      child.on('exit', (code, signal) => {
+        if (this.child === child) this.child = undefined;
+        const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+        if (!listening) {
+          this.current = undefined;
+          reject(new Error(`the inference process ${how} before it listened: ${recent.slice(-5).join(' | ')}`));
+          return;
+        }
+        if (this.stopping) return;
+        this.options.log.warn(`inference process ${child.pid} ${how}; starting it again`);
+        this.backoffMs = Date.now() - startedAt > STABLE_MS ? FIRST_BACKOFF_MS : this.backoffMs;
+        const wait = this.backoffMs;
+        this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2);
+        // Requests in the meantime wait for the restart rather than fail at once.
+        let restarted: (url: string) => void = () => {};
+        let failed: (error: unknown) => void = () => {};
+        this.current = new Promise<string>((res, rej) => {
+          restarted = res;
+          failed = rej;
+        });
+        this.current.catch(() => {});
+        this.emit('down', how);
+        this.restartTimer = setTimeout(() => {
+          this.launch().then(restarted, (error: unknown) => {
+            this.current = undefined;
+            failed(error);
+          });
+        }, wait);
+      });
+    });
+  }
+
+  /** Stops the process (SIGTERM, then SIGKILL after `graceMs`) and does not start it again. */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,113 @@
+// Inference runs in a process of its own (the embedded endpoint the API server supervises). Proof
+// that losing it costs a restart, not the service:
+// - killed with SIGKILL in the middle of a Convert: the stream ends with an error event saying what
+//   happened, the API keeps answering, the process is started again, the Voice is loaded on it
+//   again and converts, and waking hours are charged exactly (the time it was down is free);
+// - dying as llama.cpp dies when it aborts on a model file (SIGABRT): the same, without the API
+//   noticing beyond the restart.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VoiceRow, voices } from '../../db/schema.js';
+import { EMBEDDED_ENDPOINT, STOPPED_MIDWAY } from '../../inference/inference-host.js';
+import { isLoaded } from '../../test/inference.js';
+import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
+import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
+import type { TestClient, TestContext } from '../../test/test-app.js';
+import { createTestContext } from '../../test/test-app.js';
+import { writingSample } from '../../test/writing.js';
+
+const MINUTE = 60_000;
+/** A conversion that runs far longer than the test waits before killing the process. */
+const LONG_TEXT = writingSample(30_000, 0.2);
+
+let ctx: TestContext;
+let owner: TestClient;
+let voice: VoiceRow;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const awake = await ownerWithAwakeVoice(ctx);
+  expect(awake.status).toBe('active');
+  owner = awake.owner;
+  voice = awake.voice;
+}, 300_000);
+afterAll(() => ctx.close());
+
+const inference = () => ctx.app.platform.inference;
+const rowOf = async () => (await ctx.database.db.select().from(voices).where(eq(voices.id, voice.id)))[0] as VoiceRow;
+const hoursLeft = async () =>
+  (await owner.get('/api/auth/me'))
+    .json()
+    .user.usageLimits.activationHours.reduce((n: number, t: { amount: number }) => n + t.amount, 0) as number;
+
+/** Kills the embedded process and waits until it is found down, then back with the Voice loaded again. */
+async function killAndRecover(signal: NodeJS.Signals, whileDown: () => Promise<void> = async () => {}) {
+  const pid = inference().embeddedPid as number;
+  expect(pid).toBeGreaterThan(0);
+  process.kill(pid, signal);
+  await expect.poll(() => inference().isUp(EMBEDDED_ENDPOINT), { timeout: 10_000 }).toBe(false);
+  // The API answers while inference is down.
+  expect((await ctx.client().get('/api/health')).statusCode).toBe(200);
+  await whileDown();
+  await expect.poll(() => inference().isUp(EMBEDDED_ENDPOINT), { timeout: 60_000, interval: 200 }).toBe(true);
+  expect(inference().embeddedPid).not.toBe(pid);
+  await expect.poll(() => isLoaded(ctx, voice.id), { timeout: 30_000, interval: 200 }).toBe(true);
+  const row = await rowOf();
+  expect(row.status).toBe('active');
+  expect(row.inferenceEndpoint).toBe(EMBEDDED_ENDPOINT);
+}
+
+async function convertsAgain() {
+  const res = await owner.post(`/api/loras/${voice.id}/convert-stream`, { text: writingSample(400, 0.2) });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(streamEvents(res.body).at(-1)).toEqual({ type: 'complete' });
+}
+
+describe('the inference process killed in the middle of a Convert', () => {
+  it('ends the stream with a clear error, keeps the API up, restarts inference and wakes the Voice again', async () => {
+    const stream = await openStream(ctx, owner, `/api/loras/${voice.id}/convert-stream`, jsonBody({ text: LONG_TEXT }));
+    await stream.seen();
+    await killAndRecover('SIGKILL');
+    const events = streamEvents(await stream.done);
+    expect(events.at(-1)).toEqual({ type: 'error', code: 'ENGINE_UNAVAILABLE', error: STOPPED_MIDWAY });
+    await convertsAgain();
+  }, 180_000);
+
+  it('charges waking hours for the time the Voice could be used, never for the time it was down', async () => {
+    // Metering from a clean start: asleep, then woken at a known time.
+    await owner.post(`/api/loras/${voice.id}/deactivate`);
+    expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+    const before = await hoursLeft();
+    const activation = ctx.app.platform.services.activation;
+
+    // 3 min 30 s awake: the tick charges the 3 whole minutes.
+    ctx.clock.advance(3 * MINUTE + 30_000);
+    await activation.tick();
+    expect(await hoursLeft()).toBeCloseTo(before - 3 / 60, 6);
+
+    // Down for 10 minutes (the clock moves while no Voice can write): nothing is charged for it,
+    // not even by a tick that runs meanwhile.
+    await killAndRecover('SIGKILL', async () => {
+      ctx.clock.advance(10 * MINUTE);
+      await activation.tick();
+    });
+    expect(await hoursLeft()).toBeCloseTo(before - 3 / 60, 6);
+
+    // The 30 s left over before the loss carry on: one more minute later, 1 min 30 s uncharged
+    // make one whole minute. 4 in all, for 4 min 30 s of use.
+    ctx.clock.advance(MINUTE);
+    await activation.tick();
+    expect(await hoursLeft()).toBeCloseTo(before - 4 / 60, 6);
+    await convertsAgain();
+  }, 180_000);
+});
+
+describe('the inference process aborting (as llama.cpp does on some malformed files)', () => {
+  it('takes down only the inference process: the API answers, and the Voice is back after the restart', async () => {
+    const me = await owner.get('/api/auth/me');
+    await killAndRecover('SIGABRT');
+    // The same session still works: nothing of the API was lost.
+    expect((await owner.get('/api/auth/me')).json().user.id).toBe(me.json().user.id);
+    await convertsAgain();
+  }, 180_000);
+});
