@@ -54,6 +54,42 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/OWNVOICE_TRUST_PROXY="maybe" must be true or false/);
   });
 
+  it('runs inference embedded by default, or on the endpoints listed, with their key kept secret', () => {
+    expect(loadConfig({}).inference).toEqual({
+      urls: [],
+      apiKey: undefined,
+      adapterFormat: 'gguf',
+      artifactDirOnEndpoints: undefined,
+      maxAdaptersPerEndpoint: 64,
+    });
+    const config = loadConfig({
+      OWNVOICE_INFERENCE_URLS: 'http://gpu-1:8000/v1, http://gpu-2:8000/',
+      OWNVOICE_INFERENCE_KEY: 'k'.repeat(20),
+      OWNVOICE_INFERENCE_ADAPTERS: 'peft',
+      OWNVOICE_INFERENCE_ARTIFACT_DIR: '/mnt/ownvoice',
+      OWNVOICE_INFERENCE_MAX_VOICES: '16',
+    });
+    expect(config.inference).toEqual({
+      urls: ['http://gpu-1:8000', 'http://gpu-2:8000'],
+      apiKey: 'k'.repeat(20),
+      adapterFormat: 'peft',
+      artifactDirOnEndpoints: '/mnt/ownvoice',
+      maxAdaptersPerEndpoint: 16,
+    });
+    const bad = () =>
+      loadConfig({
+        OWNVOICE_INFERENCE_URLS: 'gpu-1:8000',
+        OWNVOICE_INFERENCE_ADAPTERS: 'onnx',
+        OWNVOICE_INFERENCE_KEY: 'x',
+      });
+    expect(bad).toThrow(/OWNVOICE_INFERENCE_URLS="gpu-1:8000" must be/);
+    expect(bad).toThrow(/OWNVOICE_INFERENCE_ADAPTERS="onnx" must be gguf/);
+    // A secret is never echoed, even next to a problem with another variable.
+    expect(() =>
+      loadConfig({ OWNVOICE_INFERENCE_KEY: 'secret-value-123', OWNVOICE_INFERENCE_MAX_VOICES: '0' }),
+    ).not.toThrow(/secret-value-123/);
+  });
+
   it('bounds how long a request may take to arrive and how many uploads run at once', () => {
     expect(loadConfig({})).toMatchObject({
       http: { requestTimeoutMs: 300_000, headersTimeoutMs: 30_000, bodyIdleTimeoutMs: 30_000 },

@@ -100,9 +100,11 @@ async function main(): Promise<void> {
     .startBillingSchedule()
     .catch((error: unknown) => app.log.error({ err: error }, 'could not start the billing schedule'));
   // Found (or downloaded) after listening, so the site answers while a first download runs.
-  // Then Voices awake before a restart wake again, metering starts, and so does training.
+  // Then the inference endpoints (the embedded process starts), Voices awake before a restart
+  // wake again, metering starts, and so does training.
   void (async () => {
     if (!(await startBaseModel(app.platform)) || closing) return;
+    await app.platform.inference.ready();
     await app.platform.services.activation.restore();
     app.platform.services.activation.startMetering();
     if (config.training.inProcessWorker && !closing) {

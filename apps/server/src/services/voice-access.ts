@@ -35,6 +35,7 @@ export async function awakeVoice(
   if (voice.status !== 'active') {
     throw errors.voiceNotReady('This Voice is asleep. Wake it up on the dashboard, then convert.');
   }
+  await inference.ready();
   if (!inference.isUp(voice.inferenceEndpoint)) {
     throw errors.voiceNotReady(
       'This Voice is being woken again after its writing service restarted. Try again in a moment.',
