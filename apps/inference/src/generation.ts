@@ -48,6 +48,14 @@ export interface Generation {
   end(): GenerationEnd;
 }
 
+/**
+ * A stream's deltas go out at most this often, each carrying what was generated meanwhile (vLLM's
+ * --stream-interval, in time rather than tokens): the house model writes hundreds of tokens a
+ * second, and an event per token made a conversion through this server a quarter slower than the
+ * engine in-process; a real model's tokens come further apart than this and go out one by one.
+ */
+export const STREAM_INTERVAL_MS = 10;
+
 export function startGeneration(
   engine: VoiceEngine,
   metrics: GenerationMetrics,
@@ -74,7 +82,7 @@ export function startGeneration(
     return running.finally(() => done(end?.reason ?? 'abort'));
   };
   return {
-    deltas: nonEmpty(textDeltas(signal, run)),
+    deltas: nonEmpty(textDeltas(signal, run, { intervalMs: STREAM_INTERVAL_MS })),
     end: () => end ?? { reason: 'abort', tokens: 0 },
   };
 }

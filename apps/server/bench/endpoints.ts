@@ -1,6 +1,8 @@
 // `npm run bench` (server part): inference spread over endpoints. Two inference servers on this
-// machine (`apps/inference`, one thread each, the house model), and two API servers over them:
-// one that knows only the first endpoint, one that knows both (OWNVOICE_INFERENCE_URLS).
+// machine (`apps/inference`, the house model), each kept on one CPU of its own with taskset as a
+// one-core machine would be (llama.cpp otherwise runs two Voices' contexts on two cores even with
+// one thread each), and two API servers over them: one that knows only the first endpoint, one
+// that knows both (OWNVOICE_INFERENCE_URLS).
 //   1. two simultaneous conversions, each with its own Voice: on one endpoint, then on two (the
 //      API places the second Voice on the endpoint with fewer Voices). Throughput with two
 //      endpoints over one (target >= 1.6x), as the ratio of wall times within each round.
@@ -8,6 +10,7 @@
 //      5-second health watch) and converts there; the time that took.
 // OWNVOICE_BENCH_ROUNDS (default 3, at least 3). Not a test: figures depend on the machine.
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { HOUSE_MODEL_PATH } from '@ownvoice/engine';
 import { formatSummary, MIN_ROUNDS, measureInterleaved, ratio, summarize } from '@ownvoice/engine/bench/stats';
 import { eq } from 'drizzle-orm';
@@ -25,11 +28,12 @@ const quiet = { info: () => {}, warn: (msg: string) => console.log(`    ${msg}`)
 const row = (what: string, value: string, target = '') =>
   console.log(`  ${what}: ${value}${target ? `  (target ${target})` : ''}`);
 
-/** An inference server of its own: one thread, the house model. */
-function endpoint(): InferenceSupervisor {
+/** An inference server of its own on CPU `cpu`: one thread, the house model. */
+function endpoint(cpu: number): InferenceSupervisor {
   return new InferenceSupervisor({
     env: { ...process.env, OWNVOICE_BASE_MODEL: HOUSE_MODEL_PATH, OWNVOICE_THREADS: '1', OWNVOICE_INFERENCE_KEY: KEY },
     log: quiet,
+    cpus: String(cpu % Math.max(1, availableParallelism())),
   });
 }
 
@@ -93,8 +97,8 @@ async function both(target: Api, text: string): Promise<number> {
 }
 
 async function main() {
-  console.log(`OwnVoice service benchmarks: two inference endpoints (one thread each), ${rounds} rounds`);
-  const servers = [endpoint(), endpoint()];
+  console.log(`OwnVoice service benchmarks: two inference endpoints (one CPU each), ${rounds} rounds`);
+  const servers = [endpoint(0), endpoint(1)];
   const apis: Api[] = [];
   try {
     const urls = await Promise.all(servers.map((s) => s.url()));

@@ -31,6 +31,8 @@ export interface SupervisorOptions {
   log: SupervisorLog;
   /** The program to run; by default the inference server beside this one (inferenceEntry()). */
   entry?: { file: string; execArgv: string[] };
+  /** CPUs to keep the process on (taskset's list, "0" or "0-3"), to stand in for a machine of its own. */
+  cpus?: string;
 }
 
 /**
@@ -74,7 +76,10 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
   private launch(): Promise<string> {
     const { file, execArgv } = this.options.entry ?? inferenceEntry();
     const startedAt = Date.now();
-    const child = spawn(process.execPath, [...execArgv, file], {
+    const argv = [...execArgv, file];
+    const { cpus } = this.options;
+    // taskset runs the program in its own process (the same pid), kept on those CPUs.
+    const child = spawn(cpus ? 'taskset' : process.execPath, cpus ? ['-c', cpus, process.execPath, ...argv] : argv, {
       env: {
         ...this.options.env,
         OWNVOICE_INFERENCE_HOST: '127.0.0.1',

@@ -1,10 +1,16 @@
 // A generation that reports its text through a callback (VoiceEngine's onChunk), read as an async
 // iterable of text deltas, so callers can stream it with `for await`. A failure of the generation
 // is thrown after the deltas that came before it; an aborted signal ends it with the abort reason.
+//
+// Deltas that arrive while the reader is busy come out together, as one. With `intervalMs`, a
+// delta is also held until that long after the previous one went out, gathering what comes
+// meanwhile: at hundreds of tokens a second, an event per token costs a stream more than its
+// tokens do; at a few tokens a second every delta still goes out as it comes.
 
 export async function* textDeltas(
   signal: AbortSignal | undefined,
   run: (onChunk: (text: string) => void) => Promise<unknown>,
+  { intervalMs = 0 }: { intervalMs?: number } = {},
 ): AsyncGenerator<string> {
   const pending: string[] = [];
   let wake: (() => void) | undefined;
@@ -24,9 +30,14 @@ export async function* textDeltas(
       wake?.();
     },
   );
+  let sentAt = 0;
   while (true) {
     if (pending.length) {
-      yield pending.shift() as string;
+      const wait = sentAt + intervalMs - performance.now();
+      // The hold ends early when the generation does: its last words are not kept waiting.
+      if (wait > 0 && !done) await Promise.race([holdFor(wait, signal), finished]);
+      sentAt = performance.now();
+      yield pending.splice(0).join('');
       continue;
     }
     if (done) break;
@@ -38,4 +49,17 @@ export async function* textDeltas(
   await finished;
   if (failure) throw failure;
   signal?.throwIfAborted();
+}
+
+/** Waits `ms`, or less if the signal fires. */
+function holdFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
