@@ -160,13 +160,17 @@ export class InferenceEndpoint implements TextGenerator {
   complete(prompt: string, options: GenerateOptions = {}): Promise<string> {
     return this.generate(options, async (model, signal) => {
       const stream = await this.client.completions.create(
-        { model, prompt, stream: true, ...sampling(options) },
+        { model, prompt, stream: true, stream_options: { include_usage: true }, ...sampling(options) },
         { signal },
       );
       return (async function* () {
         for await (const chunk of stream) {
           const choice = chunk.choices[0];
-          yield { text: choice?.text ?? '', finish: choice?.finish_reason ?? null };
+          yield {
+            text: choice?.text ?? '',
+            finish: choice?.finish_reason ?? null,
+            tokens: chunk.usage?.completion_tokens,
+          };
         }
       })();
     });
@@ -176,13 +180,23 @@ export class InferenceEndpoint implements TextGenerator {
     return this.generate(options, async (model, signal) => {
       const fitted = await this.fit(messages, options.maxTokens, signal);
       const stream = await this.client.chat.completions.create(
-        { model, messages: fitted.messages, stream: true, ...sampling({ ...options, ...fitted }) },
+        {
+          model,
+          messages: fitted.messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...sampling({ ...options, ...fitted }),
+        },
         { signal },
       );
       return (async function* () {
         for await (const chunk of stream) {
           const choice = chunk.choices[0];
-          yield { text: choice?.delta?.content ?? '', finish: choice?.finish_reason ?? null };
+          yield {
+            text: choice?.delta?.content ?? '',
+            finish: choice?.finish_reason ?? null,
+            tokens: chunk.usage?.completion_tokens,
+          };
         }
       })();
     });
@@ -238,14 +252,15 @@ export class InferenceEndpoint implements TextGenerator {
 
   /**
    * Runs one streamed generation: `model` is the Voice's adapter (named by its id) or the base
-   * model; each delta goes to onChunk; the finish reason to onFinish.
+   * model; each delta goes to onChunk; the finish reason and the tokens generated (the stream's
+   * last, usage chunk) to onFinish.
    */
   private async generate(
     options: GenerateOptions,
     open: (
       model: string,
       signal: AbortSignal | undefined,
-    ) => Promise<AsyncIterable<{ text: string; finish: string | null }>>,
+    ) => Promise<AsyncIterable<{ text: string; finish: string | null; tokens?: number | undefined }>>,
   ): Promise<string> {
     const model = options.voiceId ?? this.baseModelId ?? (await this.models(options.signal)).base;
     let text = '';
@@ -255,10 +270,10 @@ export class InferenceEndpoint implements TextGenerator {
       for await (const delta of await open(model, options.signal)) {
         if (delta.text) {
           text += delta.text;
-          tokens++;
           options.onChunk?.(delta.text);
         }
         finish = delta.finish ?? finish;
+        tokens = delta.tokens ?? tokens;
       }
     }, options);
     const end: GenerationEnd = { reason: finish === 'length' ? 'length' : 'stop', tokens };
@@ -273,6 +288,9 @@ export class InferenceEndpoint implements TextGenerator {
     } catch (error) {
       const signal = options.signal;
       if (signal?.aborted) throw signal.reason;
+      // Ours, from a step inside the request (fitting a chat, a nested call): already what it is.
+      if (error instanceof PromptTooLongError || error instanceof InferenceUnavailableError) throw error;
+      if (error instanceof VoiceNotAwakeError) throw error;
       const status = statusOf(error);
       if (status === 404 && options.voiceId) throw new VoiceNotAwakeError(options.voiceId);
       if (status !== undefined && status < 500) throw error;
