@@ -9,7 +9,8 @@
 //   4. a whole Voice from 40,000 characters, each stage timed (whole-voice.ts; target <= 10 min)
 //   5. the two-author harness on the house model: content kept, style moved (eval/harness.ts)
 // OWNVOICE_BENCH_THREADS (default: every core) and OWNVOICE_BENCH_ROUNDS (default 3 for training,
-// 5 for the rest; at least 3) make a smaller run.
+// 5 for the rest; at least 3) make a smaller run; OWNVOICE_BENCH_SECTIONS (say "4" or "1,5") runs
+// only those sections (2 and 3 share their engine and run together).
 import { rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,8 @@ const envInt = (name: string): number | undefined => {
 const threads = envInt('OWNVOICE_BENCH_THREADS') ?? Math.max(1, cpus().length);
 const trainRounds = envInt('OWNVOICE_BENCH_ROUNDS') ?? 3;
 const rounds = envInt('OWNVOICE_BENCH_ROUNDS') ?? 5;
+const sections = process.env.OWNVOICE_BENCH_SECTIONS?.split(/[\s,]+/).filter(Boolean);
+const runs = (...numbers: number[]) => !sections || numbers.some((n) => sections.includes(String(n)));
 
 const rows: [string, string, string][] = [];
 let harnessTable: string[] = [];
@@ -44,6 +47,7 @@ const row = (what: string, value: string, target = '') => {
 };
 
 function writeSyntheticModel(dir: string, vocabSize: number): string {
+  console.log('writing a SmolLM2-135M-shaped model (random weights, F16)...');
   // A real BPE vocabulary padded with plain ASCII tokens up to the model's vocabulary size.
   const vocab = testVocab();
   const tokens = [...vocab.tokens];
@@ -89,133 +93,144 @@ async function main() {
     console.log(`OwnVoice engine benchmarks (${threads} threads)`);
     const vocabSize = SMOLLM2_135M.nVocab;
     const h: ModelHparams = SMOLLM2_135M;
-    console.log('writing a SmolLM2-135M-shaped model (random weights, F16)...');
-    const modelPath = writeSyntheticModel(dir, vocabSize);
-
-    console.log(`1. LoRA training throughput (rank 16, all projections, seq 256, batch 1; ${trainRounds} rounds)`);
-    const peak: Record<'trainer' | 'plain', number[]> = { trainer: [], plain: [] };
-    const trainSample = (loop: 'trainer' | 'plain') => async () => {
-      const r = await runTrainer(
-        'bench-train',
-        { model: modelPath, loop, steps: 6, seq_len: 256, batch_size: 1, rank: 16 },
-        { threads },
-      );
-      peak[loop].push(Number(r.peak_mib));
-      return Number(r.tokens_per_second);
-    };
-    const train = await measureInterleaved(
-      [
-        { name: 'trainer', run: trainSample('trainer') },
-        { name: 'plain', run: trainSample('plain') },
-      ],
-      trainRounds,
-    );
-    row('trainer tokens/s', formatSummary(train.trainer));
-    row('plain PyTorch loop tokens/s', formatSummary(train.plain));
-    row('trainer / plain loop', formatRatio(ratio(train.trainer.samples, train.plain.samples)), '>= 0.90x');
-    row('training peak memory, trainer', formatSummary(summarize(peak.trainer), { unit: ' MiB' }));
-    row('training peak memory, plain loop', formatSummary(summarize(peak.plain), { unit: ' MiB' }));
-
-    console.log(`2. Waking and sleeping a rank-16 Voice (${rounds} rounds)`);
-    const engine = await VoiceEngine.start({ modelPath, threads });
-    const adapter = writeRandomAdapter(dir, h, 16);
-    const transitions = await measureInterleaved(
-      [
-        { name: 'wake', run: async () => (await engine.wake('bench', adapter)).milliseconds },
-        {
-          name: 'sleep',
-          run: async () => {
-            const t = performance.now();
-            await engine.sleep('bench');
-            return performance.now() - t;
-          },
-        },
-      ],
-      rounds,
-    );
-    row('wake', formatSummary(transitions.wake, { unit: ' ms' }), '< 1000 ms');
-    row('sleep', formatSummary(transitions.sleep, { unit: ' ms' }));
-
-    console.log(`3. Generation speed with and without a Voice (64 tokens, greedy; ${rounds} rounds)`);
-    await engine.wake('bench', adapter);
-    const prompt = 'It was a bright cold day in April, and the clocks were striking thirteen.';
-    const speed = (voiceId?: string) => async () => {
-      const t = performance.now();
-      const text = await engine.complete(prompt, { maxTokens: 64, ...(voiceId ? { voiceId } : {}) });
-      return generatedTokens(engine, text) / ((performance.now() - t) / 1000);
-    };
-    // Warm both contexts up, so neither pays first-use costs in the figures.
-    await speed()();
-    await speed('bench')();
-    const generation = await measureInterleaved(
-      [
-        { name: 'base', run: speed() },
-        { name: 'voice', run: speed('bench') },
-      ],
-      rounds,
-    );
-    row('base model tokens/s', formatSummary(generation.base, { digits: 1 }));
-    row('with a Voice tokens/s', formatSummary(generation.voice, { digits: 1 }));
-    const kept = ratio(generation.voice.samples, generation.base.samples);
-    const cost = summarize(kept.samples.map((r) => (1 - r) * 100));
-    row('cost of the Voice', formatSummary(cost, { digits: 1, unit: '%' }), '<= 15%');
-    await engine.dispose();
-
-    console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
-    // One run is minutes long, so the runs are the rounds; the model and its tokenizer are built
-    // once, before the first.
-    const wholeDir = path.join(dir, 'whole-voice');
-    const stageSeconds = new Map<string, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
-    const whole = await measureInterleaved(
-      [
-        {
-          name: 'whole',
-          run: async () => {
-            const r = await measureWholeVoice({ threads, workDir: wholeDir, log: (l) => console.log(`    ${l}`) });
-            for (const stage of VOICE_STAGES) stageSeconds.get(stage)?.push(r.stages[stage]);
-            return r.totalSeconds / 60;
-          },
-        },
-      ],
-      trainRounds,
-    );
-    row('a whole Voice', formatSummary(whole.whole, { digits: 1, unit: ' min' }), '<= 10 min');
-    for (const stage of VOICE_STAGES) {
-      row(`  stage: ${stage}`, formatSummary(summarize(stageSeconds.get(stage) ?? []), { digits: 0, unit: ' s' }));
-    }
-
-    console.log('5. The two-author harness on the house model (a Voice per author rewrites neutral paragraphs)');
-    const house = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads });
-    try {
-      const report = await runHarness({
-        engine: house,
-        baseModelPath: HOUSE_MODEL_PATH,
-        baseModelName: 'ownvoice-tiny',
-        preset: VOICE_PRESETS.tiny,
-        workDir: path.join(dir, 'harness'),
-        threads,
-        log: (l) => console.log(`    ${l}`),
-      });
-      harnessTable = formatHarness(report);
-      const t = HARNESS_TARGETS;
-      row('harness: confusion', String(report.confusion), `${t.confusion}`);
-      for (const v of report.voices) {
-        row(`harness: ${v.author} Voice content-word recall`, v.measures.recall.median.toFixed(2), `>= ${t.recall}`);
-        row(
-          `harness: ${v.author} Voice perplexity drop`,
-          `${(v.perplexityDrop * 100).toFixed(0)}%`,
-          `>= ${t.perplexityDrop * 100}%`,
-        );
-      }
-    } finally {
-      await house.dispose();
-    }
+    const modelPath = runs(1, 2, 3) ? writeSyntheticModel(dir, vocabSize) : '';
+    if (runs(1)) await trainerThroughput(modelPath);
+    if (runs(2, 3)) await wakeAndGeneration(modelPath, h, dir);
+    if (runs(4)) await wholeVoice(dir);
+    if (runs(5)) await harness(dir);
 
     console.log('\n| benchmark | result (median, min-max, samples) | target |\n|---|---|---|');
     for (const [what, value, target] of rows) console.log(`| ${what} | ${value} | ${target} |`);
     if (harnessTable.length) console.log(`\nThe harness in full:\n\n${harnessTable.join('\n')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function trainerThroughput(modelPath: string) {
+  console.log(`1. LoRA training throughput (rank 16, all projections, seq 256, batch 1; ${trainRounds} rounds)`);
+  const peak: Record<'trainer' | 'plain', number[]> = { trainer: [], plain: [] };
+  const trainSample = (loop: 'trainer' | 'plain') => async () => {
+    const r = await runTrainer(
+      'bench-train',
+      { model: modelPath, loop, steps: 6, seq_len: 256, batch_size: 1, rank: 16 },
+      { threads },
+    );
+    peak[loop].push(Number(r.peak_mib));
+    return Number(r.tokens_per_second);
+  };
+  const train = await measureInterleaved(
+    [
+      { name: 'trainer', run: trainSample('trainer') },
+      { name: 'plain', run: trainSample('plain') },
+    ],
+    trainRounds,
+  );
+  row('trainer tokens/s', formatSummary(train.trainer));
+  row('plain PyTorch loop tokens/s', formatSummary(train.plain));
+  row('trainer / plain loop', formatRatio(ratio(train.trainer.samples, train.plain.samples)), '>= 0.90x');
+  row('training peak memory, trainer', formatSummary(summarize(peak.trainer), { unit: ' MiB' }));
+  row('training peak memory, plain loop', formatSummary(summarize(peak.plain), { unit: ' MiB' }));
+}
+
+async function wakeAndGeneration(modelPath: string, h: ModelHparams, dir: string) {
+  console.log(`2. Waking and sleeping a rank-16 Voice (${rounds} rounds)`);
+  const engine = await VoiceEngine.start({ modelPath, threads });
+  const adapter = writeRandomAdapter(dir, h, 16);
+  const transitions = await measureInterleaved(
+    [
+      { name: 'wake', run: async () => (await engine.wake('bench', adapter)).milliseconds },
+      {
+        name: 'sleep',
+        run: async () => {
+          const t = performance.now();
+          await engine.sleep('bench');
+          return performance.now() - t;
+        },
+      },
+    ],
+    rounds,
+  );
+  row('wake', formatSummary(transitions.wake, { unit: ' ms' }), '< 1000 ms');
+  row('sleep', formatSummary(transitions.sleep, { unit: ' ms' }));
+
+  console.log(`3. Generation speed with and without a Voice (64 tokens, greedy; ${rounds} rounds)`);
+  await engine.wake('bench', adapter);
+  const prompt = 'It was a bright cold day in April, and the clocks were striking thirteen.';
+  const speed = (voiceId?: string) => async () => {
+    const t = performance.now();
+    const text = await engine.complete(prompt, { maxTokens: 64, ...(voiceId ? { voiceId } : {}) });
+    return generatedTokens(engine, text) / ((performance.now() - t) / 1000);
+  };
+  // Warm both contexts up, so neither pays first-use costs in the figures.
+  await speed()();
+  await speed('bench')();
+  const generation = await measureInterleaved(
+    [
+      { name: 'base', run: speed() },
+      { name: 'voice', run: speed('bench') },
+    ],
+    rounds,
+  );
+  row('base model tokens/s', formatSummary(generation.base, { digits: 1 }));
+  row('with a Voice tokens/s', formatSummary(generation.voice, { digits: 1 }));
+  const kept = ratio(generation.voice.samples, generation.base.samples);
+  const cost = summarize(kept.samples.map((r) => (1 - r) * 100));
+  row('cost of the Voice', formatSummary(cost, { digits: 1, unit: '%' }), '<= 15%');
+  await engine.dispose();
+}
+
+async function wholeVoice(dir: string) {
+  console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
+  // One run is minutes long, so the runs are the rounds; the model and its tokenizer are built
+  // once, before the first.
+  const wholeDir = path.join(dir, 'whole-voice');
+  const stageSeconds = new Map<string, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
+  const whole = await measureInterleaved(
+    [
+      {
+        name: 'whole',
+        run: async () => {
+          const r = await measureWholeVoice({ threads, workDir: wholeDir, log: (l) => console.log(`    ${l}`) });
+          for (const stage of VOICE_STAGES) stageSeconds.get(stage)?.push(r.stages[stage]);
+          return r.totalSeconds / 60;
+        },
+      },
+    ],
+    trainRounds,
+  );
+  row('a whole Voice', formatSummary(whole.whole, { digits: 1, unit: ' min' }), '<= 10 min');
+  for (const stage of VOICE_STAGES) {
+    row(`  stage: ${stage}`, formatSummary(summarize(stageSeconds.get(stage) ?? []), { digits: 0, unit: ' s' }));
+  }
+}
+
+async function harness(dir: string) {
+  console.log('5. The two-author harness on the house model (a Voice per author rewrites neutral paragraphs)');
+  const house = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH, threads });
+  try {
+    const report = await runHarness({
+      engine: house,
+      baseModelPath: HOUSE_MODEL_PATH,
+      baseModelName: 'ownvoice-tiny',
+      preset: VOICE_PRESETS.tiny,
+      workDir: path.join(dir, 'harness'),
+      threads,
+      log: (l) => console.log(`    ${l}`),
+    });
+    harnessTable = formatHarness(report);
+    const t = HARNESS_TARGETS;
+    row('harness: confusion', String(report.confusion), `${t.confusion}`);
+    for (const v of report.voices) {
+      row(`harness: ${v.author} Voice content-word recall`, v.measures.recall.median.toFixed(2), `>= ${t.recall}`);
+      row(
+        `harness: ${v.author} Voice perplexity drop`,
+        `${(v.perplexityDrop * 100).toFixed(0)}%`,
+        `>= ${t.perplexityDrop * 100}%`,
+      );
+    }
+  } finally {
+    await house.dispose();
   }
 }
 
