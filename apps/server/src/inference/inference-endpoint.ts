@@ -148,11 +148,22 @@ export class InferenceEndpoint implements TextGenerator {
     }
   }
 
-  async countTokens(text: string): Promise<number> {
-    const answer = await this.call(() =>
-      this.client.post<{ count: number }>(`${this.options.url}/tokenize`, {
-        body: { model: this.baseModelId, prompt: text, add_special_tokens: false },
-      }),
+  countTokens(text: string): Promise<number> {
+    return this.tokenize({ prompt: text, add_special_tokens: false }, undefined);
+  }
+
+  /** vLLM's POST /tokenize (outside /v1): a prompt's tokens, or those of the prompt a chat makes. */
+  private async tokenize(
+    form: { prompt: string; add_special_tokens: false } | { messages: ChatMessage[] },
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
+    const answer = await this.call(
+      () =>
+        this.client.post<{ count: number }>(`${this.options.url}/tokenize`, {
+          body: { model: this.baseModelId, ...form },
+          signal,
+        }),
+      signal ? { signal } : {},
     );
     return answer.count;
   }
@@ -221,7 +232,7 @@ export class InferenceEndpoint implements TextGenerator {
     let current = messages;
     let room = 0;
     for (let attempt = 0; attempt < 4; attempt++) {
-      room = limit - (await this.chatTokens(current, signal));
+      room = limit - (await this.tokenize({ messages: current }, signal));
       if (room >= wanted) return { messages: current, ...(maxTokens !== undefined ? { maxTokens } : {}) };
       const longest = current.reduce((a, m, i) => (m.content.length > (current[a]?.content.length ?? 0) ? i : a), 0);
       const text = current[longest]?.content ?? '';
@@ -236,18 +247,6 @@ export class InferenceEndpoint implements TextGenerator {
     }
     if (room >= MIN_ANSWER_TOKENS) return { messages: current, maxTokens: room };
     throw new PromptTooLongError(limit);
-  }
-
-  private async chatTokens(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<number> {
-    const answer = await this.call(
-      () =>
-        this.client.post<{ count: number }>(`${this.options.url}/tokenize`, {
-          body: { model: this.baseModelId, messages },
-          signal,
-        }),
-      signal ? { signal } : {},
-    );
-    return answer.count;
   }
 
   /**

@@ -192,7 +192,7 @@ export class InferenceHost extends EventEmitter<{ lost: [endpointId: string]; ba
       .sort((a, b) => (placed.get(a.endpoint.id) ?? 0) - (placed.get(b.endpoint.id) ?? 0) || a.running - b.running);
     if (!candidates.length) {
       throw errors.inferenceUnavailable(
-        [...this.watched.values()].some((w) => w.up)
+        this.anyUp()
           ? 'Every writing server is full of awake Voices. Put a Voice you are not using to sleep, or try again later.'
           : NOT_ANSWERING,
       );

@@ -297,15 +297,15 @@ export class ActivationService {
     const back = this.inference.isUp(endpointId);
     const lostAt = this.lostAt.get(endpointId);
     if (back) this.lostAt.delete(endpointId);
-    if (!back && !this.inference.anyUp()) {
-      // Nothing answers: the embedded process is restarting, or every endpoint is gone. Wait for 'back'.
-      if (!this.inference.restarts(endpointId)) await this.sleepAllOn(endpointId);
-      return;
-    }
+    // Nothing answers: the embedded process is restarting (wait for 'back'), or every endpoint is gone.
+    const nowhere = !back && !this.inference.anyUp();
+    if (nowhere && this.inference.restarts(endpointId)) return;
     for (const listed of await this.voices.listOnEndpoint(endpointId)) {
       await this.queue.run(listed.id, async () => {
         const voice = await this.voices.findById(listed.id);
-        if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId || !voice.adapterKey) return;
+        if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId) return;
+        if (nowhere) return void (await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost));
+        if (!voice.adapterKey) return;
         try {
           const placed = await this.inference.place(
             voice.id,
@@ -322,16 +322,6 @@ export class ActivationService {
           this.options.log.warn(`Voice ${voice.id} could not be placed again: ${(error as Error).message}`);
           await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost);
         }
-      });
-    }
-  }
-
-  private async sleepAllOn(endpointId: string): Promise<void> {
-    for (const listed of await this.voices.listOnEndpoint(endpointId)) {
-      await this.queue.run(listed.id, async () => {
-        const voice = await this.voices.findById(listed.id);
-        if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId) return;
-        await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost);
       });
     }
   }
