@@ -65,6 +65,14 @@ describe('function word profiles', () => {
     for (const w of FUNCTION_WORDS) expect(w).toMatch(/^[a-z]+$/);
   });
 
+  it('counts the older forms of the same grammar, so a move into them is seen', () => {
+    const p = functionWordProfile('Thou hast done it unto me, and ye shall see what thy father hath.');
+    for (const w of ['thou', 'hast', 'unto', 'ye', 'thy', 'hath']) expect(p.frequencies[w], w).toBeCloseTo(1 / 14);
+    const modern = 'You have done it to me, and you will see what your father has.';
+    const older = 'Thou hast done it unto me, and ye shall see what thy father hath.';
+    expect(burrowsDelta(older, A1, [A1, A2, T1, T2])).toBeLessThan(burrowsDelta(modern, A1, [A1, A2, T1, T2]));
+  });
+
   it('is all zeros for text without words', () => {
     const p = functionWordProfile('  123 … ');
     expect(p.words).toBe(0);
