@@ -27,7 +27,7 @@ import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { runTrainer } from '../src/trainer/python.js';
 import { VOICE_PRESETS, VOICE_STAGES } from '../src/voice/train-voice.js';
 import { formatSummary, measureInterleaved, ratio, type Summary, summarize } from './stats.js';
-import { measureWholeVoice, SMOLLM2_135M, VOICE_CHARS } from './whole-voice.js';
+import { BENCH_MODEL_DIR, measureWholeVoice, SMOLLM2_135M, VOICE_CHARS } from './whole-voice.js';
 
 const envInt = (name: string): number | undefined => {
   const v = process.env[name];
@@ -96,7 +96,7 @@ async function main() {
     const modelPath = runs(1, 2, 3) ? writeSyntheticModel(dir, vocabSize) : '';
     if (runs(1)) await trainerThroughput(modelPath);
     if (runs(2, 3)) await wakeAndGeneration(modelPath, h, dir);
-    if (runs(4)) await wholeVoice(dir);
+    if (runs(4)) await wholeVoice();
     if (runs(5)) await harness(dir);
 
     console.log('\n| benchmark | result (median, min-max, samples) | target |\n|---|---|---|');
@@ -180,18 +180,17 @@ async function wakeAndGeneration(modelPath: string, h: ModelHparams, dir: string
   await engine.dispose();
 }
 
-async function wholeVoice(dir: string) {
+async function wholeVoice() {
   console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
   // One run is minutes long, so the runs are the rounds; the model and its tokenizer are built
-  // once, before the first.
-  const wholeDir = path.join(dir, 'whole-voice');
+  // once per machine, before the first.
   const stageSeconds = new Map<string, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
   const whole = await measureInterleaved(
     [
       {
         name: 'whole',
         run: async () => {
-          const r = await measureWholeVoice({ threads, workDir: wholeDir, log: (l) => console.log(`    ${l}`) });
+          const r = await measureWholeVoice({ threads, workDir: BENCH_MODEL_DIR, log: (l) => console.log(`    ${l}`) });
           for (const stage of VOICE_STAGES) stageSeconds.get(stage)?.push(r.stages[stage]);
           return r.totalSeconds / 60;
         },

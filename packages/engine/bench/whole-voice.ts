@@ -4,9 +4,11 @@
 //
 // The tokenizer is a byte-level BPE trained on the corpus without the Voice's text, so that text
 // takes about as many tokens as under a real model's vocabulary; the vocabulary is padded to
-// SmolLM2's 49152 tokens. The model file is built once and kept in workDir.
+// SmolLM2's 49152 tokens. The model file is built once per machine (BENCH_MODEL_DIR), named by
+// a hash of the text its tokenizer learnt from, so a changed corpus builds a new one.
 //
 //   npx tsx packages/engine/bench/whole-voice.ts --once [threads]
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +46,9 @@ export const BENCH_BPE_VOCAB = 12288;
 /** Characters of writing the Voice learns from. */
 export const VOICE_CHARS = 40_000;
 
+/** Where the bench model is kept between runs: its tokenizer takes minutes to learn. */
+export const BENCH_MODEL_DIR = path.join(tmpdir(), 'ownvoice-whole-voice');
+
 /** VOICE_CHARS characters of the Jargon File from its middle, cut at paragraph ends, and the corpus without them. */
 export function voiceText(): { voice: string; rest: string } {
   const kjv = readFileSync(path.join(CORPUS_DIR, 'kjv.txt'), 'utf8');
@@ -59,11 +64,13 @@ export function voiceText(): { voice: string; rest: string } {
  * below the best real token's, so greedy generation writes real text as a trained model would.
  */
 export function benchModel(dir: string, log: (l: string) => void = () => {}): string {
-  const file = path.join(dir, `smollm2-135m-shape-bpe${BENCH_BPE_VOCAB}.gguf`);
+  const { rest } = voiceText();
+  const key = createHash('sha256').update(rest).digest('hex').slice(0, 8);
+  const file = path.join(dir, `smollm2-135m-shape-bpe${BENCH_BPE_VOCAB}-${key}.gguf`);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
-  const vocab = trainBpe(voiceText().rest, BENCH_BPE_VOCAB, HOUSE_SPECIAL_TOKENS);
+  const vocab = trainBpe(rest, BENCH_BPE_VOCAB, HOUSE_SPECIAL_TOKENS);
   log(`BPE: ${vocab.tokens.length} tokens learnt in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const real = vocab.tokens.length;
   const tokens = [...vocab.tokens];
@@ -87,6 +94,7 @@ export interface WholeVoiceResult {
 
 export async function measureWholeVoice(opts: {
   threads: number;
+  /** Holds the bench model (built there once) and each run's files (removed after it). */
   workDir: string;
   log?: (l: string) => void;
 }): Promise<WholeVoiceResult> {
@@ -135,7 +143,6 @@ export async function measureWholeVoice(opts: {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--once')) {
   const threads = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? cpus().length);
-  const workDir = path.join(tmpdir(), 'ownvoice-whole-voice');
-  const result = await measureWholeVoice({ threads, workDir, log: (l) => console.log(l) });
+  const result = await measureWholeVoice({ threads, workDir: BENCH_MODEL_DIR, log: (l) => console.log(l) });
   console.log(JSON.stringify(result, null, 2));
 }

@@ -13,6 +13,7 @@
 //    and with them much of the style measure (decision 16);
 //  - a few held-out passages to read: the generic version, the Voice's rewrite, the original.
 
+import { setMaxListeners } from 'node:events';
 import { neutralParagraphs } from '../eval/neutral.js';
 import type { Spread } from '../eval/quantiles.js';
 import { measureRewrites } from '../eval/rewrite-measures.js';
@@ -64,6 +65,9 @@ export function otherWriterSamples(): string[] {
  * but one attempt per chunk: what the Voice writes first, greedily. Convert's rerolls give a
  * person a usable chunk when the first is not; counted here they would hide how often that is,
  * and they triple the time a Voice that often fails takes to evaluate.
+ *
+ * All texts are asked for at once: the engine decodes as many as the Voice's context has
+ * sequences in one pass and queues the rest in order. The first failure stops the others.
  */
 export async function rewriteAll(
   engine: VoiceEngine,
@@ -71,12 +75,17 @@ export async function rewriteAll(
   texts: readonly string[],
   { maxChars, signal }: { maxChars: number; signal?: AbortSignal | undefined },
 ): Promise<string[]> {
-  const out: string[] = [];
-  for (const text of texts) {
-    const options = { voiceId, maxChars, maxAttempts: 1, judge: acceptAll, ...(signal ? { signal } : {}) };
-    out.push((await rewriteWhole(engine, text, options)).trim());
+  const failed = new AbortController();
+  const all = AbortSignal.any([failed.signal, ...(signal ? [signal] : [])]);
+  // Each waiting rewrite listens to it: not a leak.
+  setMaxListeners(4 * texts.length + 10, all);
+  const options = { voiceId, maxChars, maxAttempts: 1, judge: acceptAll, signal: all };
+  try {
+    return await Promise.all(texts.map(async (text) => (await rewriteWhole(engine, text, options)).trim()));
+  } catch (error) {
+    failed.abort(error);
+    throw error;
   }
-  return out;
 }
 
 /** The first attempt stands, judged or not: no inline error marker in place of what was written. */
@@ -102,10 +111,14 @@ export async function evaluateVoice(req: {
   const base = await heldOutLoss({ modelPath: req.baseModelPath, ...common });
   const voice = await heldOutLoss({ modelPath: req.baseModelPath, adapterPath: req.adapterSafetensors, ...common });
 
-  const rewrite = (texts: readonly string[]) =>
-    rewriteAll(req.engine, req.voiceId, texts, { maxChars: req.maxChars, signal: req.signal });
   const inputs = neutralParagraphs();
-  const rewrites = await rewrite(inputs);
+  const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
+  // One call, so the samples share the passes of the paragraphs.
+  const all = await rewriteAll(req.engine, req.voiceId, [...inputs, ...shown.map((p) => p.generic)], {
+    maxChars: req.maxChars,
+    signal: req.signal,
+  });
+  const [rewrites, shownRewrites] = [all.slice(0, inputs.length), all.slice(inputs.length)];
   const originals = req.heldOutPairs.map((p) => p.original);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);
   const writers = { you: originals.join('\n\n') };
@@ -113,8 +126,6 @@ export async function evaluateVoice(req: {
   const asGiven = measureRewrites({ inputs, outputs: inputs, writers, scale });
   const [voiceStyle, baseStyle] = [byVoice.style.you, asGiven.style.you] as const;
   if (!voiceStyle || !baseStyle) throw new Error('the style measure lost its writer');
-  const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
-  const shownRewrites = await rewrite(shown.map((p) => p.generic));
   const evaluation: VoiceEvaluation = {
     heldOut: {
       baseLoss: base.loss,
