@@ -43,13 +43,20 @@ describe('a Voice on the house model', () => {
     expect(report.voices.map((v) => v.author)).toEqual([...HOUSE_AUTHORS]);
   });
 
-  // Not reached on the house model: both Voices move towards their author (Delta to the Bible 0.66
-  // for the input, 0.63 for the base model's rewrites, 0.61 for the Bible Voice's; to the Jargon
-  // File 0.51 for the base model, 0.48 for its Voice's), but modern neutral prose starts 0.12
-  // nearer the Jargon File, and what a Voice learns to add is what the plainer takes away, which
-  // moves the Bible's own text only 0.115: the words that separate the two authors are the
-  // paragraphs' content, not forms a content-keeping rewrite can swap. `it.fails` keeps the
-  // target in view: this fails the day it is reached.
+  it('moves the style towards its own author: nearer it than the paragraphs and the base’s rewrites', () => {
+    for (const v of report.voices) {
+      const own = v.measures.style[v.author]?.delta as number;
+      expect(own, `${v.author} Voice vs the paragraphs`).toBeLessThan(report.asGiven.style[v.author]?.delta as number);
+      expect(own, `${v.author} Voice vs the base model`).toBeLessThan(report.base.style[v.author]?.delta as number);
+    }
+  });
+
+  // Not reached on the house model. Both Voices move towards their author (Delta to the Bible 0.65
+  // for the paragraphs, 0.61 for the base model's rewrites, 0.59 for the Bible Voice's; to the
+  // Jargon File 0.50, 0.49 and 0.46 for its Voice's), but modern neutral prose starts 0.15 nearer
+  // the Jargon File, and the words that separate the two authors most (him, shall, not, is, that,
+  // his, I, all) come with what a passage says, not with how: a rewrite that keeps the content
+  // cannot add them. `it.fails` keeps the target in view: this fails the day it is reached.
   it.fails('sounds like its own author: confusion 1', () => {
     for (const v of report.voices) {
       const own = v.measures.style[v.author]?.delta as number;
@@ -65,13 +72,9 @@ describe('a Voice on the house model', () => {
     }
   });
 
-  // The target is 20% (HARNESS_TARGETS, printed by the bench). Measured 19.9–20.3% per Voice at
-  // the tiny preset's former rate (5e-3), 21.7% and 20.9% at its present one (3e-3, one run): still
-  // too close to the line to assert without a flaky test. Asserted: a clear drop, well above
-  // run-to-run noise.
-  it('predicts its author’s unseen text with a clearly lower perplexity than the base', () => {
+  it('predicts its author’s unseen text with a perplexity at least 20% below the base', () => {
     for (const v of report.voices) {
-      expect(v.perplexityDrop, `${v.author} Voice`).toBeGreaterThanOrEqual(0.15);
+      expect(v.perplexityDrop, `${v.author} Voice`).toBeGreaterThanOrEqual(HARNESS_TARGETS.perplexityDrop);
     }
   });
 });
