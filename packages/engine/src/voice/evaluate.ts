@@ -67,7 +67,8 @@ export function otherWriterSamples(): string[] {
  * and they triple the time a Voice that often fails takes to evaluate.
  *
  * All texts are asked for at once: the engine decodes as many as the Voice's context has
- * sequences in one pass and queues the rest in order. The first failure stops the others.
+ * sequences in one pass and queues the rest in order. The first failure stops the others and is
+ * what this throws, once all have ended.
  */
 export async function rewriteAll(
   engine: VoiceEngine,
@@ -80,12 +81,20 @@ export async function rewriteAll(
   // Each waiting rewrite listens to it: not a leak.
   setMaxListeners(4 * texts.length + 10, all);
   const options = { voiceId, maxChars, maxAttempts: 1, judge: acceptAll, signal: all };
-  try {
-    return await Promise.all(texts.map(async (text) => (await rewriteWhole(engine, text, options)).trim()));
-  } catch (error) {
-    failed.abort(error);
-    throw error;
-  }
+  const rewrites = texts.map((text) =>
+    rewriteWhole(engine, text, options).then(
+      (rewrite) => rewrite.trim(),
+      (error: unknown) => {
+        failed.abort(error);
+        throw error;
+      },
+    ),
+  );
+  // Every rewrite has ended before this returns: none is left running on the Voice behind the caller.
+  const results = await Promise.allSettled(rewrites);
+  signal?.throwIfAborted();
+  if (failed.signal.aborted) throw failed.signal.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<string>).value);
 }
 
 /** The first attempt stands, judged or not: no inline error marker in place of what was written. */
