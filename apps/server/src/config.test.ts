@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       OWNVOICE_AUTH_RATE_WINDOW_SECONDS: '120',
       OWNVOICE_TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      OWNVOICE_BILLING: 'none',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -32,6 +33,25 @@ describe('loadConfig', () => {
       trustProxy: true,
       logLevel: 'warn',
     });
+  });
+
+  it('sells through the offline test checkout by default only on a server nobody else can reach', () => {
+    expect(loadConfig({}).billing.provider).toBe('offline');
+    expect(loadConfig({ HOST: '::1', OWNVOICE_PUBLIC_URL: 'http://localhost:8080' }).billing.provider).toBe('offline');
+    for (const env of [
+      { HOST: '0.0.0.0' },
+      { HOST: '192.168.1.20' },
+      { OWNVOICE_TRUST_PROXY: 'true' },
+      { OWNVOICE_PUBLIC_URL: 'https://ownvoice.example' },
+    ]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(/OWNVOICE_BILLING must be set on a server reachable/);
+      // An explicit choice is the operator's, even the test checkout.
+      expect(loadConfig({ ...env, OWNVOICE_BILLING: 'offline' }).billing.provider).toBe('offline');
+      expect(loadConfig({ ...env, OWNVOICE_BILLING: 'none' }).billing.provider).toBe('none');
+      expect(
+        loadConfig({ ...env, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).billing.provider,
+      ).toBe('stripe');
+    }
   });
 
   it('names every bad variable and says what it should be', () => {

@@ -247,7 +247,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
   };
 }
 
+/** Loopback addresses: a server bound to one of these, with no public address, is one person's own. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether people on other machines can reach the server: it listens beyond loopback, sits behind
+ * a proxy, or names a public address for its links.
+ */
+function reachableFromElsewhere(e: {
+  HOST: string;
+  OWNVOICE_TRUST_PROXY: boolean;
+  OWNVOICE_PUBLIC_URL?: string | undefined;
+}): boolean {
+  const publicHost = e.OWNVOICE_PUBLIC_URL ? new URL(e.OWNVOICE_PUBLIC_URL).hostname : null;
+  return (
+    !LOOPBACK_HOST.test(e.HOST) || e.OWNVOICE_TRUST_PROXY || (publicHost !== null && !LOOPBACK_HOST.test(publicHost))
+  );
+}
+
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
+  // The offline test checkout sells every plan for a click, so it is the default only on a server
+  // nobody else can reach; anywhere else the operator must say how plans are sold (never fail open).
+  if (!e.OWNVOICE_BILLING && !e.STRIPE_SECRET_KEY && reachableFromElsewhere(e)) {
+    throw new ConfigError([
+      'OWNVOICE_BILLING must be set on a server reachable from other machines (HOST beyond loopback, ' +
+        'OWNVOICE_TRUST_PROXY or a public OWNVOICE_PUBLIC_URL): stripe (with STRIPE_SECRET_KEY and ' +
+        'STRIPE_WEBHOOK_SECRET) to sell plans, none to sell nothing, or offline for a test checkout that ' +
+        'gives plans away to anyone who clicks Pay',
+    ]);
+  }
   const provider = e.OWNVOICE_BILLING ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'offline');
   const links = { publicUrl: e.OWNVOICE_PUBLIC_URL, prioritySupportUrl: e.OWNVOICE_PRIORITY_SUPPORT_URL };
   if (provider === 'none') return { provider };
