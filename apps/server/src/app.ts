@@ -124,7 +124,7 @@ export async function buildApp({
       registerCsrfCheck(api);
       registerAuthentication(api, services.sessions);
       await registerAuthRateLimit(api, config.authRateLimit);
-      await healthRoutes(api, database, VERSION);
+      await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
       await csrfRoutes(api);
       await publicRoutes(api, services);
       await downloadsRoutes(api, { downloadsDir: config.downloadsDir });

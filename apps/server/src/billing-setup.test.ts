@@ -42,6 +42,7 @@ describe('setUpStripeCatalog', () => {
       recurring: { interval: 'year', interval_count: 1 },
       product: 'ownvoice_plan_pro',
       type: 'recurring',
+      tax_behavior: 'inclusive',
     });
     expect(found.get('ownvoice_pack_extra_storage_slots')).toMatchObject({ unit_amount: 1499, type: 'one_time' });
   });
@@ -65,6 +66,56 @@ describe('setUpStripeCatalog', () => {
     expect(found.get('ownvoice_minimum_monthly')).toMatchObject({ id: line?.priceId, unit_amount: 899 });
     const { data } = await stripe.prices.list({ limit: 100 });
     expect(data.find((price) => price.id === old.id)).toMatchObject({ lookup_key: null, unit_amount: 799 });
+  });
+
+  it('makes a price whose tax behavior was never set include tax, keeping the price', async () => {
+    await stripe.products.create({ id: 'ownvoice_plan_minimum', name: 'OwnVoice Minimum' });
+    const unspecified = await stripe.prices.create({
+      product: 'ownvoice_plan_minimum',
+      currency: 'usd',
+      unit_amount: 899,
+      recurring: { interval: 'month' },
+      lookup_key: 'ownvoice_minimum_monthly',
+    });
+    expect(unspecified.tax_behavior).toBe('unspecified');
+    const lines: string[] = [];
+
+    const report = await setUpStripeCatalog(stripe, (line) => lines.push(line));
+
+    expect(report.prices.find((p) => p.lookupKey === 'ownvoice_minimum_monthly')).toEqual({
+      lookupKey: 'ownvoice_minimum_monthly',
+      priceId: unspecified.id,
+      action: 'updated',
+    });
+    expect(lines).toContain(`updated  ownvoice_minimum_monthly: $8.99 a month (${unspecified.id})`);
+    expect(standIn.requests.findLast((r) => r.path === `/v1/prices/${unspecified.id}`)?.params).toEqual({
+      tax_behavior: 'inclusive',
+    });
+    const found = await findPricesByLookupKey(stripe, ['ownvoice_minimum_monthly']);
+    expect(found.get('ownvoice_minimum_monthly')).toMatchObject({ id: unspecified.id, tax_behavior: 'inclusive' });
+    expect((await setUpStripeCatalog(stripe)).prices.every((p) => p.action === 'kept')).toBe(true);
+  });
+
+  it('replaces a price that adds tax on top, which Stripe does not let change', async () => {
+    await stripe.products.create({ id: 'ownvoice_plan_pro', name: 'OwnVoice Pro' });
+    const exclusive = await stripe.prices.create({
+      product: 'ownvoice_plan_pro',
+      currency: 'usd',
+      unit_amount: 3699,
+      recurring: { interval: 'month' },
+      lookup_key: 'ownvoice_pro_monthly',
+      tax_behavior: 'exclusive',
+    });
+    await expect(stripe.prices.update(exclusive.id, { tax_behavior: 'inclusive' })).rejects.toThrow(
+      /cannot be changed/,
+    );
+
+    const report = await setUpStripeCatalog(stripe);
+
+    const line = report.prices.find((p) => p.lookupKey === 'ownvoice_pro_monthly');
+    expect(line).toMatchObject({ action: 'replaced' });
+    const found = await findPricesByLookupKey(stripe, ['ownvoice_pro_monthly']);
+    expect(found.get('ownvoice_pro_monthly')).toMatchObject({ id: line?.priceId, tax_behavior: 'inclusive' });
   });
 
   it('stops at an archived product, saying how to fix it', async () => {

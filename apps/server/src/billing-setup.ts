@@ -2,7 +2,8 @@
 // prices OwnVoice sells (payments/stripe-prices.ts), which the server finds by lookup key. Safe to
 // run again: it looks each one up first and creates only what is missing. A price whose amount
 // changed in the catalog gets a new price that takes over the lookup key; subscribers stay on the
-// price they signed up at.
+// price they signed up at. Prices include tax: one whose tax behavior was never set is set to
+// inclusive, which Stripe allows once.
 import { pathToFileURL } from 'node:url';
 import { formatUsd } from '@ownvoice/shared';
 import Stripe from 'stripe';
@@ -10,6 +11,7 @@ import {
   findPricesByLookupKey,
   PRICE_CURRENCY,
   PRICE_SPECS,
+  PRICE_TAX_BEHAVIOR,
   type PriceSpec,
   priceMismatch,
 } from './payments/stripe-prices.js';
@@ -23,7 +25,7 @@ const USAGE = `Usage: STRIPE_SECRET_KEY=sk_... npm run billing:setup
 
 export interface SetupReport {
   products: { id: string; action: 'kept' | 'created' }[];
-  prices: { lookupKey: string; priceId: string; action: 'kept' | 'created' | 'replaced' }[];
+  prices: { lookupKey: string; priceId: string; action: 'kept' | 'updated' | 'created' | 'replaced' }[];
 }
 
 export class SetupError extends Error {}
@@ -52,8 +54,12 @@ export async function setUpStripeCatalog(stripe: Stripe, log: (line: string) => 
     const existing = found.get(spec.lookupKey);
     const mismatch = existing && priceMismatch(spec, existing);
     if (existing && !mismatch) {
-      log(`kept     ${spec.lookupKey}: ${describe(spec)} (${existing.id})`);
-      report.prices.push({ lookupKey: spec.lookupKey, priceId: existing.id, action: 'kept' });
+      // "Once specified as either inclusive or exclusive, it cannot be changed" (SDK:
+      // Price.tax_behavior): one left unspecified is set now.
+      const unspecified = existing.tax_behavior !== PRICE_TAX_BEHAVIOR;
+      if (unspecified) await stripe.prices.update(existing.id, { tax_behavior: PRICE_TAX_BEHAVIOR });
+      log(`${unspecified ? 'updated ' : 'kept    '} ${spec.lookupKey}: ${describe(spec)} (${existing.id})`);
+      report.prices.push({ lookupKey: spec.lookupKey, priceId: existing.id, action: unspecified ? 'updated' : 'kept' });
       continue;
     }
     const price = await stripe.prices.create({
@@ -62,6 +68,7 @@ export async function setUpStripeCatalog(stripe: Stripe, log: (line: string) => 
       unit_amount: spec.unitAmountCents,
       ...(spec.interval && { recurring: { interval: spec.interval, interval_count: 1 } }),
       lookup_key: spec.lookupKey,
+      tax_behavior: PRICE_TAX_BEHAVIOR,
       // Moves the key from the old price, which stays for the subscriptions already on it.
       ...(existing && { transfer_lookup_key: true }),
       nickname: spec.nickname,
@@ -107,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const report = await setUpStripeCatalog(createStripeClient(secretKey), (line) => console.log(line));
     const created = [...report.products, ...report.prices].filter((each) => each.action !== 'kept').length;
-    console.log(created === 0 ? 'Everything was already set up.' : `Done: ${created} created or replaced.`);
+    console.log(created === 0 ? 'Everything was already set up.' : `Done: ${created} created, replaced or updated.`);
     return 0;
   } catch (error) {
     if (error instanceof SetupError) {

@@ -84,12 +84,16 @@ export const errors = {
     ),
   noSubscription: (msg: string) => new AppError(400, 'NO_SUBSCRIPTION', msg),
   notOnTrial: () => new AppError(400, 'NOT_ON_TRIAL', 'You are not on the trial, so there is no trial to finish.'),
-  paymentProvider: (msg: string) =>
-    new AppError(
-      502,
-      'PAYMENT_PROVIDER_ERROR',
-      `The payment provider did not answer as expected: ${msg} Please try again.`,
-    ),
+  paymentProvider: (msg: string, status: 502 | 503 = 502) =>
+    new AppError(status, 'PAYMENT_PROVIDER_ERROR', `The payment provider did not answer as expected: ${msg}`),
+  /** The bank refused the card: the message carries its reason and what to do; nothing was charged. */
+  paymentDeclined: (msg: string, payUrl: string | null = null) =>
+    new AppError(402, 'PAYMENT_DECLINED', msg, payUrl ? { payUrl } : undefined),
+  /** The bank asks the person to confirm the payment (3-D Secure) where they can: at `payUrl`. */
+  paymentRequiresAction: (msg: string, payUrl: string | null = null) =>
+    new AppError(402, 'PAYMENT_REQUIRES_ACTION', msg, payUrl ? { payUrl } : undefined),
+  trialUnavailable: (msg: string) => new AppError(409, 'TRIAL_UNAVAILABLE', msg),
+  planManagedByProvider: (msg: string) => new AppError(409, 'PLAN_MANAGED_BY_PROVIDER', msg),
   invalidWebhookSignature: (why: string) =>
     new AppError(400, 'INVALID_WEBHOOK_SIGNATURE', `The webhook signature could not be verified: ${why}`),
   mfaTokenRequired: () =>

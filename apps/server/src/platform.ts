@@ -4,6 +4,7 @@
 // worker (worker.ts) build the same platform.
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { createAccountLock } from './db/account-lock.js';
 import type { DatabaseHandle } from './db/client.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { EngineHost } from './engine/engine-host.js';
@@ -66,7 +67,15 @@ export function createPlatform(deps: {
   );
   const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const box = new SecretBox(secretKey);
-  const services = createServices(database.db, clock, config, storage, { inference, jobs, log, box, secretKey });
+  const accountLock = createAccountLock(database);
+  const services = createServices(database.db, clock, config, storage, {
+    inference,
+    jobs,
+    log,
+    box,
+    secretKey,
+    accountLock,
+  });
   return {
     config,
     services,
@@ -93,6 +102,8 @@ export function createPlatform(deps: {
     close: async () => {
       services.activation.stopMetering();
       await jobs.stop();
+      await services.payments?.offline?.settled();
+      await accountLock.close();
       await inference.dispose();
       await engine.dispose();
     },

@@ -1,7 +1,7 @@
 // Shapes of the admin calls: the overview (counts and 30 days of daily figures), the user list,
 // the activity log, invitations, and what each admin action answers.
 import { z } from 'zod';
-import { userSchema } from './api.js';
+import { healthResponseSchema, userSchema } from './api.js';
 import { ID_PATTERN, ROLES } from './constants.js';
 import { newPasswordSchema, usernameSchema } from './validation/auth.js';
 import { cleanString } from './validation/text.js';
@@ -106,6 +106,15 @@ export const ACTIVITY_ACTIONS = {
   subscription_canceled: { kind: 'billing', label: 'Subscription cancelled' },
   subscription_reactivated: { kind: 'billing', label: 'Subscription reactivated' },
   trial_finished: { kind: 'billing', label: 'Trial finished early' },
+  trial_refused: { kind: 'billing', label: 'Trial refused' },
+  trial_ended_unpaid: { kind: 'billing', label: 'Trial ended unpaid' },
+  payment_failed: { kind: 'billing', label: 'Payment failed' },
+  payment_fixed: { kind: 'billing', label: 'Payment made' },
+  subscription_ended: { kind: 'billing', label: 'Subscription ended' },
+  subscription_rejected: { kind: 'billing', label: 'Second subscription refunded' },
+  payment_refunded: { kind: 'billing', label: 'Payment refunded' },
+  payment_disputed: { kind: 'billing', label: 'Payment disputed' },
+  billing_reconciled: { kind: 'admin', label: 'Billing reconciled' },
 } as const satisfies Record<string, { kind: ActivityKind; label: string }>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
 export const ACTIVITY_ACTION_NAMES = Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]];
@@ -173,3 +182,61 @@ export const acceptInvitationBodySchema = z.union([
   z.object({}).strict(),
 ]);
 export type AcceptInvitationBody = z.input<typeof acceptInvitationBodySchema>;
+
+// ---- Payments and billing's health, for the console ---------------------------------------
+
+/** A payment received, as the console lists a user's (newest first). */
+export const adminPaymentSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  amountCents: z.number().int(),
+  refundedCents: z.number().int(),
+  disputeStatus: z.enum(['open', 'won', 'lost']).nullable(),
+  /** `granted`: it bought what it says; `rejected`: nothing was granted for it and it is refunded. */
+  outcome: z.enum(['granted', 'rejected']),
+  paidAt: z.string(),
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+
+export const adminPaymentsResponseSchema = z.object({ data: z.object({ payments: z.array(adminPaymentSchema) }) });
+
+export const adminPaymentParamsSchema = userIdParamsSchema.extend({
+  paymentId: z.string().regex(/^[A-Za-z0-9_]{1,200}$/, 'must be a payment id'),
+});
+
+/** A refund by an admin: all that is left of the payment, or `amountCents` of it. */
+export const adminRefundBodySchema = z
+  .object({
+    amountCents: z.number().int().positive().optional(),
+    /** Also end the person's subscription now (as when a refund is for leaving). */
+    endSubscription: z.boolean().default(false),
+  })
+  .strict();
+export type AdminRefundBody = z.infer<typeof adminRefundBodySchema>;
+
+export const adminRefundResponseSchema = z.object({
+  data: z.object({ payment: adminPaymentSchema, user: userSchema }),
+});
+
+export const reconciliationSchema = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  checked: z.number().int(),
+  repaired: z.number().int(),
+  error: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
+export const adminBillingStatusSchema = z.object({
+  data: z.object({
+    health: healthResponseSchema.shape.billing,
+    lastReconciliation: reconciliationSchema.nullable(),
+    /** Refunds, cancellations and closed checkouts still to be done at the provider. */
+    pendingActions: z.number().int(),
+  }),
+});
+export type AdminBillingStatus = z.infer<typeof adminBillingStatusSchema>['data'];
+
+export const reconcileResponseSchema = z.object({ data: reconciliationSchema });

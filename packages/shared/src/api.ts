@@ -80,7 +80,13 @@ export const healthResponseSchema = z.object({
   version: z.string(),
   database: z.enum(['pglite', 'postgres']),
   uptimeSeconds: z.number(),
+  /**
+   * Whether payments reach the account: `degraded` when webhook deliveries are refused, the last
+   * reconciliation found missed payments or failed, or provider actions are stuck; `off` without payments.
+   */
+  billing: z.object({ status: z.enum(['ok', 'degraded', 'off']), reason: z.string().nullable() }),
 });
+export type BillingHealth = z.infer<typeof healthResponseSchema>['billing'];
 
 /** Which base model the service runs, and whether the house model stands in for the default. */
 export const engineStatusSchema = z.object({

@@ -3,6 +3,18 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
+/** An unpaid invoice the person is asked to pay (users.payment_due). */
+export interface PaymentDue {
+  invoiceId: string;
+  amountCents: number;
+  /** The provider's page where it is paid. */
+  payUrl: string | null;
+  failure: string | null;
+  requiresAction: boolean;
+  /** The plan starts only once it is paid (the trial's end); otherwise the plan runs meanwhile. */
+  blocksPlan: boolean;
+}
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -51,6 +63,8 @@ export const users = pgTable(
     grantedBillingCycle: text('granted_billing_cycle', { enum: ['monthly', 'annual'] }),
     /** The minimum plan's one-time Voice training was granted (once per account). */
     oneTimeGranted: boolean('one_time_granted').notNull().default(false),
+    /** The subscription's latest invoice while it is unpaid (a declined card, a bank asking to confirm). */
+    paymentDue: jsonb('payment_due').$type<PaymentDue>(),
     onboardingStep: text('onboarding_step').notNull().default('registered'),
     credits: integer('credits').notNull().default(0),
     modelStorageSlotsTotal: integer('model_storage_slots_total').notNull().default(0),
@@ -119,7 +133,7 @@ export const ledgerEntries = pgTable(
     }).notNull(),
     amount: integer('amount').notNull(),
     reason: text('reason', {
-      enum: ['plan', 'plan_upgrade', 'pack', 'trial', 'admin', 'starter', 'usage', 'refund', 'opening'],
+      enum: ['plan', 'plan_upgrade', 'pack', 'trial', 'admin', 'starter', 'usage', 'refund', 'reversal', 'opening'],
     }).notNull(),
     /** The tranche this line moved; null for storage slots. */
     trancheId: text('tranche_id').references(() => usageTranches.id, { onDelete: 'cascade' }),
@@ -136,54 +150,6 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_entries_grant_once').on(t.userId, t.reason, t.resource, t.reference),
   ],
 );
-
-/** Payment-provider events already handled: the id is stored in the transaction of its effect. */
-export const billingEvents = pgTable('billing_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  handledAt: timestamp('handled_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/**
- * The offline provider's own records (OWNVOICE_BILLING=offline): what Stripe would keep for us.
- * Checkouts wait on its test checkout page; subscriptions renew on the service clock.
- */
-export const offlineCheckouts = pgTable('offline_checkouts', {
-  id: text('id').primaryKey(),
-  idempotencyKey: text('idempotency_key').notNull().unique(),
-  kind: text('kind', { enum: ['plan', 'trial', 'pack'] }).notNull(),
-  userId: text('user_id').notNull(),
-  customerId: text('customer_id').notNull(),
-  plan: text('plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
-  billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }),
-  payNow: boolean('pay_now').notNull().default(false),
-  pack: text('pack'),
-  amountCents: integer('amount_cents').notNull(),
-  successUrl: text('success_url').notNull(),
-  cancelUrl: text('cancel_url').notNull(),
-  status: text('status', { enum: ['open', 'complete', 'canceled'] })
-    .notNull()
-    .default('open'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-});
-
-export const offlineSubscriptions = pgTable('offline_subscriptions', {
-  id: text('id').primaryKey(),
-  idempotencyKey: text('idempotency_key').notNull().unique(),
-  userId: text('user_id').notNull(),
-  customerId: text('customer_id').notNull(),
-  plan: text('plan', { enum: ['minimum', 'pro', 'virtuoso'] }).notNull(),
-  billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }).notNull(),
-  payNow: boolean('pay_now').notNull(),
-  status: text('status', { enum: ['active', 'canceled'] }).notNull(),
-  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-  currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
-  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
-  scheduledPlan: text('scheduled_plan', { enum: ['minimum', 'pro', 'virtuoso'] }),
-  scheduledBillingCycle: text('scheduled_billing_cycle', { enum: ['monthly', 'annual'] }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-});
 
 export const voices = pgTable(
   'voices',
@@ -316,6 +282,6 @@ export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
-export type OfflineCheckoutRow = typeof offlineCheckouts.$inferSelect;
-export type OfflineSubscriptionRow = typeof offlineSubscriptions.$inferSelect;
 export type InteractiveSessionRow = typeof interactiveSessions.$inferSelect;
+
+export * from './billing-schema.js';

@@ -1,17 +1,12 @@
-// Reads a verified Stripe event into the few facts billing acts on. Both providers send events
-// in Stripe's shape (API version of the pinned SDK), so this is the only place that knows it.
-// Our own objects carry what they are for in their metadata (`ownvoice_*` keys, set when the
-// checkout or subscription is created); an event about something we did not create is ignored.
-import {
-  BILLING_CYCLES,
-  type BillingCycle,
-  PACK_IDS,
-  PAID_PLAN_NAMES,
-  type PackId,
-  type PaidPlanName,
-} from '@ownvoice/shared';
+// Reads a verified Stripe event into what it is about. Both providers send events in Stripe's
+// shape (the pinned SDK's API version), so this is the only place that knows that shape. An event
+// only names what changed and whose it is: the handler reads the facts themselves from the
+// provider (payments/provider.ts), so a late or repeated delivery acts on the present. Our own
+// objects carry who they are for in their metadata (`ownvoice_*` keys, set when the checkout or
+// subscription is created); one about something we did not create is ignored.
+import { BILLING_CYCLES, type BillingCycle, PAID_PLAN_NAMES, type PaidPlanName } from '@ownvoice/shared';
 import Stripe from 'stripe';
-import { WebhookSignatureError } from './provider.js';
+import { type BillingEvent, CHECKOUT_KINDS, WebhookSignatureError } from './provider.js';
 
 /** Metadata keys on checkout sessions and subscriptions. */
 export const META = {
@@ -23,116 +18,99 @@ export const META = {
   pack: 'ownvoice_pack',
 } as const;
 
-export type CheckoutKind = 'plan' | 'trial' | 'pack';
-
-export type BillingEvent = { id: string; created: Date } & (
-  | {
-      type: 'checkout.completed';
-      sessionId: string;
-      kind: CheckoutKind;
-      userId: string;
-      customerId: string | null;
-      /** Money arrived (payment mode), or nothing was due (setup mode, or a subscription's first invoice). */
-      paid: boolean;
-      pack: PackId | null;
-      subscriptionId: string | null;
-      setupIntentId: string | null;
-    }
-  | {
-      type: 'invoice.paid';
-      invoiceId: string;
-      subscriptionId: string;
-      userId: string;
-      plan: PaidPlanName;
-      billingCycle: BillingCycle;
-      /** Why the invoice exists: the first payment, a renewal, or a change of plan. */
-      billingReason: 'create' | 'cycle' | 'update' | 'other';
-      amountPaidCents: number;
-    }
-  | { type: 'subscription.changed'; subscriptionId: string }
-  | { type: 'ignored'; stripeType: string; why: string }
-);
+/** The Stripe event types billing acts on: the webhook endpoint must send these (README, Billing). */
+export const HANDLED_STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.expired',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const;
 
 type Metadata = Stripe.Metadata | null | undefined;
 
 const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | null =>
   value !== undefined && (list as readonly string[]).includes(value) ? (value as T) : null;
 
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
+export const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
 
-const KINDS: readonly CheckoutKind[] = ['plan', 'trial', 'pack'];
+const userOf = (metadata: Metadata): string | null => metadata?.[META.userId] || null;
 
 export function readStripeEvent(event: Stripe.Event): BillingEvent {
   const base = { id: event.id, created: new Date(event.created * 1000) };
   const ignored = (why: string): BillingEvent => ({ ...base, type: 'ignored', stripeType: event.type, why });
   switch (event.type) {
     case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded': {
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.expired': {
       const session = event.data.object;
-      const kind = oneOf(KINDS, session.metadata?.[META.kind]);
-      const userId = session.metadata?.[META.userId];
+      const kind = oneOf(CHECKOUT_KINDS, session.metadata?.[META.kind]);
+      const userId = userOf(session.metadata);
       if (!kind || !userId) return ignored('not an OwnVoice checkout');
-      const pack = oneOf(PACK_IDS, session.metadata?.[META.pack]);
-      if (kind === 'pack' && !pack) return ignored('pack checkout without a known pack');
       return {
         ...base,
-        type: 'checkout.completed',
+        type: event.type === 'checkout.session.expired' ? 'checkout.expired' : 'checkout.completed',
         sessionId: session.id,
-        kind,
         userId,
         customerId: idOf(session.customer),
-        paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
-        pack,
-        subscriptionId: idOf(session.subscription),
-        setupIntentId: idOf(session.setup_intent),
       };
     }
-    case 'invoice.paid': {
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
       const invoice = event.data.object;
       const details = invoice.parent?.subscription_details;
-      const subscriptionId = idOf(details?.subscription);
-      const plan = readPlan(details?.metadata);
-      const userId = details?.metadata?.[META.userId];
-      if (!invoice.id || !subscriptionId || !plan || !userId) return ignored('not an OwnVoice subscription invoice');
+      if (!invoice.id) return ignored('an invoice without an id');
       return {
         ...base,
-        type: 'invoice.paid',
+        type: event.type,
         invoiceId: invoice.id,
-        subscriptionId,
-        userId,
-        ...plan,
-        billingReason: billingReason(invoice.billing_reason),
-        amountPaidCents: invoice.amount_paid,
+        subscriptionId: idOf(details?.subscription),
+        userId: userOf(details?.metadata),
+        customerId: idOf(invoice.customer),
       };
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
-    case 'customer.subscription.deleted':
-      return { ...base, type: 'subscription.changed', subscriptionId: event.data.object.id };
+    case 'customer.subscription.deleted': {
+      const subscription = event.data.object;
+      return {
+        ...base,
+        type: 'subscription.changed',
+        subscriptionId: subscription.id,
+        userId: userOf(subscription.metadata),
+        customerId: idOf(subscription.customer),
+      };
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const paymentIntentId = idOf(charge.payment_intent);
+      if (!paymentIntentId) return ignored('a charge without a payment intent');
+      return { ...base, type: 'payment.changed', paymentIntentId, customerId: idOf(charge.customer) };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const dispute = event.data.object;
+      const paymentIntentId = idOf(dispute.payment_intent);
+      if (!paymentIntentId) return ignored('a dispute without a payment intent');
+      return { ...base, type: 'payment.changed', paymentIntentId, customerId: null };
+    }
     default:
       return ignored('not an event billing acts on');
   }
 }
 
-/** The plan and cycle kept in a subscription's metadata, or null when they are not ours. */
+/** The plan and cycle kept in a subscription's (or a schedule phase's) metadata, or null when not ours. */
 export function readPlan(metadata: Metadata): { plan: PaidPlanName; billingCycle: BillingCycle } | null {
   const plan = oneOf(PAID_PLAN_NAMES, metadata?.[META.plan]);
   const billingCycle = oneOf(BILLING_CYCLES, metadata?.[META.billingCycle]);
   return plan && billingCycle ? { plan, billingCycle } : null;
-}
-
-function billingReason(reason: Stripe.Invoice.BillingReason | null): 'create' | 'cycle' | 'update' | 'other' {
-  switch (reason) {
-    case 'subscription_create':
-      return 'create';
-    case 'subscription_cycle':
-      return 'cycle';
-    case 'subscription_update':
-      return 'update';
-    default:
-      return 'other';
-  }
 }
 
 // Webhook signatures are Stripe's scheme (an HMAC of the timestamp and raw body) for both

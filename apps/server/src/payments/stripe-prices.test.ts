@@ -63,11 +63,17 @@ describe('priceMismatch', () => {
       unit_amount: 899,
       recurring: { interval: 'month', interval_count: 1 },
       product: 'ownvoice_plan_minimum',
+      tax_behavior: 'inclusive',
       ...changes,
     }) as Stripe.Price;
 
   it('accepts the price the spec describes', () => {
     expect(priceMismatch(minimumMonthly, stripePrice())).toBeNull();
+  });
+
+  it('accepts a price whose tax behavior was never set, which billing:setup sets to inclusive', () => {
+    expect(priceMismatch(minimumMonthly, stripePrice({ tax_behavior: 'unspecified' }))).toBeNull();
+    expect(priceMismatch(minimumMonthly, stripePrice({ tax_behavior: null }))).toBeNull();
   });
 
   it.each([
@@ -77,6 +83,7 @@ describe('priceMismatch', () => {
     [{ recurring: null }, /one-time/],
     [{ recurring: { interval: 'year', interval_count: 1 } as Stripe.Price.Recurring }, /every 1 year/],
     [{ product: 'prod_other' }, /prod_other/],
+    [{ tax_behavior: 'exclusive' }, /tax is added on top/],
   ])('names what differs: %o', (changes, why) => {
     expect(priceMismatch(minimumMonthly, stripePrice(changes))).toMatch(why);
   });

@@ -2,6 +2,7 @@
 // packages/shared (never an amount typed here), so `npm run billing:setup` creates exactly what
 // the plans page shows and the provider charges exactly that. A price is found by its lookup key,
 // which a changed amount moves to a new price: subscribers keep the price they signed up at.
+// Prices include tax (decision 20.1): the catalog's price is what is paid.
 import {
   BILLING_CYCLES,
   type BillingCycle,
@@ -19,6 +20,12 @@ import {
 import type Stripe from 'stripe';
 
 export const PRICE_CURRENCY = 'usd';
+
+/**
+ * The catalog's prices are what is paid, tax included: with Stripe Tax on, the tax is computed
+ * inside the price rather than added to it (SDK: Price.tax_behavior).
+ */
+export const PRICE_TAX_BEHAVIOR = 'inclusive' as const;
 
 export interface PriceSpec {
   lookupKey: string;
@@ -102,6 +109,8 @@ export function priceMismatch(spec: PriceSpec, price: Stripe.Price): string | nu
     return interval ? `it recurs every ${price.recurring?.interval_count} ${interval}` : 'it is one-time';
   }
   if (productId !== spec.productId) return `it belongs to product ${productId}, not ${spec.productId}`;
+  // `unspecified` can still be set to inclusive once (billing:setup does); `exclusive` never can.
+  if (price.tax_behavior === 'exclusive') return 'its tax is added on top of the price (tax_behavior exclusive)';
   return null;
 }
 

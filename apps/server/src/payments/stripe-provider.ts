@@ -1,18 +1,28 @@
-// The payment provider over Stripe's official SDK. Checkouts and subscriptions carry what they are
-// for in their metadata (META), which readStripeEvent reads back from the webhooks; prices are
-// found by lookup key (stripe-prices.ts), created by `npm run billing:setup`. Stripe's errors
-// become PaymentProviderErrors that say what to do.
-import type { PackId } from '@ownvoice/shared';
+// The payment provider over Stripe's official SDK, on the SDK's pinned API version. Checkouts and
+// subscriptions carry what they are for in their metadata (META), which readStripeEvent reads back
+// from the webhooks; prices are found by lookup key (stripe-prices.ts), created by
+// `npm run billing:setup`. Every Stripe failure becomes a PaymentProviderError that says what to
+// do. How each call behaves is taken from the SDK's type docs (node_modules/stripe/esm/resources).
+import { BILLING_CYCLES, PACK_IDS, PAID_PLAN_NAMES, type PackId } from '@ownvoice/shared';
 import Stripe from 'stripe';
 import {
+  type BillingEvent,
+  CHECKOUT_KINDS,
   type CheckoutBase,
+  type CheckoutFacts,
+  type CheckoutKind,
   type CheckoutSession,
+  type InvoiceFacts,
+  type InvoiceLine,
+  type PaymentFacts,
   type PaymentProvider,
   PaymentProviderError,
+  type PlanPrice,
   type PlanTarget,
   type SubscriptionState,
+  type UnpaidInvoice,
 } from './provider.js';
-import { type BillingEvent, type CheckoutKind, META, readPlan, readSignedEvent } from './stripe-events.js';
+import { idOf, META, readPlan, readSignedEvent } from './stripe-events.js';
 import {
   CYCLE_INTERVAL,
   findPricesByLookupKey,
@@ -29,6 +39,11 @@ export interface StripeProviderOptions {
   webhookSecret: string;
   /** Another Stripe API address, such as a local stand-in: `http://127.0.0.1:12111`. */
   apiBase?: string;
+  /**
+   * Stripe Tax computes the tax included in each price from the billing address Checkout
+   * collects (decision 20.1, OWNVOICE_STRIPE_AUTOMATIC_TAX).
+   */
+  automaticTax?: boolean;
 }
 
 /** Long enough for a slow checkout creation, short enough that a retry still fits a request. */
@@ -52,17 +67,32 @@ const PLAN_AFTER_TRIAL: PlanTarget = { plan: 'minimum', billingCycle: 'monthly' 
 
 const ENDED: ReadonlySet<Stripe.Subscription.Status> = new Set(['canceled', 'incomplete_expired']);
 
+/** Every subscription is read with its schedule, which holds a downgrade waiting for the next period. */
+const SUBSCRIPTION_EXPAND = ['schedule'];
+
+/** What one of OwnVoice's prices sells. */
+type Sold = PlanPrice | 'trial_day';
+
+interface Catalog {
+  /** Price id by lookup key. */
+  ids: Map<string, string>;
+  /** What each price id sells, for reading invoice lines back. */
+  sold: Map<string, Sold>;
+}
+
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
   readonly testMode: boolean;
   private readonly stripe: Stripe;
   private readonly webhookSecret: string;
-  private priceIds: Promise<Map<string, string>> | null = null;
+  private readonly automaticTax: boolean;
+  private catalog: Promise<Catalog> | null = null;
 
-  constructor({ secretKey, webhookSecret, apiBase }: StripeProviderOptions) {
+  constructor({ secretKey, webhookSecret, apiBase, automaticTax = false }: StripeProviderOptions) {
     this.testMode = /^(sk|rk)_test_/.test(secretKey);
     this.stripe = createStripeClient(secretKey, apiBase);
     this.webhookSecret = webhookSecret;
+    this.automaticTax = automaticTax;
   }
 
   async createCustomer({ userId, email, idempotencyKey }: { userId: string; email: string; idempotencyKey: string }) {
@@ -72,17 +102,19 @@ export class StripeProvider implements PaymentProvider {
     return customer.id;
   }
 
+  // --- Checkouts -------------------------------------------------------------------------------
+
   async createPlanCheckout({
     plan,
     billingCycle,
     payNow,
     ...base
-  }: CheckoutBase & PlanTarget & { payNow: boolean }): Promise<CheckoutSession> {
+  }: CheckoutBase & PlanPrice): Promise<CheckoutSession> {
     const price = await this.priceId(planPriceLookupKey(plan, billingCycle, payNow));
     return this.checkout(base, 'plan', {
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
-      // The subscription's metadata is how every later invoice says what it paid for.
+      // The subscription's metadata is how every later invoice says whose it is.
       subscription_data: { metadata: subscriptionMetadata(base.userId, { plan, billingCycle }, payNow) },
     });
   }
@@ -104,6 +136,40 @@ export class StripeProvider implements PaymentProvider {
       { [META.pack]: pack },
     );
   }
+
+  async getCheckout(id: string): Promise<CheckoutFacts | null> {
+    const session = await this.orNull('read the checkout', () => this.stripe.checkout.sessions.retrieve(id));
+    return session && checkoutFacts(session);
+  }
+
+  async listOpenCheckouts(customerId: string): Promise<CheckoutFacts[]> {
+    return this.call('list the open checkouts', async () => {
+      const open: CheckoutFacts[] = [];
+      for await (const session of this.stripe.checkout.sessions.list({
+        customer: customerId,
+        status: 'open',
+        limit: 100,
+      })) {
+        const facts = checkoutFacts(session);
+        if (facts) open.push(facts);
+      }
+      return open;
+    });
+  }
+
+  async expireCheckout(id: string): Promise<void> {
+    try {
+      // Stripe expires only an open session (SDK: checkout.sessions.expire).
+      await this.stripe.checkout.sessions.expire(id);
+    } catch (error) {
+      // One that was paid or expired meanwhile is left as it is.
+      const closed = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400;
+      if (closed && (await this.getCheckout(id))?.status !== 'open') return;
+      throw providerError('close the checkout', error);
+    }
+  }
+
+  // --- Subscriptions ---------------------------------------------------------------------------
 
   async startPlanAfterTrial({
     userId,
@@ -131,61 +197,353 @@ export class StripeProvider implements PaymentProvider {
           add_invoice_items: [{ price: trialDayPrice, quantity: 1 }],
           default_payment_method: card,
           off_session: true,
-          // A declined card leaves the subscription incomplete rather than failing the call.
+          // A declined card, or a bank that asks to confirm, leaves the subscription incomplete
+          // with its first invoice open to pay, rather than failing the call.
           payment_behavior: 'allow_incomplete',
           metadata: subscriptionMetadata(userId, PLAN_AFTER_TRIAL, false),
+          ...this.subscriptionTax(),
+          expand: SUBSCRIPTION_EXPAND,
         },
         { idempotencyKey },
       ),
     );
-    return subscriptionState(subscription);
+    return this.ownState(subscription);
   }
 
   async getSubscription(id: string): Promise<SubscriptionState | null> {
     const subscription = await this.fetchSubscription(id);
-    return subscription && subscriptionState(subscription);
+    return subscription && this.stateOf(subscription);
   }
 
-  async upgrade(id: string, target: PlanTarget, idempotencyKey: string): Promise<SubscriptionState> {
+  async listSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+    return this.call('list the subscriptions', async () => {
+      const running: SubscriptionState[] = [];
+      const all = this.stripe.subscriptions.list({
+        customer: customerId,
+        status: 'all',
+        limit: 100,
+        expand: SUBSCRIPTION_EXPAND.map((field) => `data.${field}`),
+      });
+      for await (const subscription of all) {
+        if (ENDED.has(subscription.status)) continue;
+        const state = await this.stateOf(subscription);
+        if (state) running.push(state);
+      }
+      return running;
+    });
+  }
+
+  async upgrade(
+    id: string,
+    target: PlanTarget,
+    idempotencyKey: string,
+  ): Promise<{ state: SubscriptionState; invoiceId: string }> {
     const subscription = await this.liveSubscription(id, 'be upgraded');
-    const current = subscriptionState(subscription);
+    const current = await this.ownState(subscription);
+    if (current.status === 'incomplete') {
+      throw new PaymentProviderError(
+        'The subscription’s first payment is still due: pay that invoice first, then change the plan.',
+        'refused',
+        409,
+      );
+    }
     const price = await this.priceId(planPriceLookupKey(target.plan, target.billingCycle, current.payNow));
-    // The upgrade replaces a downgrade waiting for the next period.
-    await this.releaseSchedule(subscription, `${idempotencyKey}:release`);
-    const updated = await this.call('upgrade the plan', () =>
-      this.stripe.subscriptions.update(
+    // A waiting downgrade goes: its schedule would bring the lower plan back at the old period's
+    // end, and Stripe refuses the cancellation setting sent below on a subscription a schedule
+    // manages. It comes back if the charge fails.
+    const released = await this.releaseSchedule(subscription, `${idempotencyKey}:release`);
+    let updated: Stripe.Subscription;
+    try {
+      updated = await this.stripe.subscriptions.update(
         id,
         {
           items: [{ id: firstItem(subscription).id, price, quantity: 1 }],
-          // Charged now for the rest of the period; a declined card leaves the plan as it was.
-          proration_behavior: 'always_invoice',
+          // A new period of the new plan starts now, charged in full, with no credit for the old
+          // one ("if you set proration_behavior to none ... we don't generate any credits",
+          // SDK: subscriptions.update): what the old plan granted stays (decision 20.1).
+          billing_cycle_anchor: { type: 'now' },
+          proration_behavior: 'none',
+          // A declined card fails the call (402) and leaves the subscription as it was.
           payment_behavior: 'error_if_incomplete',
           cancel_at_period_end: false,
           metadata: subscriptionMetadata(current.userId, target, current.payNow),
-          expand: ['schedule'],
+          ...this.subscriptionTax(),
+          expand: SUBSCRIPTION_EXPAND,
         },
         { idempotencyKey: `${idempotencyKey}:update` },
-      ),
-    );
-    return subscriptionState(updated);
+      );
+    } catch (error) {
+      const failure = providerError('upgrade the plan', error);
+      if (released && current.scheduledChange) {
+        await this.restoreDowngrade(subscription, current, failure, `${idempotencyKey}:restore`);
+      }
+      throw failure;
+    }
+    const invoiceId = idOf(updated.latest_invoice);
+    if (!invoiceId) throw new PaymentProviderError('Stripe changed the plan without an invoice. Try again.', 'refused');
+    return { state: await this.ownState(updated), invoiceId };
   }
 
   async scheduleDowngrade(id: string, target: PlanTarget, idempotencyKey: string): Promise<SubscriptionState> {
     let subscription = await this.liveSubscription(id, 'be changed');
-    const current = subscriptionState(subscription);
-    const price = await this.priceId(planPriceLookupKey(target.plan, target.billingCycle, current.payNow));
+    const current = await this.ownState(subscription);
     if (subscription.cancel_at_period_end) {
       // Choosing a plan for the next period means the subscription goes on.
       subscription = await this.call('keep the subscription going', () =>
         this.stripe.subscriptions.update(
           id,
-          { cancel_at_period_end: false, expand: ['schedule'] },
+          { cancel_at_period_end: false, expand: SUBSCRIPTION_EXPAND },
           { idempotencyKey: `${idempotencyKey}:resume` },
         ),
       );
     }
+    await this.planDowngrade(subscription, { ...target, payNow: current.payNow }, current.userId, idempotencyKey);
+    return this.ownState(await this.knownSubscription(id));
+  }
+
+  async cancelAtPeriodEnd(id: string): Promise<SubscriptionState> {
+    const subscription = await this.knownSubscription(id);
+    if (ENDED.has(subscription.status)) return this.ownState(subscription);
+    // A downgrade waiting for the next period goes with it; Stripe also refuses to change the
+    // cancellation of a subscription a schedule manages.
+    await this.releaseSchedule(subscription);
+    const updated = await this.call('cancel the subscription', () =>
+      this.stripe.subscriptions.update(id, { cancel_at_period_end: true, expand: SUBSCRIPTION_EXPAND }),
+    );
+    return this.ownState(updated);
+  }
+
+  async reactivate(id: string): Promise<SubscriptionState> {
+    const subscription = await this.liveSubscription(id, 'be reactivated');
+    if (!subscription.cancel_at_period_end) return this.ownState(subscription);
+    const updated = await this.call('reactivate the subscription', () =>
+      this.stripe.subscriptions.update(id, { cancel_at_period_end: false, expand: SUBSCRIPTION_EXPAND }),
+    );
+    return this.ownState(updated);
+  }
+
+  async cancelNow(id: string, idempotencyKey: string): Promise<void> {
+    const subscription = await this.knownSubscription(id);
+    if (ENDED.has(subscription.status)) return;
+    const schedule = pendingSchedule(subscription);
+    try {
+      if (schedule) {
+        // A subscription a schedule manages ends with its schedule ("Cancels a subscription
+        // schedule and its associated subscription immediately", SDK: subscriptionSchedules.cancel),
+        // whose final invoice and proration credit are on unless turned off.
+        await this.stripe.subscriptionSchedules.cancel(
+          schedule.id,
+          { invoice_now: false, prorate: false },
+          { idempotencyKey },
+        );
+      } else {
+        // No final invoice and no credit: the period was granted in full when it was paid.
+        await this.stripe.subscriptions.cancel(id, { invoice_now: false, prorate: false });
+      }
+    } catch (error) {
+      // One that ended meanwhile is left as it is.
+      const now = await this.fetchSubscription(id).catch(() => null);
+      if (now && ENDED.has(now.status)) return;
+      throw providerError('end the subscription', error);
+    }
+  }
+
+  // --- Invoices and payments -------------------------------------------------------------------
+
+  async getInvoice(id: string): Promise<InvoiceFacts | null> {
+    // `payments` is included only when asked for (SDK: Invoice.payments).
+    const invoice = await this.orNull('read the invoice', () =>
+      this.stripe.invoices.retrieve(id, { expand: ['payments'] }),
+    );
+    if (!invoice?.id) return null;
+    const invoiceId = invoice.id;
+    const { sold } = await this.prices();
+    const lines = await this.call('read the invoice’s lines', async () => {
+      const read: InvoiceLine[] = [];
+      for await (const line of this.stripe.invoices.listLineItems(invoiceId, { limit: 100 })) {
+        read.push(lineFacts(line, sold));
+      }
+      return read;
+    });
+    const details = invoice.parent?.subscription_details;
+    const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
+    return {
+      id: invoiceId,
+      subscriptionId: idOf(details?.subscription),
+      customerId: idOf(invoice.customer) ?? '',
+      userId: details?.metadata?.[META.userId] || null,
+      status: invoiceStatusOf(invoice.status),
+      totalCents: invoice.total,
+      amountPaidCents: invoice.amount_paid,
+      paidAt: invoice.status_transitions.paid_at === null ? null : fromUnix(invoice.status_transitions.paid_at),
+      paymentIntentId: idOf(paid?.payment.payment_intent),
+      lines,
+    };
+  }
+
+  async getPayment(paymentIntentId: string): Promise<PaymentFacts | null> {
+    const intent = await this.orNull('read the payment', () =>
+      this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] }),
+    );
+    if (!intent) return null;
+    const disputes = await this.call('read the payment’s dispute', () =>
+      this.stripe.disputes.list({ payment_intent: paymentIntentId, limit: 1 }),
+    );
+    const dispute = disputes.data[0];
+    const charge = intent.latest_charge;
+    return {
+      paymentIntentId,
+      customerId: idOf(intent.customer),
+      amountCents: intent.amount_received,
+      refundedCents: charge && typeof charge !== 'string' ? charge.amount_refunded : 0,
+      dispute: dispute ? { id: dispute.id, status: disputeStatusOf(dispute.status) } : null,
+    };
+  }
+
+  async refund({
+    paymentIntentId,
+    amountCents,
+    idempotencyKey,
+  }: {
+    paymentIntentId: string;
+    amountCents: number | null;
+    idempotencyKey: string;
+  }): Promise<void> {
+    await this.call('refund the payment', () =>
+      this.stripe.refunds.create(
+        { payment_intent: paymentIntentId, ...(amountCents !== null && { amount: amountCents }) },
+        { idempotencyKey },
+      ),
+    );
+  }
+
+  async cardFingerprint(setupIntentId: string): Promise<string | null> {
+    const intent = await this.orNull('read the saved card', () =>
+      this.stripe.setupIntents.retrieve(setupIntentId, { expand: ['payment_method'] }),
+    );
+    const method = intent?.payment_method;
+    return method && typeof method !== 'string' ? (method.card?.fingerprint ?? null) : null;
+  }
+
+  async listPaidSince(since: Date): Promise<{ invoiceIds: string[]; checkoutIds: string[] }> {
+    const created = { gte: Math.floor(since.getTime() / 1000) };
+    return this.call('list the payments since the last reconciliation', async () => {
+      const invoiceIds: string[] = [];
+      for await (const invoice of this.stripe.invoices.list({ status: 'paid', created, limit: 100 })) {
+        if (invoice.id) invoiceIds.push(invoice.id);
+      }
+      const checkoutIds: string[] = [];
+      for await (const session of this.stripe.checkout.sessions.list({ status: 'complete', created, limit: 100 })) {
+        checkoutIds.push(session.id);
+      }
+      return { invoiceIds, checkoutIds };
+    });
+  }
+
+  readWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent {
+    return readSignedEvent(rawBody, signature, this.webhookSecret);
+  }
+
+  // --- Reading subscriptions -------------------------------------------------------------------
+
+  /** The subscription as billing sees it, or null when OwnVoice did not make it. */
+  private async stateOf(subscription: Stripe.Subscription): Promise<SubscriptionState | null> {
+    const target = readPlan(subscription.metadata);
+    const userId = subscription.metadata[META.userId];
+    const item = subscription.items.data[0];
+    if (!target || !userId || !item) return null;
+    const status = subscriptionStatusOf(subscription.status);
+    const unpaid = status === 'incomplete' || status === 'past_due';
+    return {
+      id: subscription.id,
+      customerId: idOf(subscription.customer) ?? '',
+      userId,
+      ...target,
+      payNow: subscription.metadata[META.payNow] === 'true',
+      status,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end,
+      currentPeriodStart: fromUnix(item.current_period_start),
+      currentPeriodEnd: fromUnix(item.current_period_end),
+      scheduledChange: scheduledChange(subscription.schedule, item.current_period_end),
+      unpaidInvoice: unpaid ? await this.unpaidInvoice(idOf(subscription.latest_invoice)) : null,
+      latestInvoiceId: idOf(subscription.latest_invoice),
+    };
+  }
+
+  private async ownState(subscription: Stripe.Subscription): Promise<SubscriptionState> {
+    const state = await this.stateOf(subscription);
+    if (!state) {
+      throw new PaymentProviderError(
+        `Stripe subscription ${subscription.id} was not made by OwnVoice: its metadata names no plan or user.`,
+        'not_found',
+      );
+    }
+    return state;
+  }
+
+  /**
+   * The latest invoice while it waits to be paid: its page, and what its payment's last attempt
+   * met, read from the PaymentIntent behind the invoice's payment (SDK: InvoicePayment.payment).
+   */
+  private async unpaidInvoice(invoiceId: string | null): Promise<UnpaidInvoice | null> {
+    if (!invoiceId) return null;
+    const invoice = await this.call('read the unpaid invoice', () =>
+      this.stripe.invoices.retrieve(invoiceId, { expand: ['payments'] }),
+    );
+    if (invoice.status !== 'open') return null;
+    const payment = invoice.payments?.data.find((each) => each.is_default) ?? invoice.payments?.data[0];
+    const intentId = idOf(payment?.payment.payment_intent);
+    const intent = intentId
+      ? await this.call('read the unpaid invoice’s payment', () => this.stripe.paymentIntents.retrieve(intentId))
+      : null;
+    return {
+      id: invoiceId,
+      amountDueCents: invoice.amount_remaining,
+      payUrl: invoice.hosted_invoice_url ?? null,
+      failure: intent?.last_payment_error?.message ?? null,
+      requiresAction: intent?.status === 'requires_action',
+    };
+  }
+
+  private async fetchSubscription(id: string): Promise<Stripe.Subscription | null> {
+    return this.orNull('read the subscription', () =>
+      this.stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }),
+    );
+  }
+
+  private async knownSubscription(id: string): Promise<Stripe.Subscription> {
+    const subscription = await this.fetchSubscription(id);
+    if (!subscription) throw new PaymentProviderError(`Stripe has no subscription ${id}.`, 'not_found', 404);
+    return subscription;
+  }
+
+  /** A subscription that has not ended; `could` says what an ended one cannot do. */
+  private async liveSubscription(id: string, could: string): Promise<Stripe.Subscription> {
+    const subscription = await this.knownSubscription(id);
+    if (ENDED.has(subscription.status)) {
+      throw new PaymentProviderError(
+        `The subscription has ended and cannot ${could}: choose a plan to subscribe again.`,
+        'ended',
+        409,
+      );
+    }
+    return subscription;
+  }
+
+  // --- Scheduled downgrades --------------------------------------------------------------------
+
+  /** Schedules `target` for the next period: the current phase runs out, then the lower plan. */
+  private async planDowngrade(
+    subscription: Stripe.Subscription,
+    target: PlanPrice,
+    userId: string,
+    idempotencyKey: string,
+  ): Promise<void> {
+    const price = await this.priceId(planPriceLookupKey(target.plan, target.billingCycle, target.payNow));
     const item = firstItem(subscription);
     const schedule = await this.scheduleOf(subscription, `${idempotencyKey}:schedule`);
+    const newInterval = CYCLE_INTERVAL[target.billingCycle] !== item.price.recurring?.interval;
+    const tax = this.automaticTax ? { automatic_tax: { enabled: true } } : {};
     await this.call('schedule the change of plan', () =>
       this.stripe.subscriptionSchedules.update(
         schedule.id,
@@ -197,48 +555,78 @@ export class StripeProvider implements PaymentProvider {
               start_date: schedule.current_phase?.start_date ?? item.current_period_start,
               end_date: item.current_period_end,
               proration_behavior: 'none',
+              ...tax,
             },
             {
               items: [{ price, quantity: 1 }],
               duration: { interval: CYCLE_INTERVAL[target.billingCycle], interval_count: 1 },
               // Entering the phase writes this into the subscription, and so into its invoices.
-              metadata: subscriptionMetadata(current.userId, target, current.payNow),
+              metadata: subscriptionMetadata(userId, target, target.payNow),
               proration_behavior: 'none',
+              // A new interval starts its period at the phase start, invoiced then; with the
+              // default (`automatic`) Stripe may keep the old anchor (SDK: Phase.billing_cycle_anchor).
+              ...(newInterval && { billing_cycle_anchor: 'phase_start' as const }),
+              ...tax,
             },
           ],
         },
         { idempotencyKey: `${idempotencyKey}:phases` },
       ),
     );
-    const changed = await this.fetchSubscription(id);
-    if (!changed) throw new PaymentProviderError(`Stripe lost subscription ${id} while changing it. Try again.`, 404);
-    return subscriptionState(changed);
   }
 
-  async cancelAtPeriodEnd(id: string): Promise<SubscriptionState> {
-    const subscription = await this.knownSubscription(id);
-    if (ENDED.has(subscription.status)) return subscriptionState(subscription);
-    // A downgrade waiting for the next period goes with it; Stripe also refuses to cancel a
-    // subscription a schedule manages.
-    await this.releaseSchedule(subscription);
-    const updated = await this.call('cancel the subscription', () =>
-      this.stripe.subscriptions.update(id, { cancel_at_period_end: true, expand: ['schedule'] }),
+  /**
+   * Schedules again the downgrade an upgrade released before its charge failed. If that fails
+   * too, the person is told the downgrade is gone.
+   */
+  private async restoreDowngrade(
+    subscription: Stripe.Subscription,
+    current: SubscriptionState,
+    failure: unknown,
+    idempotencyKey: string,
+  ): Promise<void> {
+    const downgrade = current.scheduledChange;
+    if (!downgrade) return;
+    try {
+      await this.planDowngrade(
+        { ...subscription, schedule: null },
+        { ...downgrade, payNow: current.payNow },
+        current.userId,
+        idempotencyKey,
+      );
+    } catch {
+      if (!(failure instanceof PaymentProviderError)) return;
+      throw new PaymentProviderError(
+        `${failure.message} The change to ${downgrade.plan} (${downgrade.billingCycle}) that was scheduled for the next period was dropped: choose it again.`,
+        failure.code,
+        failure.status,
+      );
+    }
+  }
+
+  /** The schedule managing the subscription, attaching a new one when there is none. */
+  private async scheduleOf(subscription: Stripe.Subscription, idempotencyKey: string) {
+    const attached = pendingSchedule(subscription);
+    if (attached) return attached;
+    return this.call('schedule the change of plan', () =>
+      this.stripe.subscriptionSchedules.create({ from_subscription: subscription.id }, { idempotencyKey }),
     );
-    return subscriptionState(updated);
   }
 
-  async reactivate(id: string): Promise<SubscriptionState> {
-    const subscription = await this.liveSubscription(id, 'be reactivated');
-    if (!subscription.cancel_at_period_end) return subscriptionState(subscription);
-    const updated = await this.call('reactivate the subscription', () =>
-      this.stripe.subscriptions.update(id, { cancel_at_period_end: false, expand: ['schedule'] }),
+  /**
+   * Detaches the subscription's schedule, dropping what it had planned and keeping the
+   * subscription as it is (SDK: subscriptionSchedules.release); answers whether there was one.
+   */
+  private async releaseSchedule(subscription: Stripe.Subscription, idempotencyKey?: string): Promise<boolean> {
+    const attached = subscription.schedule;
+    if (!attached || (typeof attached !== 'string' && !isPending(attached))) return false;
+    await this.call('drop the scheduled change of plan', () =>
+      this.stripe.subscriptionSchedules.release(idOf(attached) ?? '', {}, idempotencyKey ? { idempotencyKey } : {}),
     );
-    return subscriptionState(updated);
+    return true;
   }
 
-  readWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent {
-    return readSignedEvent(rawBody, signature, this.webhookSecret);
-  }
+  // --- Odds and ends ---------------------------------------------------------------------------
 
   private async checkout(
     base: CheckoutBase,
@@ -250,6 +638,7 @@ export class StripeProvider implements PaymentProvider {
       this.stripe.checkout.sessions.create(
         {
           ...params,
+          ...this.checkoutTax(params.mode),
           customer: base.customerId,
           client_reference_id: base.userId,
           success_url: base.successUrl,
@@ -259,8 +648,28 @@ export class StripeProvider implements PaymentProvider {
         { idempotencyKey: base.idempotencyKey },
       ),
     );
-    if (!session.url) throw new PaymentProviderError('Stripe started a checkout without a page to pay on. Try again.');
+    if (!session.url) {
+      throw new PaymentProviderError('Stripe started a checkout without a page to pay on. Try again.', 'refused');
+    }
     return { id: session.id, url: session.url };
+  }
+
+  /**
+   * With Stripe Tax, Checkout collects the billing address the tax is computed from and saves it
+   * on the customer for the invoices that follow. A setup session charges nothing, and Stripe
+   * refuses `automatic_tax` in setup mode; it still saves the address for the plan after the trial.
+   */
+  private checkoutTax(mode: Stripe.Checkout.SessionCreateParams.Mode | undefined) {
+    if (!this.automaticTax) return {};
+    return {
+      billing_address_collection: 'required' as const,
+      customer_update: { address: 'auto' as const },
+      ...(mode !== 'setup' && { automatic_tax: { enabled: true } }),
+    };
+  }
+
+  private subscriptionTax() {
+    return this.automaticTax ? { automatic_tax: { enabled: true } } : {};
   }
 
   /** The card a pay-later checkout saved. */
@@ -270,76 +679,34 @@ export class StripeProvider implements PaymentProvider {
     );
     const card = idOf(intent.payment_method);
     if (!card) {
-      throw new PaymentProviderError('No card was saved at the pay-later checkout: choose a plan to add one.', 400);
+      throw new PaymentProviderError(
+        'No card was saved at the pay-later checkout: choose a plan to add one.',
+        'refused',
+        400,
+      );
     }
     return card;
   }
 
-  private async fetchSubscription(id: string): Promise<Stripe.Subscription | null> {
-    try {
-      return await this.stripe.subscriptions.retrieve(id, { expand: ['schedule'] });
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
-      throw providerError('read the subscription', error);
-    }
-  }
-
-  private async knownSubscription(id: string): Promise<Stripe.Subscription> {
-    const subscription = await this.fetchSubscription(id);
-    if (!subscription) throw new PaymentProviderError(`Stripe has no subscription ${id}.`, 404);
-    return subscription;
-  }
-
-  /** A subscription that has not ended; `could` says what an ended one cannot do. */
-  private async liveSubscription(id: string, could: string): Promise<Stripe.Subscription> {
-    const subscription = await this.knownSubscription(id);
-    if (ENDED.has(subscription.status)) {
-      throw new PaymentProviderError(
-        `The subscription has ended and cannot ${could}: choose a plan to subscribe again.`,
-        409,
-      );
-    }
-    return subscription;
-  }
-
-  /** The schedule managing the subscription, attaching a new one when there is none. */
-  private async scheduleOf(subscription: Stripe.Subscription, idempotencyKey: string) {
-    const attached = subscription.schedule;
-    if (attached && typeof attached !== 'string' && isPending(attached)) return attached;
-    return this.call('schedule the change of plan', () =>
-      this.stripe.subscriptionSchedules.create({ from_subscription: subscription.id }, { idempotencyKey }),
-    );
-  }
-
-  /** Detaches the subscription's schedule (dropping what it had planned), keeping the subscription. */
-  private async releaseSchedule(subscription: Stripe.Subscription, idempotencyKey?: string): Promise<void> {
-    const attached = subscription.schedule;
-    if (!attached || (typeof attached !== 'string' && !isPending(attached))) return;
-    await this.call('drop the scheduled change of plan', () =>
-      this.stripe.subscriptionSchedules.release(
-        typeof attached === 'string' ? attached : attached.id,
-        {},
-        idempotencyKey ? { idempotencyKey } : {},
-      ),
-    );
-  }
-
-  /** A price id by lookup key; all are looked up at the first need, and again after a failure. */
+  /** A price id by lookup key. */
   private async priceId(lookupKey: string): Promise<string> {
-    this.priceIds ??= this.resolvePrices();
-    let ids: Map<string, string>;
-    try {
-      ids = await this.priceIds;
-    } catch (error) {
-      this.priceIds = null;
-      throw error;
-    }
-    const id = ids.get(lookupKey);
+    const id = (await this.prices()).ids.get(lookupKey);
     if (!id) throw new Error(`${lookupKey} is not a price OwnVoice sells.`);
     return id;
   }
 
-  private async resolvePrices(): Promise<Map<string, string>> {
+  /** All prices are looked up at the first need, and again after a failure. */
+  private async prices(): Promise<Catalog> {
+    this.catalog ??= this.resolvePrices();
+    try {
+      return await this.catalog;
+    } catch (error) {
+      this.catalog = null;
+      throw error;
+    }
+  }
+
+  private async resolvePrices(): Promise<Catalog> {
     const found = await this.call('look up the prices', () =>
       findPricesByLookupKey(
         this.stripe,
@@ -358,16 +725,27 @@ export class StripeProvider implements PaymentProvider {
       throw new PaymentProviderError(
         `The Stripe account of STRIPE_SECRET_KEY lacks prices OwnVoice sells (${problems.join('; ')}). ` +
           'Run `npm run billing:setup` with the same STRIPE_SECRET_KEY, then try again.',
+        'misconfigured',
         503,
       );
     }
-    return ids;
+    return { ids, sold: soldBy(ids) };
   }
 
   private async call<T>(action: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
+      throw providerError(action, error);
+    }
+  }
+
+  /** What Stripe has under an id, or null when it has nothing by that id. */
+  private async orNull<T>(action: string, run: () => Promise<T>): Promise<T | null> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw providerError(action, error);
     }
   }
@@ -382,35 +760,14 @@ function subscriptionMetadata(userId: string, { plan, billingCycle }: PlanTarget
   };
 }
 
-function subscriptionState(subscription: Stripe.Subscription): SubscriptionState {
-  const target = readPlan(subscription.metadata);
-  const userId = subscription.metadata[META.userId];
-  const item = subscription.items.data[0];
-  if (!target || !userId || !item) {
-    throw new PaymentProviderError(
-      `Stripe subscription ${subscription.id} was not made by OwnVoice: its metadata names no plan or user.`,
-    );
-  }
-  return {
-    id: subscription.id,
-    customerId: idOf(subscription.customer) ?? '',
-    userId,
-    ...target,
-    payNow: subscription.metadata[META.payNow] === 'true',
-    status: subscriptionStatusOf(subscription.status),
-    cancelAtPeriodEnd: subscription.cancel_at_period_end,
-    currentPeriodEnd: fromUnix(item.current_period_end),
-    scheduledChange: scheduledChange(subscription.schedule, item.current_period_end),
-  };
-}
-
-/** How billing sees Stripe's subscription status. */
+/** How billing sees Stripe's subscription status (SDK: Subscription.status). */
 export function subscriptionStatusOf(status: Stripe.Subscription.Status): SubscriptionState['status'] {
   switch (status) {
     case 'active':
     case 'trialing':
-    case 'past_due': // Still the person's plan while Stripe retries the card.
       return 'active';
+    case 'past_due': // Still the person's plan while Stripe retries the card.
+      return 'past_due';
     case 'canceled':
     case 'unpaid':
     case 'incomplete_expired':
@@ -434,35 +791,137 @@ function scheduledChange(
 const isPending = (schedule: Stripe.SubscriptionSchedule) =>
   schedule.status === 'active' || schedule.status === 'not_started';
 
+/** The schedule managing the subscription, when it still manages it (read with `expand: ['schedule']`). */
+function pendingSchedule(subscription: Stripe.Subscription): Stripe.SubscriptionSchedule | null {
+  const schedule = subscription.schedule;
+  return schedule && typeof schedule !== 'string' && isPending(schedule) ? schedule : null;
+}
+
 function firstItem(subscription: Stripe.Subscription): Stripe.SubscriptionItem {
   const item = subscription.items.data[0];
-  if (!item) throw new PaymentProviderError(`Stripe subscription ${subscription.id} has no price to change.`);
+  if (!item) {
+    throw new PaymentProviderError(`Stripe subscription ${subscription.id} has no price to change.`, 'refused');
+  }
   return item;
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
+function checkoutFacts(session: Stripe.Checkout.Session): CheckoutFacts | null {
+  const kind = CHECKOUT_KINDS.find((each) => each === session.metadata?.[META.kind]);
+  const userId = session.metadata?.[META.userId];
+  if (!kind || !userId) return null;
+  return {
+    id: session.id,
+    kind,
+    userId,
+    customerId: idOf(session.customer),
+    status: session.status === 'complete' ? 'complete' : session.status === 'expired' ? 'expired' : 'open',
+    paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+    amountTotalCents: session.amount_total ?? 0,
+    createdAt: fromUnix(session.created),
+    pack: PACK_IDS.find((pack) => pack === session.metadata?.[META.pack]) ?? null,
+    subscriptionId: idOf(session.subscription),
+    invoiceId: idOf(session.invoice),
+    setupIntentId: idOf(session.setup_intent),
+    paymentIntentId: idOf(session.payment_intent),
+  };
+}
+
+/** What each of OwnVoice's price ids sells, read back from the lookup keys it was found by. */
+function soldBy(ids: Map<string, string>): Map<string, Sold> {
+  const sold = new Map<string, Sold>();
+  for (const plan of PAID_PLAN_NAMES) {
+    for (const billingCycle of BILLING_CYCLES) {
+      for (const payNow of [false, true]) {
+        const id = ids.get(planPriceLookupKey(plan, billingCycle, payNow));
+        if (id) sold.set(id, { plan, billingCycle, payNow });
+      }
+    }
+  }
+  const trialDay = ids.get(TRIAL_FIRST_CHARGE_LOOKUP_KEY);
+  if (trialDay) sold.set(trialDay, 'trial_day');
+  return sold;
+}
+
+/**
+ * An invoice line read into what OwnVoice sells: its price (`pricing.price_details.price`), and
+ * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`).
+ */
+function lineFacts(line: Stripe.InvoiceLineItem, sold: Map<string, Sold>): InvoiceLine {
+  const priceId = idOf(line.pricing?.price_details?.price);
+  const what = priceId ? sold.get(priceId) : undefined;
+  const proration =
+    line.parent?.subscription_item_details?.proration ?? line.parent?.invoice_item_details?.proration ?? false;
+  const kind = proration || !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
+  return {
+    amountCents: line.amount,
+    periodStart: fromUnix(line.period.start),
+    periodEnd: fromUnix(line.period.end),
+    kind,
+    plan: kind === 'plan' && what && what !== 'trial_day' ? what : null,
+    proration,
+    description: line.description ?? '',
+  };
+}
+
+const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+
+const invoiceStatusOf = (status: Stripe.Invoice.Status | null): InvoiceFacts['status'] =>
+  INVOICE_STATUSES.find((each) => each === status) ?? 'draft';
+
+/** A dispute is open until the bank decides it (SDK: Dispute.status). */
+function disputeStatusOf(status: Stripe.Dispute.Status): 'open' | 'won' | 'lost' {
+  return status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'open';
+}
 
 const fromUnix = (seconds: number) => new Date(seconds * 1000);
+
+/**
+ * Stripe's codes for a payment the bank wants the customer to confirm (3-D Secure): on an
+ * invoice's payment, and as the decline code of an off-session charge (SDK: the error codes of
+ * PaymentIntent.LastPaymentError.Code).
+ */
+const AUTHENTICATION_CODES = new Set(['invoice_payment_intent_requires_action', 'authentication_required']);
 
 /** Stripe's error as one a person or the operator can act on; anything else is a bug, passed on. */
 function providerError(action: string, error: unknown): unknown {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
   const status = error.statusCode;
-  if (error instanceof Stripe.errors.StripeCardError) {
-    return new PaymentProviderError(`The card was declined: ${error.message} Try another card.`, status);
+  if (AUTHENTICATION_CODES.has(error.code ?? '') || AUTHENTICATION_CODES.has(error.decline_code ?? '')) {
+    return new PaymentProviderError(
+      `The bank asks to confirm this payment (3-D Secure), which cannot be done here, so Stripe could not ${action}. Nothing was charged. Try another card, or ask the bank to allow the payment.`,
+      'requires_action',
+      status,
+    );
   }
-  if (error instanceof Stripe.errors.StripeAuthenticationError) {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return new PaymentProviderError(
+      `The card was declined: ${error.message} Nothing was charged. Try another card.`,
+      'card_declined',
+      status,
+    );
+  }
+  if (
+    error instanceof Stripe.errors.StripeAuthenticationError ||
+    error instanceof Stripe.errors.StripePermissionError
+  ) {
     return new PaymentProviderError(
       `Stripe refused the secret key, so could not ${action}: check STRIPE_SECRET_KEY.`,
+      'misconfigured',
       status,
     );
   }
   if (error instanceof Stripe.errors.StripeConnectionError) {
-    return new PaymentProviderError(`Could not reach Stripe to ${action}. Try again in a moment.`, 503);
+    return new PaymentProviderError(`Could not reach Stripe to ${action}. Try again in a moment.`, 'unavailable', 503);
   }
-  if (error instanceof Stripe.errors.StripeRateLimitError) {
-    return new PaymentProviderError(`Stripe is busy and could not ${action}. Try again in a moment.`, status);
+  if (error instanceof Stripe.errors.StripeRateLimitError || error instanceof Stripe.errors.StripeAPIError) {
+    return new PaymentProviderError(
+      `Stripe is busy and could not ${action}. Try again in a moment.`,
+      'unavailable',
+      status,
+    );
   }
-  return new PaymentProviderError(`Stripe could not ${action}: ${error.message}`, status);
+  if (status === 404) {
+    return new PaymentProviderError(`Stripe could not ${action}: ${error.message}`, 'not_found', status);
+  }
+  return new PaymentProviderError(`Stripe could not ${action}: ${error.message}`, 'refused', status);
 }

@@ -66,11 +66,12 @@ describe('CSRF protection', () => {
     }
   });
 
-  it('exempts only what no page of ours calls: the payment webhook and the test checkout buttons', () => {
+  it('exempts only what no page of ours calls: the payment webhook and the test payment pages', () => {
     const exempt = ctx.app.routeList.filter((r) => !r.csrf).map((r) => `${r.method} ${r.url}`);
     expect(exempt.sort()).toEqual([
       'POST /api/offline-checkout/:id/cancel',
       'POST /api/offline-checkout/:id/pay',
+      'POST /api/offline-checkout/invoice/:id/pay',
       'POST /api/stripe/webhook',
     ]);
   });

@@ -1,11 +1,17 @@
 // The usage ledger (db/schema.ts ledgerEntries): lines are only ever added. A grant's line has a
 // reference, and the unique index on it makes a second grant of the same thing a no-op.
 import type { LedgerResource, TrancheType } from '@ownvoice/shared';
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, like, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type LedgerEntryRow, ledgerEntries, usageTranches } from '../db/schema.js';
 
 export type LedgerLine = typeof ledgerEntries.$inferInsert;
+
+/**
+ * Reversal lines name the payment they take back for, and the payment's state that caused them
+ * (`reversal:<payment>:<state>`), so the same refund takes back once however often it is read.
+ */
+export const reversalPrefix = (paymentReference: string) => `reversal:${paymentReference}:`;
 
 /** A spend line with how much of it has been refunded already. */
 export interface RefundableSpend {
@@ -111,6 +117,49 @@ export class LedgerRepository {
     return spends
       .map((s) => ({ id: s.id, trancheId: s.trancheId ?? '', spent: -s.amount, refunded: refunded.get(s.id) ?? 0 }))
       .filter((s) => s.trancheId && s.refunded < s.spent);
+  }
+
+  /**
+   * What a grant made with this reference gave, per tranche (stored units) and in storage slots,
+   * and how much of each reversals took back since, for taking back a refunded payment's part.
+   */
+  async grantedBy(
+    tx: Database,
+    userId: string,
+    reference: string,
+  ): Promise<{ key: string; trancheId: string | null; resource: LedgerResource; granted: number; reversed: number }[]> {
+    const rows = await tx
+      .select({
+        trancheId: ledgerEntries.trancheId,
+        resource: ledgerEntries.resource,
+        reason: ledgerEntries.reason,
+        amount: ledgerEntries.amount,
+      })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.userId, userId),
+          or(eq(ledgerEntries.reference, reference), like(ledgerEntries.reference, `${reversalPrefix(reference)}%`)),
+        ),
+      );
+    const byKey = new Map<
+      string,
+      { key: string; trancheId: string | null; resource: LedgerResource; granted: number; reversed: number }
+    >();
+    for (const row of rows) {
+      const key = row.trancheId ?? row.resource;
+      const entry = byKey.get(key) ?? {
+        key,
+        trancheId: row.trancheId,
+        resource: row.resource,
+        granted: 0,
+        reversed: 0,
+      };
+      if (row.reason === 'reversal') entry.reversed -= row.amount;
+      else entry.granted += row.amount;
+      byKey.set(key, entry);
+    }
+    return [...byKey.values()];
   }
 
   /** When each of these tranches expires. */

@@ -1,15 +1,42 @@
-// What the offline provider keeps in place of Stripe: its checkouts and subscriptions.
-import { and, eq, lte } from 'drizzle-orm';
+// What the offline provider keeps in place of Stripe: customers and their test cards, checkouts,
+// subscriptions, invoices, payments, and the events it has still to deliver.
+import { and, asc, eq, gte, inArray, isNull, lte } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import {
   type OfflineCheckoutRow,
+  type OfflineCustomerRow,
+  type OfflineInvoiceRow,
+  type OfflinePaymentRow,
   type OfflineSubscriptionRow,
   offlineCheckouts,
+  offlineCustomers,
+  offlineEvents,
+  offlineInvoices,
+  offlinePayments,
   offlineSubscriptions,
 } from '../db/schema.js';
 
+type Patch<T> = Partial<Omit<T, 'id'>>;
+
 export class OfflineBillingRepository {
   constructor(private readonly db: Database) {}
+
+  // --- Customers ---
+
+  async insertCustomer(row: typeof offlineCustomers.$inferInsert): Promise<void> {
+    await this.db.insert(offlineCustomers).values(row);
+  }
+
+  async findCustomer(id: string): Promise<OfflineCustomerRow | undefined> {
+    const [row] = await this.db.select().from(offlineCustomers).where(eq(offlineCustomers.id, id));
+    return row;
+  }
+
+  async updateCustomer(id: string, patch: Patch<OfflineCustomerRow>): Promise<void> {
+    await this.db.update(offlineCustomers).set(patch).where(eq(offlineCustomers.id, id));
+  }
+
+  // --- Checkouts ---
 
   /** Inserts the checkout, or answers the one made before with the same idempotency key. */
   async insertCheckout(row: typeof offlineCheckouts.$inferInsert): Promise<OfflineCheckoutRow> {
@@ -27,15 +54,51 @@ export class OfflineBillingRepository {
     return row;
   }
 
-  /** Moves an open checkout to `status`; answers false when it was no longer open (paid or cancelled already). */
-  async closeCheckout(id: string, status: 'complete' | 'canceled'): Promise<boolean> {
-    const rows = await this.db
-      .update(offlineCheckouts)
-      .set({ status })
-      .where(and(eq(offlineCheckouts.id, id), eq(offlineCheckouts.status, 'open')))
-      .returning({ id: offlineCheckouts.id });
-    return rows.length === 1;
+  async findCheckoutBySetupIntent(setupIntentId: string): Promise<OfflineCheckoutRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(offlineCheckouts)
+      .where(eq(offlineCheckouts.setupIntentId, setupIntentId));
+    return row;
   }
+
+  /** Moves an open checkout on; answers the row when it was still open, undefined when not. */
+  async closeCheckout(id: string, patch: Patch<OfflineCheckoutRow>): Promise<OfflineCheckoutRow | undefined> {
+    const [row] = await this.db
+      .update(offlineCheckouts)
+      .set(patch)
+      .where(and(eq(offlineCheckouts.id, id), eq(offlineCheckouts.status, 'open')))
+      .returning();
+    return row;
+  }
+
+  async updateCheckout(id: string, patch: Patch<OfflineCheckoutRow>): Promise<OfflineCheckoutRow | undefined> {
+    const [row] = await this.db.update(offlineCheckouts).set(patch).where(eq(offlineCheckouts.id, id)).returning();
+    return row;
+  }
+
+  openCheckouts(customerId: string): Promise<OfflineCheckoutRow[]> {
+    return this.db
+      .select()
+      .from(offlineCheckouts)
+      .where(and(eq(offlineCheckouts.customerId, customerId), eq(offlineCheckouts.status, 'open')));
+  }
+
+  expiredBy(now: Date): Promise<OfflineCheckoutRow[]> {
+    return this.db
+      .select()
+      .from(offlineCheckouts)
+      .where(and(eq(offlineCheckouts.status, 'open'), lte(offlineCheckouts.expiresAt, now)));
+  }
+
+  completedSince(since: Date): Promise<OfflineCheckoutRow[]> {
+    return this.db
+      .select()
+      .from(offlineCheckouts)
+      .where(and(eq(offlineCheckouts.status, 'complete'), gte(offlineCheckouts.createdAt, since)));
+  }
+
+  // --- Subscriptions ---
 
   /** Inserts the subscription, or answers the one made before with the same idempotency key. */
   async insertSubscription(
@@ -62,7 +125,7 @@ export class OfflineBillingRepository {
 
   async updateSubscription(
     id: string,
-    patch: Partial<Omit<OfflineSubscriptionRow, 'id'>>,
+    patch: Patch<OfflineSubscriptionRow>,
   ): Promise<OfflineSubscriptionRow | undefined> {
     const [row] = await this.db
       .update(offlineSubscriptions)
@@ -72,11 +135,111 @@ export class OfflineBillingRepository {
     return row;
   }
 
-  /** Active subscriptions whose period has ended by `now`. */
-  async dueForRenewal(now: Date): Promise<OfflineSubscriptionRow[]> {
+  liveSubscriptions(customerId: string): Promise<OfflineSubscriptionRow[]> {
     return this.db
       .select()
       .from(offlineSubscriptions)
-      .where(and(eq(offlineSubscriptions.status, 'active'), lte(offlineSubscriptions.currentPeriodEnd, now)));
+      .where(
+        and(
+          eq(offlineSubscriptions.customerId, customerId),
+          inArray(offlineSubscriptions.status, ['active', 'past_due', 'incomplete']),
+        ),
+      );
+  }
+
+  /** Subscriptions whose period has ended by `now` and that still run. */
+  dueForRenewal(now: Date): Promise<OfflineSubscriptionRow[]> {
+    return this.db
+      .select()
+      .from(offlineSubscriptions)
+      .where(
+        and(
+          inArray(offlineSubscriptions.status, ['active', 'past_due']),
+          lte(offlineSubscriptions.currentPeriodEnd, now),
+        ),
+      );
+  }
+
+  /** Subscriptions whose first payment was never made, created by `createdBy`. */
+  incompleteSince(createdBy: Date): Promise<OfflineSubscriptionRow[]> {
+    return this.db
+      .select()
+      .from(offlineSubscriptions)
+      .where(and(eq(offlineSubscriptions.status, 'incomplete'), lte(offlineSubscriptions.createdAt, createdBy)));
+  }
+
+  // --- Invoices and payments ---
+
+  async insertInvoice(row: typeof offlineInvoices.$inferInsert): Promise<void> {
+    await this.db.insert(offlineInvoices).values(row);
+  }
+
+  async findInvoice(id: string): Promise<OfflineInvoiceRow | undefined> {
+    const [row] = await this.db.select().from(offlineInvoices).where(eq(offlineInvoices.id, id));
+    return row;
+  }
+
+  /** Moves an open invoice on; answers the row when it was still open. */
+  async updateOpenInvoice(id: string, patch: Patch<OfflineInvoiceRow>): Promise<OfflineInvoiceRow | undefined> {
+    const [row] = await this.db
+      .update(offlineInvoices)
+      .set(patch)
+      .where(and(eq(offlineInvoices.id, id), eq(offlineInvoices.status, 'open')))
+      .returning();
+    return row;
+  }
+
+  /** Open invoices whose next automatic try is due. */
+  retriesDue(now: Date): Promise<OfflineInvoiceRow[]> {
+    return this.db
+      .select()
+      .from(offlineInvoices)
+      .where(and(eq(offlineInvoices.status, 'open'), lte(offlineInvoices.nextAttemptAt, now)));
+  }
+
+  paidInvoicesSince(since: Date): Promise<OfflineInvoiceRow[]> {
+    return this.db
+      .select()
+      .from(offlineInvoices)
+      .where(and(eq(offlineInvoices.status, 'paid'), gte(offlineInvoices.paidAt, since)));
+  }
+
+  async insertPayment(row: typeof offlinePayments.$inferInsert): Promise<void> {
+    await this.db.insert(offlinePayments).values(row);
+  }
+
+  async findPayment(id: string): Promise<OfflinePaymentRow | undefined> {
+    const [row] = await this.db.select().from(offlinePayments).where(eq(offlinePayments.id, id));
+    return row;
+  }
+
+  async updatePayment(id: string, patch: Patch<OfflinePaymentRow>): Promise<void> {
+    await this.db.update(offlinePayments).set(patch).where(eq(offlinePayments.id, id));
+  }
+
+  // --- Events to deliver ---
+
+  async insertEvent(row: { id: string; payload: string; nextAttemptAt: Date }): Promise<void> {
+    await this.db.insert(offlineEvents).values(row);
+  }
+
+  /** Undelivered events due for a try, oldest first. */
+  pendingEvents(now: Date) {
+    return this.db
+      .select()
+      .from(offlineEvents)
+      .where(and(isNull(offlineEvents.deliveredAt), lte(offlineEvents.nextAttemptAt, now)))
+      .orderBy(asc(offlineEvents.seq));
+  }
+
+  async eventDelivered(id: string, at: Date): Promise<void> {
+    await this.db.update(offlineEvents).set({ deliveredAt: at, lastError: null }).where(eq(offlineEvents.id, id));
+  }
+
+  async eventFailed(id: string, attempts: number, nextAttemptAt: Date, error: string): Promise<void> {
+    await this.db
+      .update(offlineEvents)
+      .set({ attempts, nextAttemptAt, lastError: error })
+      .where(eq(offlineEvents.id, id));
   }
 }

@@ -57,6 +57,16 @@ export class UsageRepository {
     return Number(row?.total ?? 0);
   }
 
+  /** What a tranche holds now, locked for the caller's transaction (0 when it is gone). */
+  async lockAmount(tx: Database, id: string): Promise<number> {
+    const [row] = await tx
+      .select({ amount: usageTranches.amount })
+      .from(usageTranches)
+      .where(eq(usageTranches.id, id))
+      .for('update');
+    return row?.amount ?? 0;
+  }
+
   async take(tx: Database, id: string, amount: number): Promise<void> {
     await tx
       .update(usageTranches)

@@ -43,6 +43,12 @@ export class UsersRepository {
     return row;
   }
 
+  /** The user a payment provider's customer belongs to. */
+  async findIdByCustomer(customerId: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId));
+    return row?.id;
+  }
+
   /** Locks every super admin's row for the caller's transaction and answers how many there are. */
   async lockSuperAdmins(tx: Database): Promise<number> {
     const rows = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'super_admin')).for('update');

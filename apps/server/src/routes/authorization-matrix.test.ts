@@ -227,7 +227,22 @@ const MATRIX: Record<string, Row> = {
     send: json('POST', () => `/api/offline-checkout/cs_offline_${'0'.repeat(24)}/cancel`),
     expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
   },
+  // The provider's invoice page: the invoice's unguessable id is its credential, as Stripe's is.
+  'GET /api/offline-checkout/invoice/:id': {
+    send: json('GET', () => `/api/offline-checkout/invoice/in_offline_${'0'.repeat(24)}`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
+  'POST /api/offline-checkout/invoice/:id/pay': {
+    send: json('POST', () => `/api/offline-checkout/invoice/in_offline_${'0'.repeat(24)}/pay`),
+    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+  },
   'GET /api/admin/overview': adminOnly(json('GET', () => '/api/admin/overview')),
+  'GET /api/admin/billing': adminOnly(json('GET', () => '/api/admin/billing')),
+  'GET /api/admin/users/:id/payments': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/payments`)),
+  'POST /api/admin/users/:id/payments/:paymentId/refund': adminOnly(
+    json('POST', () => `/api/admin/users/${ownerId}/payments/in_offline_x/refund`, {}),
+  ),
+  'POST /api/admin/billing/reconcile': adminOnly(json('POST', () => '/api/admin/billing/reconcile')),
   'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
   'GET /api/admin/users/:id/activities': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/activities`)),
   // The actions: refused for who the caller is before the second factor is even asked for

@@ -1,7 +1,9 @@
 // Deleting an account, for good, by its owner (password again, and a code when two-factor is on)
 // or by an admin (services/admin-actions.service.ts) through the same `erase`: every Voice is put
 // to sleep, the user's rows go (sessions, Voices, usage, codes and activity), the record of the
-// deletion is written, and the Voices' files are removed. docs/decisions/0009 and 0015.
+// deletion is written, and the Voices' files are removed. Before any row goes, billing ends the
+// subscription and closes open checkouts at the provider (or nothing is deleted): decision 20.
+// docs/decisions/0009 and 0015.
 import { DELETE_ACCOUNT_MESSAGES } from '@ownvoice/shared';
 import type { Database } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
@@ -13,6 +15,7 @@ import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { voiceFolder } from '../storage/voice-files.js';
 import type { ActivationService } from './activation.service.js';
 import type { ActivityEntry, ActivityService } from './activity.service.js';
+import type { BillingService } from './billing/billing.service.js';
 import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
 
@@ -26,6 +29,7 @@ export class AccountService {
     private readonly activity: Pick<ActivityService, 'eraseFor'>,
     private readonly invitations: Pick<InvitationsRepository, 'deleteFor'>,
     private readonly storage: ArtifactStorage,
+    private readonly billing: Pick<BillingService, 'closeAccount'>,
   ) {}
 
   async delete(user: UserRow, input: { password: string; mfaToken?: string | undefined }): Promise<void> {
@@ -50,16 +54,22 @@ export class AccountService {
    * which account id, and when. It names no one and quotes nothing the user wrote.
    */
   async erase(user: UserRow, record: ActivityEntry, guard?: (tx: Database) => Promise<void>): Promise<void> {
+    // The policy says yes before anything is ended or deleted, and again as the rows go.
     if (guard) await this.db.transaction(guard);
     const owned = await this.voices.listByOwner(user.id);
-    // Awake Voices leave the engine (and their time is charged) before their rows go.
-    for (const voice of owned) await this.activation.release(voice);
-    await this.db.transaction(async (tx) => {
-      await guard?.(tx);
-      if (!(await this.users.delete(user.id, tx))) throw errors.notFound('User');
-      await this.invitations.deleteFor(user, tx);
-      await this.activity.eraseFor(user.id, record, tx);
-    });
+    await this.billing.closeAccount(
+      user,
+      // Awake Voices leave the engine (and their time is charged) before their rows go.
+      async () => {
+        for (const voice of owned) await this.activation.release(voice);
+      },
+      async (tx) => {
+        await guard?.(tx);
+        if (!(await this.users.delete(user.id, tx))) throw errors.notFound('User');
+        await this.invitations.deleteFor(user, tx);
+        await this.activity.eraseFor(user.id, record, tx);
+      },
+    );
     // Rows first: a failure below leaves orphan folders, never a Voice without its files. A
     // training in progress notices its Voice is gone and stops (workers/training-worker.ts).
     for (const voice of owned) await this.storage.remove(voiceFolder(voice.id));

@@ -4,6 +4,7 @@
 // deletion end the target's sessions at once. The route checked a fresh second factor first.
 import {
   type GrantCreditsBody,
+  isPaidPlanName,
   type LimitsBody,
   PLAN_LABELS,
   RESOURCE_LABELS,
@@ -19,6 +20,7 @@ import { adminPolicy } from '../policies/index.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AccountService } from './account.service.js';
 import type { ActivityService } from './activity.service.js';
+import type { BillingService } from './billing/billing.service.js';
 import type { SessionsService } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
@@ -32,6 +34,7 @@ export class AdminActionsService {
     private readonly usersService: Pick<UsersService, 'view'>,
     private readonly usage: Pick<UsageService, 'grant' | 'addStorageSlots' | 'addCredits'>,
     private readonly account: Pick<AccountService, 'erase'>,
+    private readonly billing: Pick<BillingService, 'info' | 'setStatusForAdmin'>,
     private readonly activity: Pick<ActivityService, 'record'>,
     private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
     private readonly clock: Clock,
@@ -107,8 +110,12 @@ export class AdminActionsService {
     if (grant && new Date(grant.expiresAt).getTime() <= now.getTime()) {
       throw errors.validation('The usage grant must expire in the future.');
     }
+    // With payments on, the plan and the subscription are the provider's (decision 20.6).
+    const status = body.subscription?.status;
+    const statusBefore = status ? await this.applyStatusThroughProvider(actor, targetId, body) : undefined;
     const updated = await this.db.transaction(async (tx) => {
       const target = await this.allowed(tx, actor, targetId, { kind: 'limits' });
+      if (body.plan && this.billing.info().provider !== 'none') this.refusePlanEdit(target, body.plan.name);
       const cause = { reason: 'admin', reference: null, authorId: actor.id } as const;
       const before: Record<string, unknown> = {};
       const after: Record<string, unknown> = {};
@@ -144,8 +151,13 @@ export class AdminActionsService {
         note('onboardingStep', target.onboardingStep, body.onboarding.step, 'onboarding step');
       }
       if (body.subscription) {
-        patch.subscriptionStatus = body.subscription.status;
-        note('subscriptionStatus', target.subscriptionStatus, body.subscription.status, 'subscription status');
+        if (statusBefore === undefined) patch.subscriptionStatus = body.subscription.status;
+        note(
+          'subscriptionStatus',
+          statusBefore ?? target.subscriptionStatus,
+          body.subscription.status,
+          'subscription status',
+        );
       }
       if (Object.keys(patch).length) await this.users.update(target.id, { ...patch, updatedAt: now }, tx);
       await this.activity.record(
@@ -169,6 +181,42 @@ export class AdminActionsService {
       }
     });
     return this.usersService.view(updated);
+  }
+
+  /**
+   * With payments on, a subscription status edit is the person's own Cancel or Reactivate, done
+   * through the provider; answers the status before it. Undefined on a server without payments,
+   * where the edit is only the row's.
+   */
+  private async applyStatusThroughProvider(
+    actor: UserRow,
+    targetId: string,
+    body: LimitsBody,
+  ): Promise<UserRow['subscriptionStatus'] | undefined> {
+    const status = body.subscription?.status;
+    if (!status || this.billing.info().provider === 'none') return undefined;
+    const target = await this.db.transaction((tx) => this.allowed(tx, actor, targetId, { kind: 'limits' }));
+    if (body.plan) this.refusePlanEdit(target, body.plan.name);
+    if (!(await this.billing.setStatusForAdmin(target, status))) {
+      throw errors.planManagedByProvider(
+        `${target.username} has no paid subscription, so there is nothing to cancel or reactivate.`,
+      );
+    }
+    return target.subscriptionStatus;
+  }
+
+  /** A plan that payments manage is not edited by hand: it would charge one thing and give another. */
+  private refusePlanEdit(target: UserRow, plan: UserRow['planName']): void {
+    if (target.stripeSubscriptionId && isPaidPlanName(target.planName)) {
+      throw errors.planManagedByProvider(
+        `${target.username} pays for ${PLAN_LABELS[target.planName]} through a subscription, so their plan changes only when they change or cancel it. To give them more, grant usage instead.`,
+      );
+    }
+    if (plan !== 'none') {
+      throw errors.planManagedByProvider(
+        'On this server plans come with their payment, so an admin cannot set one (a plan given for nothing would unlock what it includes, such as priority support). Grant usage instead.',
+      );
+    }
   }
 
   /** The target, locked for this transaction, once the policy allows the change; else 404 or 403. */

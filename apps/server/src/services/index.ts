@@ -2,6 +2,7 @@
 import { REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { AccountLock } from '../db/account-lock.js';
 import type { Database } from '../db/client.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
@@ -9,11 +10,14 @@ import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
 import { ActivitiesRepository } from '../repositories/activities.repository.js';
 import { AdminStatsRepository } from '../repositories/admin-stats.repository.js';
+import { BillingActionsRepository } from '../repositories/billing-actions.repository.js';
 import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
+import { BillingRecordsRepository } from '../repositories/billing-records.repository.js';
 import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import { InvitationsRepository } from '../repositories/invitations.repository.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
+import { PaymentsRepository } from '../repositories/payments.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
@@ -26,8 +30,11 @@ import { ActivityService } from './activity.service.js';
 import { AdminService } from './admin.service.js';
 import { AdminActionsService } from './admin-actions.service.js';
 import { AuthService } from './auth.service.js';
-import { BillingService, type Payments } from './billing.service.js';
-import { BillingEventsService } from './billing-events.service.js';
+import { BillingService, type Payments } from './billing/billing.service.js';
+import { BillingActions } from './billing/billing-actions.js';
+import { BillingAdminService } from './billing/billing-admin.service.js';
+import { BillingEventsService } from './billing/billing-events.service.js';
+import { Reconciliation } from './billing/reconciliation.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
 import { FailedAttempts } from './failed-attempts.js';
@@ -63,6 +70,8 @@ export interface Services {
   usage: UsageService;
   mfa: MfaService;
   billing: BillingService;
+  /** Payments, refunds and reconciliation in the admin console. */
+  billingAdmin: BillingAdminService;
   /** The payment provider and its event handler; null when billing is `none`. */
   payments: Payments | null;
   /** The repositories workers use directly. */
@@ -78,6 +87,8 @@ export interface ServiceRuntime {
   box: SecretBox;
   /** The server's secret key (the offline provider signs its events with a key derived from it). */
   secretKey: Buffer;
+  /** One lock per account, across servers, for billing's read-then-apply steps. */
+  accountLock: AccountLock;
 }
 
 export function createServices(
@@ -105,12 +116,13 @@ export function createServices(
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
-  const payments = createPayments(db, clock, config.billing, runtime.secretKey, usersRepo, usage, activity);
+  const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity);
   const billing = new BillingService(
     db,
     payments,
     usersRepo,
     new BillingEventsRepository(db),
+    new BillingRecordsRepository(db),
     new LedgerRepository(db),
     activity,
     clock,
@@ -121,17 +133,35 @@ export function createServices(
       log: runtime.log,
     },
   );
-  const account = new AccountService(db, usersRepo, voicesRepo, activation, mfa, activity, invitationsRepo, storage);
+  const account = new AccountService(
+    db,
+    usersRepo,
+    voicesRepo,
+    activation,
+    mfa,
+    activity,
+    invitationsRepo,
+    storage,
+    billing,
+  );
   const auth = new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, failures, activity, {
     betaCap: config.betaCap,
     starter: config.starterAllowance,
   });
   return {
     billing,
+    billingAdmin: new BillingAdminService(
+      payments,
+      billing,
+      new PaymentsRepository(db),
+      new BillingEventsRepository(db),
+      usersRepo,
+      activity,
+    ),
     payments,
     account,
     admin: new AdminService(usersRepo, new AdminStatsRepository(db), users, activity, clock),
-    adminActions: new AdminActionsService(db, usersRepo, users, usage, account, activity, sessions, clock),
+    adminActions: new AdminActionsService(db, usersRepo, users, usage, account, billing, activity, sessions, clock),
     invitations: new InvitationsService(db, invitationsRepo, usersRepo, auth, users, activity, clock, config.publicUrl),
     activity,
     stepUp: new StepUpService(mfa, failures, sessions, clock),
@@ -160,22 +190,37 @@ export function createServices(
   };
 }
 
-/** The provider and the handler of its events; the offline provider delivers its events there. */
+/** The provider, the handler of its events and what acts on them; the offline provider delivers its events there. */
 function createPayments(
   db: Database,
   clock: Clock,
   config: Config['billing'],
-  secretKey: Buffer,
+  runtime: ServiceRuntime,
   users: UsersRepository,
   usage: UsageService,
   activity: ActivityService,
 ): Payments | null {
-  const provider = createPaymentProvider(config, { db, clock, secretKey });
+  const provider = createPaymentProvider(config, { db, clock, secretKey: runtime.secretKey });
   if (!provider) return null;
-  const events = new BillingEventsService(db, provider, new BillingEventsRepository(db), users, usage, activity, clock);
-  if (provider instanceof OfflineProvider) {
-    provider.connect((payload, signature) => events.receive(Buffer.from(payload), signature));
-    return { provider, events, renewDue: () => provider.renewDue() };
-  }
-  return { provider, events };
+  const payments = new PaymentsRepository(db);
+  const eventsRepo = new BillingEventsRepository(db);
+  const actions = new BillingActions(new BillingActionsRepository(db), provider, clock, runtime.log);
+  const events = new BillingEventsService({
+    db,
+    provider,
+    lock: runtime.accountLock,
+    events: eventsRepo,
+    payments,
+    records: new BillingRecordsRepository(db),
+    users,
+    usage,
+    activity,
+    actions,
+    clock,
+    log: runtime.log,
+  });
+  const reconciliation = new Reconciliation(provider, events, actions, eventsRepo, payments, clock, runtime.log);
+  const offline = provider instanceof OfflineProvider ? provider : null;
+  offline?.connect((payload, signature) => events.receive(Buffer.from(payload), signature));
+  return { provider, events, actions, reconciliation, offline };
 }

@@ -5,7 +5,7 @@
 // refund is a line in the ledger written in the same transaction, so a tranche's amount is always
 // the sum of its lines; a spend's lines name their tranches, so a refund returns the units there,
 // with their own expiry. Storage slots are a total, not tranches: the sum of their ledger lines.
-import type { LedgerReason, TrancheGrant, TrancheType } from '@ownvoice/shared';
+import type { LedgerReason, LedgerResource, TrancheGrant, TrancheType } from '@ownvoice/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
@@ -13,7 +13,7 @@ import type { Database } from '../db/client.js';
 import { users } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
-import type { LedgerLine, LedgerRepository } from '../repositories/ledger.repository.js';
+import { type LedgerLine, type LedgerRepository, reversalPrefix } from '../repositories/ledger.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -114,6 +114,11 @@ export class UsageService {
       ],
       tx,
     );
+    await this.syncStorageTotal(tx, userId);
+  }
+
+  /** The account's storage-slot total is the sum of its storage-slot lines. */
+  private async syncStorageTotal(tx: Database, userId: string): Promise<void> {
     const total = await this.ledger.sum(userId, 'storageSlots', undefined, tx);
     await tx.update(users).set({ modelStorageSlotsTotal: total }).where(eq(users.id, userId));
   }
@@ -141,6 +146,54 @@ export class UsageService {
       .update(users)
       .set({ credits: sql`${users.credits} + ${amount}` })
       .where(eq(users.id, userId));
+  }
+
+  /**
+   * Takes back `fraction` (0 to 1) of what the grant named `reference` gave, rounded up, less what
+   * earlier reversals of it took, out of what each of its tranches still holds (what was spent
+   * stays spent) and out of the storage-slot total. `state` names the payment state that asks for
+   * it, so asking again for the same state takes nothing more. Answers what could not be taken
+   * back because it was spent, in stored units per resource.
+   */
+  async reverseGrant(
+    tx: Database,
+    userId: string,
+    reference: string,
+    fraction: number,
+    state: string,
+  ): Promise<Partial<Record<LedgerResource, number>>> {
+    const now = this.clock.now();
+    const lineReference = `${reversalPrefix(reference)}${state}`;
+    const unrecovered: Partial<Record<LedgerResource, number>> = {};
+    for (const grant of await this.ledger.grantedBy(tx, userId, reference)) {
+      const owed = Math.ceil(grant.granted * Math.min(1, Math.max(0, fraction))) - grant.reversed;
+      if (owed <= 0) continue;
+      let take = owed;
+      if (grant.trancheId) {
+        const held = await this.usage.lockAmount(tx, grant.trancheId);
+        take = Math.min(owed, held);
+        if (take > 0) await this.usage.take(tx, grant.trancheId, take);
+      }
+      if (take < owed) unrecovered[grant.resource] = (unrecovered[grant.resource] ?? 0) + owed - take;
+      if (take <= 0) continue;
+      await this.ledger.append(
+        [
+          {
+            id: newId(now),
+            userId,
+            resource: grant.resource,
+            amount: -take,
+            reason: 'reversal',
+            trancheId: grant.trancheId,
+            reference: lineReference,
+            createdAt: now,
+          },
+        ],
+        tx,
+      );
+      if (grant.resource === 'storageSlots') await this.syncStorageTotal(tx, userId);
+    }
+    return unrecovered;
   }
 
   /** The storage slots that came with plans (and the trial or starter allowance), not bought or granted. */

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { type UserRow, usageTranches, users } from '../db/schema.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
+import { luhnValid } from '../payments/test-cards.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
 import type { Services } from '../services/index.js';
 import { createTestContext, type TestClient, type TestContext } from './test-app.js';
@@ -44,16 +45,45 @@ export async function createBillingContext(): Promise<BillingTestContext> {
   return { ...ctx, provider, payments, delivered };
 }
 
-/** Presses a button of the offline checkout page (a plain form post, as the browser sends it). */
-export async function pressCheckout(ctx: TestContext, checkoutUrl: string, button: 'pay' | 'cancel') {
+/**
+ * Presses a button of the offline checkout page (a plain form post, as the browser sends it), with
+ * a test card, and waits for the events it caused to be handled.
+ */
+export async function pressCheckout(
+  ctx: TestContext,
+  checkoutUrl: string,
+  button: 'pay' | 'cancel',
+  card = freshCard(),
+) {
   const res = await ctx.app.inject({
     method: 'POST',
     url: `${checkoutUrl}/${button}`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: '',
+    payload: `card=${card}`,
   });
   expect(res.statusCode, res.body).toBe(303);
+  await settle(ctx);
   return res.headers.location as string;
+}
+
+let cardSerial = 0;
+
+/**
+ * A card number nobody used before in this process (a valid check digit, so the offline
+ * checkout takes it as a working card): each buyer's card has its own fingerprint, as people's do.
+ */
+export function freshCard(): string {
+  const body = `4${String(Date.now() % 1e9).padStart(9, '0')}${String(++cardSerial).padStart(5, '0')}`;
+  for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
+  throw new Error('no check digit');
+}
+
+/** Waits until the offline provider's events so far have been delivered and handled. */
+export async function settle(ctx: TestContext): Promise<void> {
+  const offline = ctx.app.platform.services.payments?.offline;
+  if (!offline) return;
+  await offline.settled();
+  await offline.deliverPending();
 }
 
 /** Starts a checkout through `path` and pays it; answers where the browser lands. */
@@ -96,7 +126,8 @@ export const total = (tranches: readonly { amount: number }[]): number =>
   tranches.reduce((sum, t) => sum + t.amount, 0);
 
 /** What each invoice the provider reported paid for a user charged, in cents, oldest first. */
-export function invoicesPaid(ctx: BillingTestContext, userId: string): unknown[] {
+export async function invoicesPaid(ctx: BillingTestContext, userId: string): Promise<unknown[]> {
+  await settle(ctx);
   return ctx.delivered
     .filter((e) => e.type === 'invoice.paid')
     .filter(

@@ -96,6 +96,8 @@ export const LEDGER_REASONS = [
   'starter',
   'usage',
   'refund',
+  /** Taken back because the payment that granted it was refunded or disputed. */
+  'reversal',
   'opening',
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];

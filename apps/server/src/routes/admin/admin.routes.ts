@@ -1,7 +1,7 @@
 // /api/admin: the admin console. Every route answers only admins with two-factor on
 // (app.requireAdmin, policies/adminPolicy), checked before anything else about the request. The
-// actions (role, delete, grant, invite, limits) also need a fresh second factor in x-mfa-token,
-// checked once the body is valid and before anything changes.
+// actions (role, delete, grant, invite, limits, refund, reconcile) also need a fresh second factor
+// in x-mfa-token, checked once the body is valid and before anything changes.
 import { ADMIN_MFA_HEADER } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,11 +10,15 @@ import type { Services } from '../../services/index.js';
 import { originOf } from '../origin.js';
 import {
   activitiesSchema,
+  billingStatusSchema,
   deleteUserSchema,
   grantSchema,
   inviteSchema,
   limitsSchema,
   overviewSchema,
+  paymentsSchema,
+  reconcileSchema,
+  refundSchema,
   roleSchema,
   usersListSchema,
 } from './admin.schemas.js';
@@ -24,7 +28,7 @@ const MFA_HEADER_MAX = 64;
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { admin, adminActions, invitations, stepUp }: Services,
+  { admin, adminActions, billingAdmin, invitations, stepUp, users }: Services,
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = { onRequest: app.requireAdmin };
@@ -58,6 +62,24 @@ export async function adminRoutes(
 
   r.patch('/admin/users/:id/limits', { schema: limitsSchema, ...confirmed }, async (request) => ({
     data: { user: await adminActions.updateLimits(authOf(request).user, request.params.id, request.body) },
+  }));
+
+  r.get('/admin/users/:id/payments', { schema: paymentsSchema, ...guard }, async (request) => ({
+    data: { payments: await billingAdmin.paymentsOf(request.params.id) },
+  }));
+
+  r.post('/admin/users/:id/payments/:paymentId/refund', { schema: refundSchema, ...confirmed }, async (request) => {
+    const { id, paymentId } = request.params;
+    const { payment, user } = await billingAdmin.refund(authOf(request).user, id, paymentId, request.body);
+    return { data: { payment, user: await users.view(user) } };
+  });
+
+  r.get('/admin/billing', { schema: billingStatusSchema, ...guard }, async () => ({
+    data: await billingAdmin.status(),
+  }));
+
+  r.post('/admin/billing/reconcile', { schema: reconcileSchema, ...confirmed }, async (request) => ({
+    data: await billingAdmin.reconcile(authOf(request).user),
   }));
 
   r.post('/admin/invite', { schema: inviteSchema, ...confirmed }, async (request, reply) => {

@@ -2,8 +2,13 @@
 import {
   activitiesQuerySchema,
   activitiesResponseSchema,
+  adminBillingStatusSchema,
   adminDeleteResponseSchema,
   adminOverviewSchema,
+  adminPaymentParamsSchema,
+  adminPaymentsResponseSchema,
+  adminRefundBodySchema,
+  adminRefundResponseSchema,
   adminUserResponseSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
@@ -12,13 +17,24 @@ import {
   inviteBodySchema,
   inviteResponseSchema,
   limitsBodySchema,
+  reconcileResponseSchema,
   roleBodySchema,
   userIdParamsSchema,
 } from '@ownvoice/shared';
 
 const errorResponses = { 400: apiErrorBodySchema, 401: apiErrorBodySchema, 403: apiErrorBodySchema };
-/** The actions: also 404 (no such user) and 423 (too many wrong codes locked the account). */
-const actionErrors = { ...errorResponses, 404: apiErrorBodySchema, 423: apiErrorBodySchema };
+/**
+ * The actions: also 404 (no such user), 409 (a plan the payment provider manages), 423 (too many
+ * wrong codes locked the account), and 502/503 (the payment provider refused or is unreachable).
+ */
+const actionErrors = {
+  ...errorResponses,
+  404: apiErrorBodySchema,
+  409: apiErrorBodySchema,
+  423: apiErrorBodySchema,
+  502: apiErrorBodySchema,
+  503: apiErrorBodySchema,
+};
 
 export const overviewSchema = { response: { 200: adminOverviewSchema, ...errorResponses } };
 
@@ -56,3 +72,18 @@ export const activitiesSchema = {
   querystring: activitiesQuerySchema,
   response: { 200: activitiesResponseSchema, ...errorResponses, 404: apiErrorBodySchema },
 };
+
+export const paymentsSchema = {
+  params: userIdParamsSchema,
+  response: { 200: adminPaymentsResponseSchema, ...errorResponses, 404: apiErrorBodySchema },
+};
+
+export const refundSchema = {
+  params: adminPaymentParamsSchema,
+  body: adminRefundBodySchema,
+  response: { 200: adminRefundResponseSchema, ...actionErrors },
+};
+
+export const billingStatusSchema = { response: { 200: adminBillingStatusSchema, ...errorResponses } };
+
+export const reconcileSchema = { response: { 200: reconcileResponseSchema, ...actionErrors } };

@@ -53,7 +53,8 @@ export const mfaVerifySchema = {
 export const mfaDisableSchema = { body: mfaDisableBodySchema, response: { 200: okResponseSchema, ...errorResponses } };
 export const deleteAccountSchema = {
   body: deleteAccountBodySchema,
-  response: { 200: okResponseSchema, ...errorResponses },
+  // 503: the payment provider could not end the subscription, so nothing was deleted.
+  response: { 200: okResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
 };
 
 export const activitiesSchema = { response: { 200: ownActivitiesResponseSchema, ...errorResponses } };

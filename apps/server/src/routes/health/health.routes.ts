@@ -1,4 +1,4 @@
-import { apiErrorBodySchema, healthResponseSchema } from '@ownvoice/shared';
+import { apiErrorBodySchema, type BillingHealth, healthResponseSchema } from '@ownvoice/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -7,7 +7,12 @@ import { AppError } from '../../errors.js';
 
 const startedAt = Date.now();
 
-export async function healthRoutes(app: FastifyInstance, database: DatabaseHandle, version: string): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  version: string,
+  billingHealth: () => Promise<BillingHealth>,
+): Promise<void> {
   // Checks asked while one is under way share its round trip (decision 18): each answer still
   // comes from a `select 1` that ended after its request arrived, and a burst of probes costs the
   // database one query at a time.
@@ -29,6 +34,7 @@ export async function healthRoutes(app: FastifyInstance, database: DatabaseHandl
         version,
         database: database.kind,
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+        billing: await billingHealth(),
       };
     });
 }

@@ -1,8 +1,10 @@
-// The offline provider's checkout page: what is being bought, for how much, and Pay or Cancel.
-// It says plainly that it is a test checkout and that no card is charged. Plain HTML without
+// The offline provider's pages: the test checkout (what is being bought, for how much, a test
+// card, Pay or Cancel) and the hosted invoice page (an unpaid invoice: why it failed, a test card,
+// Pay). They say plainly that they are tests and that no card is charged. Plain HTML without
 // scripts, every value escaped.
 import { formatUsd, PACKS, PLANS, RESOURCE_LABELS } from '@ownvoice/shared';
-import type { OfflineCheckoutRow } from '../../db/schema.js';
+import type { OfflineCheckoutRow, OfflineInvoiceRow } from '../../db/schema.js';
+import { DEFAULT_TEST_CARD, TEST_CARD_NUMBERS, testCardLabel } from '../../payments/test-cards.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -31,16 +33,74 @@ export function checkoutItem(session: OfflineCheckoutRow): { title: string; deta
   };
 }
 
-export function checkoutPage(session: OfflineCheckoutRow, actionBase: string): string {
+export function checkoutPage(session: OfflineCheckoutRow, actionBase: string, error: string | null = null): string {
   const item = checkoutItem(session);
-  const open = session.status === 'open';
   const amount = session.kind === 'trial' ? 'Nothing today' : formatUsd(session.amountCents);
+  const closed =
+    session.status === 'complete'
+      ? { text: 'This checkout is already paid.', href: session.successUrl }
+      : { text: 'This checkout has closed: start again from the plans page.', href: session.cancelUrl };
+  return page(
+    'Test checkout',
+    `<h1>${escapeHtml(item.title)}</h1>
+  <p class="detail">${escapeHtml(item.detail)}</p>
+  <p class="amount" data-testid="offline-checkout-amount">${escapeHtml(amount)}</p>
+  ${error ? errorBlock(error) : ''}
+  ${
+    session.status === 'open'
+      ? `<form method="post" action="${escapeHtml(actionBase)}/pay">${cardChoice()}
+    <div class="actions"><button class="pay" type="submit">Pay</button>
+    <button type="submit" formaction="${escapeHtml(actionBase)}/cancel">Cancel</button></div></form>`
+      : `<p class="closed">${escapeHtml(closed.text)} <a href="${escapeHtml(closed.href)}">Continue</a></p>`
+  }`,
+  );
+}
+
+/** The provider's page for an unpaid invoice: a declined renewal, or a first payment the bank asks to confirm. */
+export function invoicePage(
+  invoice: OfflineInvoiceRow,
+  actionBase: string,
+  backUrl: string,
+  error: string | null = null,
+): string {
+  const body =
+    invoice.status === 'open'
+      ? `<p class="detail">${escapeHtml(
+          invoice.requiresAction
+            ? 'Your bank asks you to confirm this payment. Choose the card and confirm it here.'
+            : `The last attempt did not go through: ${invoice.failure ?? 'the card was declined'} Pay with another card.`,
+        )}</p>
+  ${error ? errorBlock(error) : ''}
+  <form method="post" action="${escapeHtml(actionBase)}/pay">${cardChoice()}
+    <div class="actions"><button class="pay" type="submit">Pay ${escapeHtml(formatUsd(invoice.totalCents))}</button></div></form>`
+      : `<p class="closed">${invoice.status === 'paid' ? 'This invoice is paid.' : 'This invoice was cancelled and is no longer due.'} <a href="${escapeHtml(backUrl)}">Back to OwnVoice</a></p>`;
+  return page(
+    'Invoice',
+    `<h1>Invoice</h1>
+  <p class="amount" data-testid="offline-invoice-amount">${escapeHtml(formatUsd(invoice.totalCents))}</p>
+  ${body}`,
+  );
+}
+
+function cardChoice(): string {
+  const options = TEST_CARD_NUMBERS.map(
+    (number) =>
+      `<label><input type="radio" name="card" value="${number}"${number === DEFAULT_TEST_CARD ? ' checked' : ''}> ${escapeHtml(testCardLabel(number))}</label>`,
+  ).join('\n      ');
+  return `<fieldset><legend>Test card</legend>
+      ${options}
+    </fieldset>`;
+}
+
+const errorBlock = (error: string) => `<p class="error" role="alert">${escapeHtml(error)}</p>`;
+
+function page(title: string, main: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Test checkout · OwnVoice</title>
+<title>${title} · OwnVoice</title>
 <style>
   body { font-family: system-ui, sans-serif; background: #f4f5f7; margin: 0; color: #1f2933; }
   main { max-width: 440px; margin: 48px auto; background: #fff; border-radius: 12px; padding: 28px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }
@@ -48,28 +108,19 @@ export function checkoutPage(session: OfflineCheckoutRow, actionBase: string): s
   h1 { font-size: 20px; margin: 0 0 4px; }
   .detail { color: #52606d; font-size: 14px; margin: 0 0 20px; }
   .amount { font-size: 28px; font-weight: 700; margin: 0 0 24px; }
+  fieldset { border: 1px solid #cbd2d9; border-radius: 8px; margin: 0 0 20px; padding: 10px 14px; }
+  label { display: block; padding: 4px 0; font-size: 14px; }
   .actions { display: flex; gap: 12px; }
   button { font-size: 16px; border-radius: 8px; padding: 10px 18px; cursor: pointer; border: 1px solid #cbd2d9; background: #fff; }
   button.pay { background: #0f766e; color: #fff; border-color: #0f766e; flex: 1; }
+  .error { background: #fde8e8; border: 1px solid #e12d39; color: #8a041a; border-radius: 8px; padding: 10px 14px; }
   .closed { color: #52606d; }
 </style>
 </head>
 <body>
 <main data-testid="offline-checkout">
-  <p class="banner"><strong>Test checkout.</strong> This server takes no real payments: no card is asked for and nothing is charged. Pressing Pay completes the purchase as a real payment would.</p>
-  <h1>${escapeHtml(item.title)}</h1>
-  <p class="detail">${escapeHtml(item.detail)}</p>
-  <p class="amount" data-testid="offline-checkout-amount">${escapeHtml(amount)}</p>
-  ${
-    open
-      ? `<div class="actions">
-    <form method="post" action="${escapeHtml(actionBase)}/pay"><button class="pay" type="submit">Pay</button></form>
-    <form method="post" action="${escapeHtml(actionBase)}/cancel"><button type="submit">Cancel</button></form>
-  </div>`
-      : `<p class="closed">This checkout is ${session.status === 'complete' ? 'already paid' : 'cancelled'}. <a href="${escapeHtml(
-          session.status === 'complete' ? session.successUrl : session.cancelUrl,
-        )}">Continue</a></p>`
-  }
+  <p class="banner"><strong>${title === 'Invoice' ? 'Test payment page.' : 'Test checkout.'}</strong> This server takes no real payments: the cards below are test cards and nothing is charged. Pay completes the payment as a real one would.</p>
+  ${main}
 </main>
 </body>
 </html>`;

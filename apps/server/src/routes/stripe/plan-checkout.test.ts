@@ -81,7 +81,7 @@ describe('pay now at onboarding', () => {
     expect(user.usageLimits.chunkEdits).toEqual([{ amount: 1000, expiresAt: threeMonths }]);
     expect(user.usageLimits.modelsTrained).toEqual([{ amount: 3, expiresAt: threeMonths }]);
     expect(user.usageLimits.activationHours).toEqual([{ amount: 50, expiresAt: threeMonths }]);
-    expect(invoicesPaid(ctx, id)).toEqual([3144]);
+    expect(await invoicesPaid(ctx, id)).toEqual([3144]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -95,7 +95,7 @@ describe('pay now at onboarding', () => {
     const price = planPriceCents('minimum', 'monthly', { payNow: true });
     expect(price).toBe(764);
     for (let month = 1; month <= 2; month++) await passDays(client, 32);
-    expect(invoicesPaid(ctx, id)).toEqual([price, price, price]);
+    expect(await invoicesPaid(ctx, id)).toEqual([price, price, price]);
     const user = await me(client);
     // Three months of proofreads, each lasting three months; the one-time training only once.
     expect(total(user.usageLimits.chunkEdits)).toBe(3 * PLANS.minimum.perMonth.chunkEdits);
@@ -124,23 +124,26 @@ describe('annual billing', () => {
     const twoYears = addMonthsUtc(ctx.clock.now(), 24).toISOString();
     expect(user.usageLimits.shortContent).toEqual([{ amount: 12 * 5000, expiresAt: twoYears }]);
     expect(user.usageLimits.modelsTrained).toEqual([{ amount: 12 * 28, expiresAt: twoYears }]);
-    expect(invoicesPaid(ctx, id)).toEqual([287_990]);
+    expect(await invoicesPaid(ctx, id)).toEqual([287_990]);
   });
 });
 
 describe('changing plan', () => {
-  it('upgrades at once and grants what the new plan gives beyond the old one', async () => {
+  it('upgrades at once to a new period of the new plan, charged and granted in full; the old grant stays', async () => {
     const { client, id } = await signUp(ctx);
     await subscribe(client, 'minimum', 'monthly');
+    await passDays(client, 20);
     const res = await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ mode: 'subscription', action: 'upgraded', url: null });
     const user = await me(client);
     expect(user.plan.name).toBe('pro');
+    expect(user.subscription.currentPeriodEnd).toBe(addMonthsUtc(ctx.clock.now(), 1).toISOString());
     expect(user.usageLimits.modelStorageSlotsTotal).toBe(PLANS.pro.storageSlots);
-    // Minimum's month (200) plus pro's month beyond it (800): pro's month in all.
-    expect(total(user.usageLimits.chunkEdits)).toBe(PLANS.pro.perMonth.chunkEdits);
+    // Minimum's month, paid in full, stays; pro's month, paid in full, is added.
+    expect(total(user.usageLimits.chunkEdits)).toBe(PLANS.minimum.perMonth.chunkEdits + PLANS.pro.perMonth.chunkEdits);
     expect(total(user.usageLimits.modelsTrained)).toBe(1 + PLANS.pro.perMonth.modelsTrained);
+    expect(await invoicesPaid(ctx, id)).toEqual([899, 3699]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -169,7 +172,7 @@ describe('changing plan', () => {
     expect(after.plan.name).toBe('minimum');
     expect(after.subscription.pendingChange).toBeNull();
     expect(after.usageLimits.modelStorageSlotsTotal).toBe(PLANS.minimum.storageSlots);
-    expect(invoicesPaid(ctx, id)).toEqual([3699, 899]);
+    expect(await invoicesPaid(ctx, id)).toEqual([3699, 899]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -182,8 +185,9 @@ describe('changing plan', () => {
     expect(annual.json()).toMatchObject({ action: 'upgraded' });
     const user = await me(client);
     expect(user.plan.billingCycle).toBe('annual');
-    // A month already granted, then the rest of the year with the annual expiry.
-    expect(total(user.usageLimits.chunkEdits)).toBe(12 * PLANS.pro.perMonth.chunkEdits);
+    expect(user.subscription.currentPeriodEnd).toBe(addMonthsUtc(ctx.clock.now(), 12).toISOString());
+    // The month paid before stays; the year, paid in full, is granted in full.
+    expect(total(user.usageLimits.chunkEdits)).toBe(13 * PLANS.pro.perMonth.chunkEdits);
   });
 });
 

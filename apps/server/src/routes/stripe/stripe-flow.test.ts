@@ -61,7 +61,7 @@ describe('billing through Stripe', () => {
       payNowPromo: true,
     });
     expect(start.statusCode, start.body).toBe(200);
-    const session = standIn.requests.findLast((r) => r.path === '/v1/checkout/sessions');
+    const session = standIn.requests.findLast((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
     expect(session?.params).toMatchObject({
       mode: 'subscription',
       success_url: 'https://ownvoice.example/dashboard/plans/success?session_id={CHECKOUT_SESSION_ID}&source=pay_now',

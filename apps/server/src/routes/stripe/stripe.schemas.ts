@@ -16,8 +16,10 @@ const errorResponses = {
   401: apiErrorBodySchema,
   403: apiErrorBodySchema,
   404: apiErrorBodySchema,
+  402: apiErrorBodySchema,
   409: apiErrorBodySchema,
   502: apiErrorBodySchema,
+  503: apiErrorBodySchema,
 };
 
 export const trialSetupSchema = { response: { 200: checkoutResponseSchema, ...errorResponses } };

@@ -41,7 +41,7 @@ describe('the pay-later trial', () => {
       { amount: TRIAL_ALLOWANCE.resources.chunkEdits, expiresAt: addMonthsUtc(ctx.clock.now(), 3).toISOString() },
     ]);
     expect(user.usageLimits.modelStorageSlotsTotal).toBe(TRIAL_ALLOWANCE.storageSlots);
-    expect(invoicesPaid(ctx, id)).toEqual([]);
+    expect(await invoicesPaid(ctx, id)).toEqual([]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -67,7 +67,7 @@ describe('the pay-later trial', () => {
       payNowDiscount: false,
     });
     expect(user.subscription.status).toBe('active');
-    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(await invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     // What the trial left carries on beside the plan's first month.
     expect(total(user.usageLimits.chunkEdits)).toBe(
       TRIAL_ALLOWANCE.resources.chunkEdits + PLANS.minimum.perMonth.chunkEdits,
@@ -76,7 +76,7 @@ describe('the pay-later trial', () => {
 
     // Later ticks start nothing more.
     await ctx.app.platform.services.billing.tick();
-    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(await invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     await expectLedgerExplainsBalances(ctx, id);
   });
 
@@ -86,7 +86,7 @@ describe('the pay-later trial', () => {
     expect([a.statusCode, b.statusCode]).toContain(200);
     const user = await me(client);
     expect(user.plan.name).toBe('minimum');
-    expect(invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
+    expect(await invoicesPaid(ctx, id)).toEqual([PAY_LATER_FIRST_CHARGE_CENTS]);
     const again = await client.post('/api/auth/finish-trial');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: 'NOT_ON_TRIAL' });

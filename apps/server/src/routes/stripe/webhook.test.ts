@@ -10,6 +10,7 @@ import {
   buy,
   createBillingContext,
   type DeliveredEvent,
+  freshCard,
   me,
   signUp,
   total,
@@ -39,35 +40,35 @@ function redeliver(event: DeliveredEvent, asNewEvent = false) {
   return post(payload, signPayload(payload, secret));
 }
 
-/** A paid pack checkout as the provider reports it, not yet delivered. */
-async function undeliveredPackPayment(client: TestClient, userId: string) {
-  const { id } = (
+/**
+ * A pack bought through the test checkout, its event held back: the checkout's completion as
+ * the provider reports it, not yet delivered.
+ */
+async function undeliveredPackPayment(client: TestClient): Promise<string> {
+  const { url } = (
     await client.post('/api/stripe/create-checkout-session', { metadata: packCheckoutMetadata('extra_chunk_edits') })
-  ).json<{ id: string }>();
-  return JSON.stringify({
-    id: `evt_test_${id}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: Math.floor(ctx.clock.now().getTime() / 1000),
-    data: {
-      object: {
-        id,
-        object: 'checkout.session',
-        mode: 'payment',
-        payment_status: 'paid',
-        customer: null,
-        subscription: null,
-        setup_intent: null,
-        metadata: { ownvoice_user_id: userId, ownvoice_kind: 'pack', ownvoice_pack: 'extra_chunk_edits' },
-      },
-    },
-  });
+  ).json<{ url: string }>();
+  ctx.provider.deliveryMode = 'manual';
+  try {
+    const paid = await ctx.app.inject({
+      method: 'POST',
+      url: `${url}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `card=${freshCard()}`,
+    });
+    expect(paid.statusCode).toBe(303);
+    const completed = (await ctx.provider.takeEvents()).find((e) => e.type === 'checkout.session.completed');
+    if (!completed) throw new Error('no checkout completed');
+    return completed.payload;
+  } finally {
+    ctx.provider.deliveryMode = 'auto';
+  }
 }
 
 describe('webhook signatures', () => {
   it('refuses a missing, wrong or stale signature with a 400 and changes nothing', async () => {
-    const { client, id } = await signUp(ctx);
-    const payload = await undeliveredPackPayment(client, id);
+    const { client } = await signUp(ctx);
+    const payload = await undeliveredPackPayment(client);
     const stale = signPayload(payload, secret).replace(/t=\d+/, `t=${Math.floor(Date.now() / 1000) - 3600}`);
     for (const signature of [undefined, 't=1,v1=deadbeef', signPayload(payload, 'whsec_other'), stale]) {
       const res = await post(payload, signature);
@@ -94,16 +95,16 @@ describe('webhook signatures', () => {
 
 describe('exactly once', () => {
   it('grants once when the same event is delivered twice', async () => {
-    const { client, id } = await signUp(ctx);
-    const payload = await undeliveredPackPayment(client, id);
+    const { client } = await signUp(ctx);
+    const payload = await undeliveredPackPayment(client);
     expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
     expect((await post(payload, signPayload(payload, secret))).statusCode).toBe(200);
     expect(total((await me(client)).usageLimits.chunkEdits)).toBe(100);
   });
 
   it('grants once when two deliveries arrive at the same moment', async () => {
-    const { client, id } = await signUp(ctx);
-    const payload = await undeliveredPackPayment(client, id);
+    const { client } = await signUp(ctx);
+    const payload = await undeliveredPackPayment(client);
     const results = await Promise.all(Array.from({ length: 4 }, () => post(payload, signPayload(payload, secret))));
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     expect(total((await me(client)).usageLimits.chunkEdits)).toBe(100);

@@ -10,7 +10,8 @@ const REASON_LABELS: Record<LedgerReason, string> = {
   admin: 'Granted by an admin',
   starter: 'Starter allowance',
   usage: 'Used',
-  refund: 'Refund',
+  refund: 'Given back',
+  reversal: 'Payment refunded',
   opening: 'Opening balance',
 };
 

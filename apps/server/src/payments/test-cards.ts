@@ -1,0 +1,63 @@
+// The offline provider's test cards. Stripe's documented test numbers behave as Stripe says
+// (docs.stripe.com/testing): 4242… pays, 0002 and 9995 are declined, and 3184's bank asks the
+// cardholder to confirm every payment (3-D Secure), which an off-session charge (a renewal, an
+// upgrade, the trial's end) cannot do. Any other well-formed number (a valid Luhn check digit)
+// pays, so tests can use many distinct cards. A card's fingerprint is the same for the same
+// number, as Stripe's is for the same card; the number itself is never kept.
+import { createHash } from 'node:crypto';
+import type { OfflineCardBehaviour } from '../db/schema.js';
+
+export interface TestCard {
+  label: string;
+  behaviour: OfflineCardBehaviour;
+  /** What the bank says when it declines. */
+  declineMessage: string | null;
+  fingerprint: string;
+}
+
+const SPECIAL: Record<string, Omit<TestCard, 'fingerprint'>> = {
+  '4242424242424242': { label: 'Visa 4242 · pays', behaviour: 'works', declineMessage: null },
+  '4000000000000002': {
+    label: 'Visa 0002 · declined',
+    behaviour: 'declines',
+    declineMessage: 'Your card was declined.',
+  },
+  '4000000000009995': {
+    label: 'Visa 9995 · insufficient funds',
+    behaviour: 'declines',
+    declineMessage: 'Your card has insufficient funds.',
+  },
+  '4000002760003184': {
+    label: 'Visa 3184 · bank asks to confirm each payment',
+    behaviour: 'requires_action',
+    declineMessage: null,
+  },
+};
+
+/** The numbers the pages offer, in order. */
+export const TEST_CARD_NUMBERS = Object.keys(SPECIAL);
+export const DEFAULT_TEST_CARD = '4242424242424242';
+
+export const testCardLabel = (number: string): string => SPECIAL[number]?.label ?? number;
+
+/** The card a number stands for, or undefined when it is not a well-formed card number. */
+export function testCard(number: string | undefined): TestCard | undefined {
+  const digits = (number ?? DEFAULT_TEST_CARD).replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) return undefined;
+  const fingerprint = createHash('sha256').update(`offline-card:${digits}`).digest('hex').slice(0, 16);
+  return {
+    ...(SPECIAL[digits] ?? { label: `Card ending ${digits.slice(-4)}`, behaviour: 'works', declineMessage: null }),
+    fingerprint,
+  };
+}
+
+/** The check digit card numbers carry (ISO/IEC 7812). */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let at = 0; at < digits.length; at++) {
+    let digit = Number(digits[digits.length - 1 - at]);
+    if (at % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
