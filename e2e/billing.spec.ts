@@ -64,6 +64,11 @@ test.describe
       await logInAs(page);
       await page.goto('/dashboard/plans');
       await page.getByTestId('plan-button-pro').click();
+      // An upgrade charges the new plan's full price at once, so the page asks first, with the amount.
+      const confirm = page.getByTestId('confirm-dialog');
+      await expect(confirm).toContainText('$36.99');
+      await screenshot(page, 'plans-confirm-upgrade');
+      await confirm.getByRole('button', { name: /Upgrade and pay/ }).click();
       await expect(page.getByTestId('plan-button-pro')).toHaveText('Current plan');
       await expect(page.getByTestId('plan-button-minimum')).toHaveText('Downgrade');
 

@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('turns Stripe Tax on only when asked', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(loadConfig(stripe).billing).toMatchObject({ provider: 'stripe', automaticTax: false });
+    expect(loadConfig({ ...stripe, OWNVOICE_STRIPE_AUTOMATIC_TAX: 'true' }).billing).toMatchObject({
+      automaticTax: true,
+    });
+  });
+
   it('names every bad variable and says what it should be', () => {
     let error: unknown;
     try {

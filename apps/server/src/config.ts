@@ -86,6 +86,7 @@ const envSchema = z.object({
     .regex(/^pk_(test|live)_\w+$/, 'must be a publishable key (pk_…)')
     .optional(),
   STRIPE_API_BASE: z.string().trim().url('must be a URL such as http://127.0.0.1:12111').optional(),
+  OWNVOICE_STRIPE_AUTOMATIC_TAX: bool.default(false),
   OWNVOICE_PUBLIC_URL: z
     .string()
     .trim()
@@ -169,6 +170,8 @@ export type BillingConfig =
       publishableKey: string | undefined;
       /** Another Stripe API host (a local stand-in in tests); undefined is Stripe itself. */
       apiBase: string | undefined;
+      /** Stripe Tax computes the tax included in each price (OWNVOICE_STRIPE_AUTOMATIC_TAX). */
+      automaticTax?: boolean;
       publicUrl: string | undefined;
       prioritySupportUrl: string | undefined;
     }
@@ -295,6 +298,7 @@ function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
     webhookSecret: e.STRIPE_WEBHOOK_SECRET,
     publishableKey: e.STRIPE_PUBLISHABLE_KEY,
     apiBase: e.STRIPE_API_BASE,
+    automaticTax: e.OWNVOICE_STRIPE_AUTOMATIC_TAX,
     ...links,
   };
 }

@@ -84,8 +84,8 @@ export const errors = {
     ),
   noSubscription: (msg: string) => new AppError(400, 'NO_SUBSCRIPTION', msg),
   notOnTrial: () => new AppError(400, 'NOT_ON_TRIAL', 'You are not on the trial, so there is no trial to finish.'),
-  paymentProvider: (msg: string, status: 502 | 503 = 502) =>
-    new AppError(status, 'PAYMENT_PROVIDER_ERROR', `The payment provider did not answer as expected: ${msg}`),
+  /** The provider refused (409), failed (502) or could not be reached (503); `msg` says what to do. */
+  paymentProvider: (msg: string, status: 409 | 502 | 503 = 502) => new AppError(status, 'PAYMENT_PROVIDER_ERROR', msg),
   /** The bank refused the card: the message carries its reason and what to do; nothing was charged. */
   paymentDeclined: (msg: string, payUrl: string | null = null) =>
     new AppError(402, 'PAYMENT_DECLINED', msg, payUrl ? { payUrl } : undefined),

@@ -35,6 +35,10 @@ export const userSchema = z.object({
     payNowDiscount: z.boolean(),
     /** While on the trial: when the minimum plan starts by itself (ISO time); else null. */
     trialEndsAt: z.string().nullable(),
+    /** The pay-now discount can still be had: a first plan, chosen before any trial or plan. */
+    payNowAvailable: z.boolean(),
+    /** A card was saved for the trial, but the address or card had one before: no trial, choose a plan. */
+    trialRefused: z.boolean(),
   }),
   subscription: z.object({
     status: z.enum(SUBSCRIPTION_STATUSES).nullable(),
@@ -48,6 +52,20 @@ export const userSchema = z.object({
         billingCycle: z.enum(BILLING_CYCLES).nullable(),
         effectiveAt: z.string().nullable(),
         applyForSubscriptionId: z.string().nullable(),
+      })
+      .nullable(),
+    /**
+     * The subscription's latest invoice, while unpaid: a declined card or a bank that asks to
+     * confirm. `payUrl` is the provider's page to pay it; `startsPlan` says the plan (the one after
+     * the trial) starts only once it is paid, otherwise the plan runs while the card is retried.
+     */
+    paymentDue: z
+      .object({
+        amountCents: z.number().int(),
+        payUrl: z.string().nullable(),
+        failure: z.string().nullable(),
+        requiresAction: z.boolean(),
+        startsPlan: z.boolean(),
       })
       .nullable(),
   }),

@@ -212,6 +212,8 @@ export const offlinePayments = pgTable('offline_payments', {
   amountCents: integer('amount_cents').notNull(),
   refundedCents: integer('refunded_cents').notNull().default(0),
   disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
+  /** The idempotency keys of the refunds made: a refund asked again with the same key is made once. */
+  refundKeys: jsonb('refund_keys').$type<string[]>().notNull().default([]),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
 

@@ -52,6 +52,8 @@ export const users = pgTable(
     trialStartedAt: timestamp('trial_started_at', { withTimezone: true }),
     /** The card saved by the pay-later setup checkout (its SetupIntent), charged when the trial ends. */
     trialSetupIntentId: text('trial_setup_intent_id'),
+    /** A card was saved for the trial, but this address or card had one before: no trial started. */
+    trialRefusedAt: timestamp('trial_refused_at', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     /** A downgrade scheduled for the next period, and the subscription it belongs to. */
     pendingPlan: text('pending_plan', { enum: ['minimum', 'pro', 'virtuoso'] }),

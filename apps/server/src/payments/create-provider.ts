@@ -29,6 +29,7 @@ export function createPaymentProvider(
         secretKey: config.secretKey,
         webhookSecret: config.webhookSecret,
         ...(config.apiBase ? { apiBase: config.apiBase } : {}),
+        automaticTax: config.automaticTax ?? false,
       });
   }
 }

@@ -174,7 +174,9 @@ export class OfflineProvider implements PaymentProvider {
     if (!session) throw new PaymentProviderError('This checkout does not exist.', 'not_found', 404);
     if (session.status !== 'open') return session.status === 'complete' ? session.successUrl : session.cancelUrl;
     const card = this.knownCard(cardNumber);
-    if (card.behaviour === 'declines') {
+    // A card the bank refuses outright; one saved and declined only later (0341) passes here, and
+    // one whose bank asks to confirm is confirmed on the page, as Stripe's Checkout does.
+    if (card.declinedOnPage || (card.behaviour === 'declines' && session.kind !== 'trial')) {
       throw new PaymentProviderError(`${card.declineMessage} Try another card.`, 'card_declined', 402);
     }
     // Closing it first makes a second Pay (another tab, a double click) do nothing.
@@ -344,12 +346,16 @@ export class OfflineProvider implements PaymentProvider {
   async refund({
     paymentIntentId,
     amountCents,
+    idempotencyKey,
   }: {
     paymentIntentId: string;
     amountCents: number | null;
+    idempotencyKey: string;
   }): Promise<void> {
     const row = await this.repo.findPayment(paymentIntentId);
     if (!row) throw new PaymentProviderError(`No payment ${paymentIntentId} to refund.`, 'not_found', 404);
+    // As Stripe's idempotency keys: the same request again is answered, not made twice.
+    if (row.refundKeys.includes(idempotencyKey)) return;
     const left = row.amountCents - row.refundedCents;
     const amount = amountCents ?? left;
     if (amount <= 0 || amount > left) {
@@ -361,7 +367,7 @@ export class OfflineProvider implements PaymentProvider {
       );
     }
     const refundedCents = row.refundedCents + amount;
-    await this.repo.updatePayment(paymentIntentId, { refundedCents });
+    await this.repo.updatePayment(paymentIntentId, { refundedCents, refundKeys: [...row.refundKeys, idempotencyKey] });
     await this.emit('charge.refunded', chargeObject({ ...row, refundedCents }));
   }
 
@@ -441,6 +447,7 @@ export class OfflineProvider implements PaymentProvider {
 
   private async deliverOnce(): Promise<void> {
     if (!this.sink) throw new Error('The offline provider is not connected to the webhook handler.');
+    if (this.deliveryMode === 'manual') return;
     for (const event of await this.repo.pendingEvents(this.clock.now())) {
       try {
         await this.sink(event.payload, signPayload(event.payload, this.webhookSecret));
@@ -486,6 +493,17 @@ export class OfflineProvider implements PaymentProvider {
       taken.push({ id: event.id, type: (JSON.parse(event.payload) as { type: string }).type, payload: event.payload });
     }
     return taken;
+  }
+
+  /** The money a customer paid: each payment received, with how much of it was refunded. */
+  async paymentsOf(
+    customerId: string,
+  ): Promise<{ paymentIntentId: string; amountCents: number; refundedCents: number }[]> {
+    return (await this.repo.paymentsOf(customerId)).map((row) => ({
+      paymentIntentId: row.id,
+      amountCents: row.amountCents,
+      refundedCents: row.refundedCents,
+    }));
   }
 
   /** Changes the customer's saved card (as the hosted pages would). */
@@ -598,13 +616,13 @@ export class OfflineProvider implements PaymentProvider {
   /** An open invoice paid (on its page, or by a retry): its subscription runs again. */
   private async settlePaid(invoice: OfflineInvoiceRow): Promise<void> {
     await this.markPaid(invoice, this.clock.now());
-    const subscription = await this.repo.updateSubscription(invoice.subscriptionId, { status: 'active' });
+    const subscription = await this.paidUp(invoice.subscriptionId);
     if (subscription) await this.announce(subscription, invoice.id, 'customer.subscription.updated');
   }
 
   private async retry(invoice: OfflineInvoiceRow): Promise<void> {
     if (await this.charge(invoice, invoice.customerId)) {
-      const subscription = await this.repo.updateSubscription(invoice.subscriptionId, { status: 'active' });
+      const subscription = await this.paidUp(invoice.subscriptionId);
       if (subscription) await this.announce(subscription, invoice.id, 'customer.subscription.updated');
       return;
     }
@@ -643,12 +661,16 @@ export class OfflineProvider implements PaymentProvider {
     return after;
   }
 
-  /** Ends a subscription now: its open invoices are void, nothing more is charged. */
+  /** Ends a subscription now: all its open invoices are void, so nothing more is charged. */
   private async end(subscription: OfflineSubscriptionRow): Promise<void> {
     const ended = await this.repo.updateSubscription(subscription.id, { status: 'canceled', cancelAtPeriodEnd: false });
-    if (subscription.latestInvoiceId)
-      await this.repo.updateOpenInvoice(subscription.latestInvoiceId, { status: 'void', nextAttemptAt: null });
+    await this.repo.voidOpenInvoices(subscription.id);
     if (ended) await this.emit('customer.subscription.deleted', subscriptionObject(ended));
+  }
+
+  /** An unpaid subscription paid up runs again; one that ended stays ended. */
+  private async paidUp(subscriptionId: string): Promise<OfflineSubscriptionRow | undefined> {
+    return this.repo.updateSubscriptionIn(subscriptionId, ['past_due', 'incomplete'], { status: 'active' });
   }
 
   /** The subscription's event and its latest invoice's (paid or failed), as Stripe sends them. */
@@ -764,7 +786,7 @@ export class OfflineProvider implements PaymentProvider {
 function cardError(card: Pick<TestCard, 'behaviour' | 'declineMessage'>): PaymentProviderError {
   return card.behaviour === 'requires_action'
     ? new PaymentProviderError(
-        'Your bank asks you to confirm this payment, which it cannot do while you are away from the page. Nothing was charged.',
+        'Your bank asks you to confirm this payment, which it allows only on a payment page. Nothing was charged and nothing changed: use another card, or ask your bank to allow the payment.',
         'requires_action',
         402,
       )

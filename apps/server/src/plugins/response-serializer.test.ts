@@ -69,13 +69,21 @@ describe('the response writer', () => {
       email: 'ann@example.com',
       role: 'user',
       mfaEnabled: false,
-      plan: { name: 'trial', billingCycle: null, payNowDiscount: false, trialEndsAt: '2026-01-16T12:00:00.000Z' },
+      plan: {
+        name: 'trial',
+        billingCycle: null,
+        payNowDiscount: false,
+        trialEndsAt: '2026-01-16T12:00:00.000Z',
+        payNowAvailable: false,
+        trialRefused: false,
+      },
       subscription: {
         status: null,
         cancelAtPeriodEnd: false,
         stripeSubscriptionId: null,
         currentPeriodEnd: null,
         pendingChange: null,
+        paymentDue: null,
       },
       onboarding: { step: 'registered' },
       usageLimits: {

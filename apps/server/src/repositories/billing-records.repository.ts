@@ -26,14 +26,17 @@ export class BillingRecordsRepository {
   }
 
   /** The deleted account a user id or provider customer belonged to, if one was deleted. */
-  async deleted(by: { userId?: string | null; customerId?: string | null }): Promise<string | null> {
+  async deleted(
+    by: { userId?: string | null; customerId?: string | null },
+    db: Database = this.db,
+  ): Promise<string | null> {
     const where = by.userId
       ? eq(deletedCustomers.userId, by.userId)
       : by.customerId
         ? eq(deletedCustomers.customerId, by.customerId)
         : null;
     if (!where) return null;
-    const [row] = await this.db.select({ userId: deletedCustomers.userId }).from(deletedCustomers).where(where);
+    const [row] = await db.select({ userId: deletedCustomers.userId }).from(deletedCustomers).where(where);
     return row?.userId ?? null;
   }
 

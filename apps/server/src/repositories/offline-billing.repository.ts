@@ -135,6 +135,20 @@ export class OfflineBillingRepository {
     return row;
   }
 
+  /** Updates the subscription only while its status is one of `statuses`. */
+  async updateSubscriptionIn(
+    id: string,
+    statuses: OfflineSubscriptionRow['status'][],
+    patch: Patch<OfflineSubscriptionRow>,
+  ): Promise<OfflineSubscriptionRow | undefined> {
+    const [row] = await this.db
+      .update(offlineSubscriptions)
+      .set(patch)
+      .where(and(eq(offlineSubscriptions.id, id), inArray(offlineSubscriptions.status, statuses)))
+      .returning();
+    return row;
+  }
+
   liveSubscriptions(customerId: string): Promise<OfflineSubscriptionRow[]> {
     return this.db
       .select()
@@ -189,6 +203,13 @@ export class OfflineBillingRepository {
     return row;
   }
 
+  async voidOpenInvoices(subscriptionId: string): Promise<void> {
+    await this.db
+      .update(offlineInvoices)
+      .set({ status: 'void', nextAttemptAt: null })
+      .where(and(eq(offlineInvoices.subscriptionId, subscriptionId), eq(offlineInvoices.status, 'open')));
+  }
+
   /** Open invoices whose next automatic try is due. */
   retriesDue(now: Date): Promise<OfflineInvoiceRow[]> {
     return this.db
@@ -211,6 +232,10 @@ export class OfflineBillingRepository {
   async findPayment(id: string): Promise<OfflinePaymentRow | undefined> {
     const [row] = await this.db.select().from(offlinePayments).where(eq(offlinePayments.id, id));
     return row;
+  }
+
+  paymentsOf(customerId: string): Promise<OfflinePaymentRow[]> {
+    return this.db.select().from(offlinePayments).where(eq(offlinePayments.customerId, customerId));
   }
 
   async updatePayment(id: string, patch: Patch<OfflinePaymentRow>): Promise<void> {

@@ -157,6 +157,7 @@ export function createServices(
       new BillingEventsRepository(db),
       usersRepo,
       activity,
+      runtime.log,
     ),
     payments,
     account,

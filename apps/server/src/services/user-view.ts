@@ -3,6 +3,7 @@
 import {
   ONBOARDING_STEPS,
   type OnboardingStep,
+  payNowDiscountAvailable,
   TRANCHE_TYPES,
   TRIAL_LENGTH_MS,
   type Tranche,
@@ -43,6 +44,12 @@ export function toUserView(user: UserViewRow, tranches: TrancheAmount[], storage
         user.planName === 'trial' && user.trialStartedAt
           ? new Date(user.trialStartedAt.getTime() + TRIAL_LENGTH_MS).toISOString()
           : null,
+      payNowAvailable: payNowDiscountAvailable({
+        planName: user.planName,
+        hadPlan: user.grantedPlan !== null,
+        hasSubscription: user.stripeSubscriptionId !== null,
+      }),
+      trialRefused: user.trialRefusedAt !== null && user.planName === 'none',
     },
     subscription: {
       status: user.subscriptionStatus ?? null,
@@ -55,6 +62,15 @@ export function toUserView(user: UserViewRow, tranches: TrancheAmount[], storage
             billingCycle: user.pendingBillingCycle ?? null,
             effectiveAt: user.pendingEffectiveAt?.toISOString() ?? null,
             applyForSubscriptionId: user.pendingForSubscriptionId ?? null,
+          }
+        : null,
+      paymentDue: user.paymentDue
+        ? {
+            amountCents: user.paymentDue.amountCents,
+            payUrl: user.paymentDue.payUrl,
+            failure: user.paymentDue.failure,
+            requiresAction: user.paymentDue.requiresAction,
+            startsPlan: user.paymentDue.blocksPlan,
           }
         : null,
     },

@@ -23,7 +23,14 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={title} centered data-testid="confirm-dialog">
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title={title}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      data-testid="confirm-dialog"
+    >
       <Stack gap="lg">
         <Text fz="sm">{children}</Text>
         <Group justify="flex-end" gap="sm">

@@ -36,3 +36,17 @@ export function classifyPlanChange(
   if (cycleDelta === 0) return 'current';
   return cycleDelta > 0 ? 'upgrade' : 'downgrade';
 }
+
+/**
+ * The pay-now discount (15% for life) belongs to the choice at sign-up: a first plan, bought before
+ * any trial or plan, so it is offered and charged only then (decision 12.4).
+ */
+export function payNowDiscountAvailable(account: {
+  planName: PlanName;
+  /** A plan was ever paid for. */
+  hadPlan: boolean;
+  /** A subscription exists or existed (an unpaid one after the trial included). */
+  hasSubscription: boolean;
+}): boolean {
+  return account.planName === 'none' && !account.hadPlan && !account.hasSubscription;
+}

@@ -78,6 +78,7 @@ CREATE TABLE "offline_payments" (
 	"amount_cents" integer NOT NULL,
 	"refunded_cents" integer DEFAULT 0 NOT NULL,
 	"dispute_status" text,
+	"refund_keys" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
@@ -111,6 +112,7 @@ UPDATE "offline_checkouts" SET "status" = 'expired' WHERE "status" = 'canceled';
 ALTER TABLE "offline_checkouts" ALTER COLUMN "expires_at" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "offline_subscriptions" ADD COLUMN "latest_invoice_id" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "payment_due" jsonb;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "trial_refused_at" timestamp with time zone;--> statement-breakpoint
 CREATE UNIQUE INDEX "billing_actions_once" ON "billing_actions" USING btree ("kind","target");--> statement-breakpoint
 CREATE INDEX "billing_actions_status_idx" ON "billing_actions" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "billing_subscriptions_user_idx" ON "billing_subscriptions" USING btree ("user_id");--> statement-breakpoint

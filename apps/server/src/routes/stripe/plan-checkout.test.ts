@@ -72,7 +72,14 @@ describe('pay now at onboarding', () => {
     expect(landing).toBe(`http://localhost:80/dashboard/plans/success?session_id=${sessionId}&source=pay_now`);
 
     const user = await me(client);
-    expect(user.plan).toEqual({ name: 'pro', billingCycle: 'monthly', payNowDiscount: true, trialEndsAt: null });
+    expect(user.plan).toEqual({
+      name: 'pro',
+      billingCycle: 'monthly',
+      payNowDiscount: true,
+      trialEndsAt: null,
+      payNowAvailable: false,
+      trialRefused: false,
+    });
     expect(user.subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, pendingChange: null });
     expect(user.subscription.currentPeriodEnd).toBe(addMonthsUtc(ctx.clock.now(), 1).toISOString());
     expect(user.onboarding.step).toBe('plan_active');

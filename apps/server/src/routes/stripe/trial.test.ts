@@ -3,11 +3,13 @@
 import { addMonthsUtc, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  actionsOf,
   type BillingTestContext,
   buy,
   createBillingContext,
   DAY_MS,
   expectLedgerExplainsBalances,
+  freshCard,
   invoicesPaid,
   me,
   pressCheckout,
@@ -112,5 +114,34 @@ describe('the pay-later trial', () => {
     const user = await me(client);
     expect(user.plan.name).toBe('none');
     expect(user.onboarding.step).toBe('pay_later_setup_started');
+  });
+
+  it('is given once per person: not again to the same address after deletion, nor to the same card', async () => {
+    const card = freshCard();
+    const first = ctx.client();
+    const { account } = await first.register();
+    const { url } = (await first.post('/api/stripe/onboarding/pay-later/setup-session')).json<{ url: string }>();
+    await pressCheckout(ctx, url, 'pay', card);
+    expect((await me(first)).plan.name).toBe('trial');
+    expect((await first.delete('/api/auth/account', { password: account.password })).statusCode).toBe(200);
+
+    // The same address again, even written with a +tag: no second trial, said at once.
+    const again = ctx.client();
+    const [local, domain] = account.email.split('@');
+    await again.register({ ...account, email: `${local}+again@${domain}`.toUpperCase() });
+    const refused = await again.post('/api/stripe/onboarding/pay-later/setup-session');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'TRIAL_UNAVAILABLE' });
+
+    // Another address with the same card: the card is saved, but no trial starts.
+    const other = ctx.client();
+    const { res } = await other.register();
+    const otherId: string = res.json().user.id;
+    const setup = (await other.post('/api/stripe/onboarding/pay-later/setup-session')).json<{ url: string }>();
+    await pressCheckout(ctx, setup.url, 'pay', card);
+    const user = await me(other);
+    expect(user.plan).toMatchObject({ name: 'none', trialRefused: true });
+    expect(total(user.usageLimits.modelsTrained)).toBe(0);
+    expect(await actionsOf(ctx, otherId)).toContain('trial_refused');
   });
 });

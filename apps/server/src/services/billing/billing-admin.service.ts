@@ -13,12 +13,12 @@ import {
 } from '@ownvoice/shared';
 import type { PaymentRow, UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { PaymentProviderError } from '../../payments/provider.js';
 import type { BillingEventsRepository, ReconciliationRow } from '../../repositories/billing-events.repository.js';
 import type { PaymentsRepository } from '../../repositories/payments.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { ActivityService } from '../activity.service.js';
 import type { BillingService, Payments } from './billing.service.js';
+import { type ProviderErrorLog, providerFailure } from './provider-errors.js';
 
 const PAYMENTS_PAGE = 100;
 
@@ -30,6 +30,7 @@ export class BillingAdminService {
     private readonly billingEvents: BillingEventsRepository,
     private readonly users: UsersRepository,
     private readonly activity: Pick<ActivityService, 'record'>,
+    private readonly log: ProviderErrorLog,
   ) {}
 
   async paymentsOf(userId: string): Promise<AdminPayment[]> {
@@ -55,21 +56,19 @@ export class BillingAdminService {
     if (left <= 0) throw errors.validation('This payment is refunded in full already.');
     if (amount > left) throw errors.validation(`Only ${formatUsd(left)} of this payment is left to refund.`);
     await events.withAccount(targetId, async () => {
-      try {
-        await provider.refund({
+      await this.call(() =>
+        provider.refund({
           paymentIntentId,
           amountCents: amount === left && payment.refundedCents === 0 ? null : amount,
           idempotencyKey: `admin-refund:${paymentId}:${payment.refundedCents}:${amount}`,
-        });
-      } catch (error) {
-        if (error instanceof PaymentProviderError) throw errors.paymentProvider(error.message);
-        throw error;
-      }
+        }),
+      );
       await events.settlePayment(targetId, paymentIntentId);
       const target = await this.users.findById(targetId);
       if (body.endSubscription && target?.stripeSubscriptionId && isPaidPlanName(target.planName)) {
-        await provider.cancelNow(target.stripeSubscriptionId, `admin-refund-end:${paymentId}`);
-        await events.syncSubscription(targetId, target.stripeSubscriptionId);
+        const subscriptionId = target.stripeSubscriptionId;
+        await this.call(() => provider.cancelNow(subscriptionId, `admin-refund-end:${paymentId}`));
+        await events.syncSubscription(targetId, subscriptionId);
       }
       await this.activity.record({
         userId: targetId,
@@ -103,6 +102,14 @@ export class BillingAdminService {
       details: `Checked ${run.checked} payment(s) with the provider; ${run.repaired} had been missed${run.error ? `; failed: ${run.error}` : ''}`,
     });
     return reconciliationView(run);
+  }
+
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw providerFailure(error, this.log);
+    }
   }
 
   private require(): Payments {

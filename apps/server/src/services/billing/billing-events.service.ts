@@ -59,6 +59,9 @@ export type Settled = boolean;
 
 type Decision = 'adopted' | 'rejected';
 
+/** The onboarding steps a started trial moves on from: every step before a plan is active. */
+const TRIAL_READY_FROM = ['registered', 'choice', 'pay_later_setup_started', 'pay_now_plans', 'plan_checkout_started'];
+
 export class BillingEventsService {
   /** Webhook deliveries seen by this process, for /api/health. */
   readonly deliveries: { lastVerifiedAt: Date | null; lastRefusedAt: Date | null; lastRefusal: string | null } = {
@@ -139,7 +142,7 @@ export class BillingEventsService {
       if (checkout.kind === 'trial') return this.startTrial(tx, user, checkout, fingerprint, others);
       const decision = subscription ? await this.adopt(tx, user, subscription) : null;
       if (decision === 'adopted') await this.closeOtherCheckouts(tx, user.id, others, checkout.id);
-      if (!invoice || invoice.status !== 'paid') return false;
+      if (invoice?.status !== 'paid') return false;
       return this.settlePaidInvoice(tx, user.id, invoice, payment, decision ?? 'rejected');
     });
   }
@@ -354,6 +357,7 @@ export class BillingEventsService {
     const now = this.d.clock.now();
     const keys = trialKeys(user.email, fingerprint);
     if ((await this.d.records.claimedTrialKeys(keys, tx)).length > 0) {
+      await this.d.users.update(user.id, { trialRefusedAt: now }, tx);
       await this.log(
         tx,
         user.id,
@@ -375,7 +379,8 @@ export class BillingEventsService {
       tx,
     );
     await this.setPlanStorage(tx, user.id, grant.storageSlotsTotal);
-    await this.d.users.moveOnboardingForward(user.id, 'trial_ready', tx);
+    // From the pay-now branch too (someone who looked at the plans first, then chose to pay later).
+    await this.d.users.moveOnboardingStep(user.id, TRIAL_READY_FROM, 'trial_ready', tx);
     // A pay-now checkout opened before must not be paid on top of the trial.
     await this.closeOtherCheckouts(tx, user.id, others, checkout.id);
     await this.log(tx, user.id, 'trial_started', 'Card saved; the trial started');
@@ -471,7 +476,7 @@ export class BillingEventsService {
     userId: string,
     about: { subscription?: SubscriptionState | null; invoice?: InvoiceFacts | null; checkout?: CheckoutFacts },
   ): Promise<Settled> {
-    if (!(await this.d.records.deleted({ userId }))) return false;
+    if (!(await this.d.records.deleted({ userId }, tx))) return false;
     const { subscription, invoice, checkout } = about;
     if (subscription && subscription.status !== 'canceled') {
       await this.d.actions.add(tx, {

@@ -15,6 +15,7 @@ import {
   type LedgerEntry,
   type PackId,
   type PlanSelection,
+  payNowDiscountAvailable,
   TRIAL_LENGTH_MS,
 } from '@ownvoice/shared';
 import type { Clock } from '../../clock.js';
@@ -22,12 +23,7 @@ import type { Database } from '../../db/client.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, errors } from '../../errors.js';
 import type { OfflineProvider } from '../../payments/offline-provider.js';
-import {
-  type CheckoutSession,
-  type PaymentProvider,
-  PaymentProviderError,
-  type SubscriptionState,
-} from '../../payments/provider.js';
+import type { CheckoutSession, PaymentProvider, SubscriptionState } from '../../payments/provider.js';
 import type { BillingEventsRepository } from '../../repositories/billing-events.repository.js';
 import type { BillingRecordsRepository } from '../../repositories/billing-records.repository.js';
 import type { LedgerRepository } from '../../repositories/ledger.repository.js';
@@ -36,6 +32,7 @@ import type { ActivityService } from '../activity.service.js';
 import { STORED_UNITS } from '../usage.service.js';
 import type { BillingActions } from './billing-actions.js';
 import type { BillingEventsService } from './billing-events.service.js';
+import { providerFailure } from './provider-errors.js';
 import type { Reconciliation } from './reconciliation.js';
 import { trialKeys } from './trial-keys.js';
 
@@ -117,7 +114,8 @@ export class BillingService {
   ): Promise<CheckoutResponse> {
     return this.forAccount(user, async (fresh) => {
       if (this.hasRunningSubscription(fresh)) throw errors.subscriptionExists();
-      const payNow = target.payNowPromo && this.mayHavePayNowDiscount(fresh);
+      // The discount is for life: a customer who had it keeps it on a new subscription too.
+      const payNow = fresh.payNowDiscount || (target.payNowPromo && this.mayHavePayNowDiscount(fresh));
       if (target.payNowPromo && !payNow) {
         throw errors.validation(
           'The pay-now discount is for a first plan chosen at sign-up. Choose a plan from the plans page.',
@@ -199,13 +197,7 @@ export class BillingService {
           'There is no cancelled subscription to reactivate. Choose a plan to subscribe again.',
         );
       }
-      const state = await provider.reactivate(id).catch((error: unknown) => {
-        if (error instanceof PaymentProviderError && error.code === 'ended') {
-          throw errors.noSubscription('Your subscription has already ended. Choose a plan to subscribe again.');
-        }
-        throw this.providerError(error);
-      });
-      await this.sync(fresh, state);
+      await this.sync(fresh, await this.call(() => provider.reactivate(id)));
       return this.reload(fresh.id);
     });
   }
@@ -432,7 +424,8 @@ export class BillingService {
         ...target,
         payNow,
         ...this.returnUrls(origin, source),
-        idempotencyKey: this.key(`plan:${target.plan}:${target.billingCycle}:${payNow}`, user.id),
+        // The page it came from is part of the request (its return address), so part of the key.
+        idempotencyKey: this.key(`plan:${target.plan}:${target.billingCycle}:${payNow}:${source ?? 'plans'}`, user.id),
       }),
     );
     // One plan checkout open at a time: an older tab's can no longer start a second subscription.
@@ -477,7 +470,18 @@ export class BillingService {
   private async forAccount<T>(user: UserRow, work: (fresh: UserRow) => Promise<T>): Promise<T> {
     const { events, actions } = this.require();
     try {
-      return await events.withAccount(user.id, async () => work(await this.reload(user.id)));
+      return await events.withAccount(user.id, async () => {
+        const fresh = await this.reload(user.id);
+        try {
+          return await work(fresh);
+        } catch (error) {
+          // The subscription ended at the provider before its event arrived: catch up now, so
+          // the page the person sees next is right.
+          const ended = error instanceof AppError && error.code === 'NO_SUBSCRIPTION';
+          if (ended && fresh.stripeSubscriptionId) await events.syncSubscription(fresh.id, fresh.stripeSubscriptionId);
+          throw error;
+        }
+      });
     } finally {
       await actions.run(user.id);
     }
@@ -489,7 +493,11 @@ export class BillingService {
 
   /** The pay-now discount belongs to the choice at sign-up: a first plan, not after the trial. */
   private mayHavePayNowDiscount(user: UserRow): boolean {
-    return user.grantedPlan === null && user.planName === 'none' && user.stripeSubscriptionId === null;
+    return payNowDiscountAvailable({
+      planName: user.planName,
+      hadPlan: user.grantedPlan !== null,
+      hasSubscription: user.stripeSubscriptionId !== null,
+    });
   }
 
   private returnUrls(origin: string, source?: string): { successUrl: string; cancelUrl: string } {
@@ -525,23 +533,7 @@ export class BillingService {
     }
   }
 
-  /** The provider's refusal as the person should read it: the bank's reason, or what to do next. */
   private providerError(error: unknown): unknown {
-    if (!(error instanceof PaymentProviderError)) return error;
-    switch (error.code) {
-      case 'card_declined':
-        return errors.paymentDeclined(error.message);
-      case 'requires_action':
-        return errors.paymentRequiresAction(error.message);
-      case 'unavailable':
-        this.options.log.warn(`payment provider: ${error.message}`);
-        return errors.paymentProvider(error.message, 503);
-      case 'misconfigured':
-        this.options.log.error(error, 'payment provider: the billing setup is wrong');
-        return errors.paymentProvider('Payments are not set up right on this server. Please tell its operator.', 503);
-      default:
-        this.options.log.warn(`payment provider: ${error.message}`);
-        return errors.paymentProvider(error.message);
-    }
+    return providerFailure(error, this.options.log);
   }
 }

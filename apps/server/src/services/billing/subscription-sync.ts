@@ -90,13 +90,14 @@ export function syncSubscription(user: UserRow, state: SubscriptionState): SyncR
       paymentDue: due,
     },
     planStorageSlots: PLANS[state.plan].storageSlots,
-    change: !isPaid(user.planName)
-      ? 'started'
-      : due && !user.paymentDue
-        ? 'payment_failed'
-        : !due && user.paymentDue
-          ? 'payment_fixed'
-          : null,
+    change:
+      !due && user.paymentDue
+        ? 'payment_fixed'
+        : !isPaid(user.planName)
+          ? 'started'
+          : due && !user.paymentDue
+            ? 'payment_failed'
+            : null,
   };
 }
 

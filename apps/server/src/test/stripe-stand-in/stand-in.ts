@@ -270,6 +270,20 @@ export class StripeStandIn {
     }
   }
 
+  /** The money a customer paid: each payment received, with how much of it was refunded. */
+  paymentsOf(customerId: string): { paymentIntentId: string; amountCents: number; refundedCents: number }[] {
+    return [...this.payments.intents.values()]
+      .filter((intent) => intent.customer === customerId && intent.status === 'succeeded')
+      .map((intent) => {
+        const charge = intent.latest_charge ? this.payments.charges.get(intent.latest_charge) : undefined;
+        return {
+          paymentIntentId: intent.id,
+          amountCents: intent.amount_received,
+          refundedCents: charge?.amount_refunded ?? 0,
+        };
+      });
+  }
+
   /** The cardholder disputes a payment with their bank (a chargeback). */
   dispute(paymentIntentId: string): Stripe.Dispute {
     return clone(this.payments.openDispute(paymentIntentId)) as unknown as Stripe.Dispute;

@@ -5,7 +5,14 @@ import { navItems } from './nav-items';
 const user = (role: Role, step: OnboardingStep) => ({
   role,
   onboarding: { step },
-  plan: { name: 'none' as const, billingCycle: null, payNowDiscount: false, trialEndsAt: null },
+  plan: {
+    name: 'none' as const,
+    billingCycle: null,
+    payNowDiscount: false,
+    trialEndsAt: null,
+    payNowAvailable: true,
+    trialRefused: false,
+  },
 });
 
 describe('navbar items', () => {

@@ -1,17 +1,23 @@
-// The admin console's calls. The five that change something (role, delete, grant, invite, limits)
-// take an optional second-factor code: the server refuses them without a fresh one, and
+// The admin console's calls. The seven that change something (role, delete, grant, invite, limits,
+// refund, reconcile) take an optional second-factor code: the server refuses them without a fresh one, and
 // useMfaAction sends them again with the code the admin types.
 import {
   type ActivitiesQuery,
   type ActivitiesResponse,
   ADMIN_MFA_HEADER,
+  type AdminBillingStatus,
   type AdminOverview,
+  type AdminPayment,
+  type AdminRefundBody,
   type AdminUserResponse,
   type AdminUsersQuery,
   type AdminUsersResponse,
   activitiesResponseSchema,
+  adminBillingStatusSchema,
   adminDeleteResponseSchema,
   adminOverviewSchema,
+  adminPaymentsResponseSchema,
+  adminRefundResponseSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   type GrantCreditsBody,
@@ -19,7 +25,9 @@ import {
   type InviteResponse,
   inviteResponseSchema,
   type LimitsBody,
+  type Reconciliation,
   type Role,
+  reconcileResponseSchema,
   type User,
 } from '@ownvoice/shared';
 import { api } from '../../lib/api';
@@ -73,3 +81,28 @@ export const inviteAdmin = async (body: InviteBody, mfaToken?: string): Promise<
   const answer = await api.post('/admin/invite', body, { schema: inviteResponseSchema, ...withMfa(mfaToken) });
   return answer.data;
 };
+
+export const fetchUserPayments = async (id: string, signal?: AbortSignal): Promise<AdminPayment[]> =>
+  (await api.get(`${userPath(id)}/payments`, { schema: adminPaymentsResponseSchema, ...withSignal(signal) })).data
+    .payments;
+
+/** A refund of all that is left of the payment, or of `amountCents` of it. */
+export const refundPayment = async (
+  id: string,
+  paymentId: string,
+  body: AdminRefundBody,
+  mfaToken?: string,
+): Promise<AdminPayment> => {
+  const answer = await api.post(`${userPath(id)}/payments/${encodeURIComponent(paymentId)}/refund`, body, {
+    schema: adminRefundResponseSchema,
+    ...withMfa(mfaToken),
+  });
+  return answer.data.payment;
+};
+
+export const fetchBillingStatus = async (signal?: AbortSignal): Promise<AdminBillingStatus> =>
+  (await api.get('/admin/billing', { schema: adminBillingStatusSchema, ...withSignal(signal) })).data;
+
+export const reconcileBilling = async (mfaToken?: string): Promise<Reconciliation> =>
+  (await api.post('/admin/billing/reconcile', undefined, { schema: reconcileResponseSchema, ...withMfa(mfaToken) }))
+    .data;

@@ -17,6 +17,14 @@ describe('nextSteps', () => {
     }
     expect(nextSteps(null)[0]?.to).toBe('/dashboard');
   });
+
+  it('offers the plans when the saved card started no trial', () => {
+    const refused = testUser({
+      plan: { name: 'none', trialRefused: true },
+      onboarding: { step: 'pay_later_setup_started' },
+    });
+    expect(nextSteps(refused)).toEqual([{ label: 'Choose a plan', to: '/dashboard/plans' }]);
+  });
 });
 
 describe('autoContinueTarget', () => {

@@ -15,7 +15,9 @@ export interface NextStep {
  * Someone still before their first Voice goes on to create it (the dashboard is not open to
  * them yet); everyone else goes to the dashboard, with creating a Voice beside it.
  */
-export function nextSteps(user: Pick<User, 'onboarding'> | null): NextStep[] {
+export function nextSteps(user: Pick<User, 'onboarding' | 'plan'> | null): NextStep[] {
+  // No trial started: a plan is the way on.
+  if (user?.plan.trialRefused) return [{ label: 'Choose a plan', to: PATHS.plans }];
   const step = user?.onboarding.step;
   if (step && isOnboardingActive(step) && !isAtLeast(step, 'training_started')) {
     return [

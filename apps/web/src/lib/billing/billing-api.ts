@@ -11,6 +11,7 @@ import {
   type LedgerEntry,
   ledgerResponseSchema,
   type PackId,
+  type PayNowCheckoutRequest,
   type PlanSelection,
   packCheckoutMetadata,
   prioritySupportLinkSchema,
@@ -28,13 +29,14 @@ export const fetchBillingInfo = (signal?: AbortSignal): Promise<BillingInfo> =>
 export const startPayLaterSetup = (): Promise<CheckoutResponse> =>
   api.post('/stripe/onboarding/pay-later/setup-session', undefined, { schema: checkoutResponseSchema });
 
-/** Pay now at onboarding: a first plan checkout with the 15%-for-life discount. */
-export const startPayNowCheckout = (selection: PlanSelection): Promise<CheckoutResponse> =>
-  api.post(
-    '/stripe/onboarding/pay-now/plan-checkout',
-    { ...selection, payNowPromo: true },
-    { schema: checkoutResponseSchema },
-  );
+/**
+ * Pay now at onboarding: a first plan checkout, with the 15%-for-life discount when `payNowPromo`
+ * (only while the account may have it: the server refuses the discount otherwise).
+ */
+export const startPayNowCheckout = (selection: PlanSelection, payNowPromo: boolean): Promise<CheckoutResponse> =>
+  api.post('/stripe/onboarding/pay-now/plan-checkout', { ...selection, payNowPromo } satisfies PayNowCheckoutRequest, {
+    schema: checkoutResponseSchema,
+  });
 
 /** A first subscription (answered with a checkout) or a change to the existing one. */
 export const changePlan = (selection: PlanSelection): Promise<ChangePlanResponse> =>

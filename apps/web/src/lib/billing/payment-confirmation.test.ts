@@ -88,6 +88,12 @@ describe('confirmationState', () => {
     expect(confirmationState({ before: snap, current: grown, attempts: 1 })).toBe('confirmed');
   });
 
+  it('says when the saved card started no trial, because the address or card had one before', () => {
+    const refused = { ...before, plan: { ...before.plan, trialRefused: true } };
+    expect(confirmationState({ before: snap, current: refused, attempts: 1 })).toBe('trial_refused');
+    expect(confirmationState({ before: null, current: refused, attempts: 0 })).toBe('trial_refused');
+  });
+
   it('gives up after the last read and says the payment is on its way', () => {
     expect(confirmationState({ before: snap, current: before, attempts: CONFIRMATION_POLL.maxAttempts })).toBe(
       'pending',

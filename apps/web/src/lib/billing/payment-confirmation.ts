@@ -73,9 +73,10 @@ export function clearSnapshot(store: SessionStore | null = browserSessionStore()
  * - `confirming`: not there yet, read again;
  * - `confirmed`: the account shows the payment;
  * - `pending`: read often enough; the payment is still on its way;
- * - `unknown`: no snapshot to compare with (another tab, storage off), so nothing to wait for.
+ * - `unknown`: no snapshot to compare with (another tab, storage off), so nothing to wait for;
+ * - `trial_refused`: the card was saved for the trial, but this address or card had one before.
  */
-export type ConfirmationState = 'confirming' | 'confirmed' | 'pending' | 'unknown';
+export type ConfirmationState = 'confirming' | 'confirmed' | 'pending' | 'unknown' | 'trial_refused';
 
 export function confirmationState(input: {
   before: AccountSnapshot | null;
@@ -83,6 +84,7 @@ export function confirmationState(input: {
   /** Reads of the account made since the page opened. */
   attempts: number;
 }): ConfirmationState {
+  if (input.current?.plan.trialRefused) return 'trial_refused';
   if (input.before === null) return 'unknown';
   if (input.current && grantArrived(input.before, accountSnapshot(input.current))) return 'confirmed';
   return input.attempts >= CONFIRMATION_POLL.maxAttempts ? 'pending' : 'confirming';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api-error';
-import { isSubscriptionExists, planChangeOutcome } from './plan-change-outcome';
+import { planChangeOutcome } from './plan-change-outcome';
 
 describe('planChangeOutcome', () => {
   it('goes to the checkout for a first subscription', () => {
@@ -25,14 +24,5 @@ describe('planChangeOutcome', () => {
         effectiveAt: '2026-05-01T00:00:00.000Z',
       }),
     ).toEqual({ kind: 'scheduled', effectiveAt: '2026-05-01T00:00:00.000Z' });
-  });
-});
-
-describe('isSubscriptionExists', () => {
-  it('is the 409 that sends pay-now to change-plan', () => {
-    expect(isSubscriptionExists(new ApiError({ status: 409, msg: 'x', code: 'SUBSCRIPTION_EXISTS' }))).toBe(true);
-    expect(isSubscriptionExists(new ApiError({ status: 409, msg: 'x', code: 'VALIDATION_ERROR' }))).toBe(false);
-    expect(isSubscriptionExists(new ApiError({ status: 400, msg: 'x', code: 'SUBSCRIPTION_EXISTS' }))).toBe(false);
-    expect(isSubscriptionExists(new Error('409'))).toBe(false);
   });
 });

@@ -1,11 +1,10 @@
 // What the server's answer to a plan choice means for the page.
 import type { ChangePlanResponse } from '@ownvoice/shared';
-import { isApiError } from '../api-error';
 
 export type PlanChangeOutcome =
   /** No paid subscription yet: pay at the provider's checkout. */
   | { kind: 'checkout'; url: string }
-  /** Changed at once and charged (prorated). */
+  /** Changed at once: a new period of the new plan, charged in full. */
   | { kind: 'upgraded' }
   /** A downgrade waiting for the end of the period. */
   | { kind: 'scheduled'; effectiveAt: string | null };
@@ -21,7 +20,3 @@ export function planChangeOutcome(response: ChangePlanResponse): PlanChangeOutco
       return { kind: 'scheduled', effectiveAt: response.effectiveAt };
   }
 }
-
-/** The pay-now checkout refuses someone who already subscribes: change their plan instead. */
-export const isSubscriptionExists = (error: unknown): boolean =>
-  isApiError(error) && error.status === 409 && error.code === 'SUBSCRIPTION_EXISTS';

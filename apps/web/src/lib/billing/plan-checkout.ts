@@ -1,10 +1,10 @@
 // Choosing a plan, end to end: ask the server, then either leave for the checkout or report the
-// change. Pay-now (onboarding) falls back to an ordinary plan change for someone who subscribes
-// already.
+// change. Pay-now (onboarding) is a first plan's checkout only: someone the server finds already
+// subscribing is refused (409), since a change of plan is confirmed on the plans page first.
 import type { PackId, PlanSelection } from '@ownvoice/shared';
 import { changePlan, startPackCheckout, startPayNowCheckout } from './billing-api';
 import { type CheckoutTrip, goToCheckout } from './go-to-checkout';
-import { isSubscriptionExists, type PlanChangeOutcome, planChangeOutcome } from './plan-change-outcome';
+import { type PlanChangeOutcome, planChangeOutcome } from './plan-change-outcome';
 
 export async function choosePlan(selection: PlanSelection, trip: CheckoutTrip): Promise<PlanChangeOutcome> {
   const outcome = planChangeOutcome(await changePlan(selection));
@@ -12,15 +12,10 @@ export async function choosePlan(selection: PlanSelection, trip: CheckoutTrip): 
   return outcome;
 }
 
-export async function payNowForPlan(selection: PlanSelection, trip: CheckoutTrip): Promise<PlanChangeOutcome> {
-  try {
-    const { url } = await startPayNowCheckout(selection);
-    goToCheckout(url, trip);
-    return { kind: 'checkout', url };
-  } catch (error) {
-    if (isSubscriptionExists(error)) return choosePlan(selection, trip);
-    throw error;
-  }
+/** `payNowPromo`: ask for the pay-now discount (only while the account may have it). */
+export async function payNowForPlan(selection: PlanSelection, payNowPromo: boolean, trip: CheckoutTrip): Promise<void> {
+  const { url } = await startPayNowCheckout(selection, payNowPromo);
+  goToCheckout(url, trip);
 }
 
 export async function buyPack(pack: PackId, trip: CheckoutTrip): Promise<void> {

@@ -1,10 +1,11 @@
 // The subscription: plan, billing cycle, status, the next renewal (or the end of a cancelled
-// plan, or of the trial), a pending change when it applies, Cancel or Reactivate, and the
-// priority support link on plans that include it.
+// plan, or of the trial), a payment that is due, a pending change when it applies, Cancel or
+// Reactivate, and the priority support link on plans that include it.
 import { Badge, Button, Card, Group, Title } from '@mantine/core';
 import { isPaidPlan, type User } from '@ownvoice/shared';
 import { IconCreditCard } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { PaymentDueAlert } from '../../../components/billing/PaymentDueAlert';
 import { ExternalLink } from '../../../components/ExternalLink';
 import { usePrioritySupportLink } from '../../../lib/billing/billing-queries';
 import { describePendingChange, displayablePendingChange } from '../../../lib/billing/pending-change';
@@ -35,6 +36,7 @@ export function SubscriptionCard({ user, onError }: { user: User; onError: (mess
           {isPaidPlan(user.plan.name) ? 'Change plan' : 'Choose a plan'}
         </Button>
       </Group>
+      <PaymentDueAlert user={user} mb="sm" />
       <AccountField label="Current plan">
         <span data-testid="subscription-plan">{PLAN_LABELS[user.plan.name]}</span>
       </AccountField>

@@ -1,5 +1,5 @@
-// System overview: user counts, credits in circulation, and 30 days of sign-ups, Voices trained
-// and waking hours.
+// System overview: user counts, credits in circulation, billing's health, and 30 days of sign-ups,
+// Voices trained and waking hours.
 import { Card, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { ADMIN_ACTIVE_DAYS } from '@ownvoice/shared';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api-error';
 import { chartDays } from '../chart-days';
 import { needsMfa, useAdminOverview } from '../hooks/use-admin-data';
 import { AdminMfaWarning } from './AdminMfaWarning';
+import { BillingCard } from './BillingCard';
 import { DailyChart } from './DailyChart';
 
 function Stat({ label, value }: { label: string; value: number }) {
@@ -38,6 +39,7 @@ export function SystemOverview() {
         <Stat label="With two-factor" value={data.users.mfaEnabled} />
         <Stat label="Credits in circulation" value={data.credits.total} />
       </SimpleGrid>
+      <BillingCard />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="admin-charts">
         <DailyChart
           days={days}

@@ -1,20 +1,23 @@
-// A row's actions as a compact group of icon buttons: grant credits, edit limits, the activity
-// log, delete (never offered for a super admin).
+// A row's actions as a compact group of icon buttons: grant credits, edit limits, payments (where
+// this server takes them), the activity log, delete (never offered for a super admin).
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
-import { IconAdjustments, IconCoins, IconHistory } from '@tabler/icons-react';
+import { IconAdjustments, IconCoins, IconHistory, IconReceipt } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { userActivityPath } from '../../../lib/paths';
 import { DeleteUserButton } from './DeleteUserButton';
 import { GrantCreditsModal } from './GrantCreditsModal';
 import { LimitsModal } from './LimitsModal';
+import { PaymentsModal } from './PaymentsModal';
 
-type OpenModal = 'grant' | 'limits' | null;
+type OpenModal = 'grant' | 'limits' | 'payments' | null;
 
 export function UserActions({ user }: { user: User }) {
   const [open, setOpen] = useState<OpenModal>(null);
   const close = () => setOpen(null);
+  const billing = useBillingAvailability();
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       <Tooltip label="Grant credits" withArrow>
@@ -27,6 +30,13 @@ export function UserActions({ user }: { user: User }) {
           <IconAdjustments size={18} />
         </ActionIcon>
       </Tooltip>
+      {billing.kind !== 'none' && (
+        <Tooltip label="Payments" withArrow>
+          <ActionIcon variant="subtle" aria-label="Payments" onClick={() => setOpen('payments')}>
+            <IconReceipt size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
       <Tooltip label="Activity" withArrow>
         <ActionIcon variant="subtle" component={Link} to={userActivityPath(user.id)} aria-label="Activity">
           <IconHistory size={18} />
@@ -36,6 +46,7 @@ export function UserActions({ user }: { user: User }) {
       {/* Mounted only while open, so each opening starts from the user's current values. */}
       {open === 'grant' && <GrantCreditsModal user={user} onClose={close} />}
       {open === 'limits' && <LimitsModal user={user} onClose={close} />}
+      {open === 'payments' && <PaymentsModal user={user} onClose={close} />}
     </Group>
   );
 }

@@ -1,6 +1,24 @@
-// The console's five sensitive actions, each with its wording; all go through useMfaAction.
-import type { GrantCreditsBody, InviteBody, InviteResponse, LimitsBody, Role, User } from '@ownvoice/shared';
-import { changeUserRole, deleteUser, grantCredits, inviteAdmin, updateLimits } from '../api';
+// The console's seven sensitive actions, each with its wording; all go through useMfaAction.
+import type {
+  AdminPayment,
+  AdminRefundBody,
+  GrantCreditsBody,
+  InviteBody,
+  InviteResponse,
+  LimitsBody,
+  Reconciliation,
+  Role,
+  User,
+} from '@ownvoice/shared';
+import {
+  changeUserRole,
+  deleteUser,
+  grantCredits,
+  inviteAdmin,
+  reconcileBilling,
+  refundPayment,
+  updateLimits,
+} from '../api';
 import { useMfaAction } from './use-mfa-action';
 
 export const ADMIN_ACTION_MESSAGES = {
@@ -13,6 +31,9 @@ export const ADMIN_ACTION_MESSAGES = {
   inviteFailed: 'Failed to invite admin',
   limitsFailed: 'Failed to update limits',
   limitsDone: 'Limits updated',
+  refundFailed: 'Failed to refund the payment',
+  refundDone: 'Payment refunded',
+  reconcileFailed: 'Failed to reconcile billing',
 } as const;
 
 export const useChangeRole = (userId: string) =>
@@ -52,6 +73,24 @@ export const useInviteAdmin = (onDone: (invitation: InviteResponse['data']) => v
   useMfaAction<InviteBody, InviteResponse['data']>({
     run: inviteAdmin,
     failureMessage: ADMIN_ACTION_MESSAGES.inviteFailed,
+    errorDisplay: 'inline',
+    onDone,
+  });
+
+export const useRefundPayment = (userId: string, paymentId: string, onDone: () => void) =>
+  useMfaAction<AdminRefundBody, AdminPayment>({
+    run: (body, mfaToken) => refundPayment(userId, paymentId, body, mfaToken),
+    successMessage: ADMIN_ACTION_MESSAGES.refundDone,
+    failureMessage: ADMIN_ACTION_MESSAGES.refundFailed,
+    errorDisplay: 'inline',
+    onDone,
+  });
+
+/** The result is shown on the billing card itself, so no toast. */
+export const useReconcileBilling = (onDone: (run: Reconciliation) => void) =>
+  useMfaAction<void, Reconciliation>({
+    run: (_vars, mfaToken) => reconcileBilling(mfaToken),
+    failureMessage: ADMIN_ACTION_MESSAGES.reconcileFailed,
     errorDisplay: 'inline',
     onDone,
   });

@@ -3,7 +3,13 @@
 import type { ActivitiesQuery, AdminUsersQuery } from '@ownvoice/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-error';
-import { fetchAdminOverview, fetchAdminUsers, fetchUserActivities } from '../api';
+import {
+  fetchAdminOverview,
+  fetchAdminUsers,
+  fetchBillingStatus,
+  fetchUserActivities,
+  fetchUserPayments,
+} from '../api';
 
 /** Every admin query starts with this key, so an action refreshes them all at once. */
 export const ADMIN_QUERY_KEY = ['admin'] as const;
@@ -24,6 +30,15 @@ export const useUserActivities = (userId: string, query: ActivitiesQuery) =>
     queryFn: ({ signal }) => fetchUserActivities(userId, query, signal),
     placeholderData: keepPreviousData,
   });
+
+export const useUserPayments = (userId: string) =>
+  useQuery({
+    queryKey: [...ADMIN_QUERY_KEY, 'payments', userId],
+    queryFn: ({ signal }) => fetchUserPayments(userId, signal),
+  });
+
+export const useBillingStatus = () =>
+  useQuery({ queryKey: [...ADMIN_QUERY_KEY, 'billing'], queryFn: ({ signal }) => fetchBillingStatus(signal) });
 
 /** True when the server refused because the admin has not turned two-factor on. */
 export const needsMfa = (error: unknown): boolean => isApiError(error) && error.code === 'MFA_REQUIRED';

@@ -1,27 +1,24 @@
-// /onboarding/plans: pay now and keep 15% off every payment, for life. The same plan cards as the
-// plans page with the discounted prices; signed-out visitors are asked to create an account first.
-// Someone already subscribing changes plan on the plans page, where a downgrade is confirmed.
-import { Button, Center, Loader, Stack } from '@mantine/core';
-import {
-  type BillingCycle,
-  clientMayMoveTo,
-  PAY_NOW_DISCOUNT_PERCENT,
-  type PaidPlanName,
-  type User,
-} from '@ownvoice/shared';
+// /onboarding/plans: pay now and keep 15% off every payment, for life, while the account may still
+// have the discount (a first plan); otherwise the list prices, and why. The same plan cards as the
+// plans page; signed-out visitors are asked to create an account first. Someone already
+// subscribing changes plan on the plans page, where the change is stated and confirmed.
+import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
+import { type BillingCycle, clientMayMoveTo, type PaidPlanName, type User } from '@ownvoice/shared';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { BillingCycleSwitch } from '../../../components/billing/BillingCycleSwitch';
+import { BillingProblemAlert } from '../../../components/billing/BillingProblemAlert';
 import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
 import { PlanCardGrid } from '../../../components/billing/PlanCardGrid';
 import { TestModeNotice } from '../../../components/billing/TestModeNotice';
-import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { planCardAction } from '../../../lib/billing/plan-card-action';
 import { authPath, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
 import { usePayNow } from '../hooks/use-pay-now';
+import { onboardingPlanButton, payNowOffer } from '../pay-now-offer';
 import { OnboardingFrame } from './OnboardingFrame';
 
 function PlanButton({
@@ -38,31 +35,30 @@ function PlanButton({
   onBuy: () => void;
 }) {
   const testId = `plan-button-${plan}`;
-  if (!user) {
+  const button = onboardingPlanButton(user, { plan, billingCycle: cycle });
+  if (button.kind === 'register') {
     return (
       <Button component={Link} to={authPath('register', PATHS.onboardingPlans)} fullWidth data-testid={testId}>
         Subscribe
       </Button>
     );
   }
-  const action = planCardAction(user, { plan, billingCycle: cycle });
-  if (action.kind === 'downgrade') {
+  if (button.kind === 'plans-page') {
     return (
       <Button component={Link} to={PATHS.plans} fullWidth variant="default" data-testid={testId}>
-        {action.label}
+        {button.label}
       </Button>
     );
   }
   return (
     <Button
       fullWidth
-      disabled={action.disabled || (busyPlan !== null && busyPlan !== plan)}
+      disabled={button.disabled || (busyPlan !== null && busyPlan !== plan)}
       loading={busyPlan === plan}
       onClick={onBuy}
       data-testid={testId}
-      data-action={action.kind}
     >
-      {action.label}
+      {button.label}
     </Button>
   );
 }
@@ -72,7 +68,8 @@ export function OnboardingPlansPage() {
   const billing = useBillingAvailability();
   const advance = useAdvanceOnboarding();
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
-  const { busyPlan, error, clearError, buy } = usePayNow(user);
+  const offer = payNowOffer(user);
+  const { busyPlan, error, clearError, buy } = usePayNow(user, offer.discounted);
 
   const step = user?.onboarding.step;
   useEffect(() => {
@@ -80,11 +77,7 @@ export function OnboardingPlansPage() {
   }, [step, advance]);
 
   return (
-    <OnboardingFrame
-      title={`Pay now and save ${PAY_NOW_DISCOUNT_PERCENT}% for life`}
-      intro={`Pick a plan: you keep ${PAY_NOW_DISCOUNT_PERCENT}% off every payment, renewals included, for as long as you stay.`}
-      size="xl"
-    >
+    <OnboardingFrame title={offer.title} intro={offer.intro} size="xl">
       {billing.kind === 'loading' && (
         <Center py={64}>
           <Loader aria-label="Loading plans" />
@@ -102,11 +95,16 @@ export function OnboardingPlansPage() {
       {billing.kind === 'selling' && (
         <Stack gap="lg">
           {billing.testMode && <TestModeNotice />}
-          <ErrorAlert message={error} onClose={clearError} />
+          <BillingProblemAlert problem={error} onClose={clearError} />
+          {offer.note && (
+            <Alert color="gray" icon={<IconInfoCircle size={20} />} role="note" data-testid="pay-now-unavailable">
+              {offer.note}
+            </Alert>
+          )}
           <BillingCycleSwitch value={cycle} onChange={setCycle} />
           <PlanCardGrid
             cycle={cycle}
-            payNow
+            payNow={offer.discounted}
             isCurrent={(plan) => !!user && planCardAction(user, { plan, billingCycle: cycle }).kind === 'current'}
             renderAction={(plan) => (
               <PlanButton

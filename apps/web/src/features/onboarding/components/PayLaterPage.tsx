@@ -5,11 +5,12 @@ import { isPaidPlan } from '@ownvoice/shared';
 import { IconCheck, IconCreditCard } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { BillingProblemAlert } from '../../../components/billing/BillingProblemAlert';
 import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
 import { TestModeNotice } from '../../../components/billing/TestModeNotice';
-import { ErrorAlert } from '../../../components/ErrorAlert';
 import { startPayLaterSetup } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { type BillingProblem, billingProblem, isTrialUnavailable } from '../../../lib/billing/billing-problem';
 import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { goToCheckout } from '../../../lib/billing/go-to-checkout';
 import { authPath, PATHS } from '../../../lib/paths';
@@ -20,7 +21,9 @@ import { OnboardingFrame } from './OnboardingFrame';
 function StartTrial() {
   const { user } = useSession();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<BillingProblem | null>(null);
+  // No second trial for this person: the way on is a plan, so that replaces the trial's button.
+  const [trialRefused, setTrialRefused] = useState(false);
 
   if (!user) {
     return (
@@ -51,24 +54,31 @@ function StartTrial() {
     try {
       const { url } = await startPayLaterSetup();
       goToCheckout(url, { user, returnTo: null });
-    } catch {
-      setError(BILLING_MESSAGES.planCheckoutFailed);
+    } catch (cause) {
+      setError(billingProblem(cause, BILLING_MESSAGES.planCheckoutFailed));
+      setTrialRefused(isTrialUnavailable(cause));
       setBusy(false);
     }
   };
 
   return (
     <Stack gap="sm" align="center" w="100%">
-      <ErrorAlert message={error} onClose={() => setError(null)} />
-      <Button
-        size="md"
-        onClick={start}
-        loading={busy}
-        leftSection={<IconCreditCard size={18} />}
-        data-testid="pay-later-start"
-      >
-        Add a card and start the trial
-      </Button>
+      <BillingProblemAlert problem={error} onClose={() => setError(null)} />
+      {trialRefused ? (
+        <Button component={Link} to={PATHS.onboardingPlans} size="md" data-testid="pay-later-choose-plan">
+          Choose a plan
+        </Button>
+      ) : (
+        <Button
+          size="md"
+          onClick={start}
+          loading={busy}
+          leftSection={<IconCreditCard size={18} />}
+          data-testid="pay-later-start"
+        >
+          Add a card and start the trial
+        </Button>
+      )}
     </Stack>
   );
 }

@@ -1,32 +1,30 @@
-// Pay now at onboarding: the first plan checkout with the discount. Someone the server finds
-// already subscribing gets an ordinary plan change instead (the pay-now call answers 409).
+// Pay now at onboarding: a first plan's checkout, with the discount only while the account may
+// have it. A refusal the person can act on (a subscription already running, the provider out of
+// reach) is said in the server's words, and the account is read again so the cards show what is
+// true now (list prices, or the plans page for a change of plan).
 import type { PaidPlanName, PlanSelection, User } from '@ownvoice/shared';
 import { useState } from 'react';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
 import { payNowForPlan } from '../../../lib/billing/plan-checkout';
-import { planWithCycle } from '../../../lib/billing/plan-labels';
 import { useSession } from '../../../lib/session/session-context';
-import { notifySuccess } from '../../../lib/toast';
 
-export function usePayNow(user: User | null) {
+export function usePayNow(user: User | null, payNowPromo: boolean) {
   const { refresh } = useSession();
   const [busyPlan, setBusyPlan] = useState<PaidPlanName | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<BillingProblem | null>(null);
 
   const buy = async (selection: PlanSelection) => {
     setError(null);
     setBusyPlan(selection.plan);
     try {
-      const outcome = await payNowForPlan(selection, { user, returnTo: null });
-      if (outcome.kind === 'checkout') return;
-      await refresh();
-      notifySuccess(
-        `Your plan ${outcome.kind === 'upgraded' ? 'is now' : 'changes to'} ${planWithCycle(selection.plan, selection.billingCycle)}.`,
-      );
-    } catch {
-      setError(BILLING_MESSAGES.planCheckoutFailed);
+      // On the way to the checkout: the button stays busy until the tab leaves.
+      await payNowForPlan(selection, payNowPromo, { user, returnTo: null });
+    } catch (cause) {
+      setError(billingProblem(cause, BILLING_MESSAGES.planCheckoutFailed));
+      setBusyPlan(null);
+      if (user) await refresh().catch(() => undefined);
     }
-    setBusyPlan(null);
   };
 
   return { busyPlan, error, clearError: () => setError(null), buy };

@@ -5,6 +5,7 @@ import { IconConfetti } from '@tabler/icons-react';
 import { useState } from 'react';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import type { FinishTutorialPlan } from '../tutorial';
@@ -14,7 +15,7 @@ export function FinishTutorialPanel({
   onError,
 }: {
   plan: Exclude<FinishTutorialPlan, null>;
-  onError: (message: string | null) => void;
+  onError: (problem: BillingProblem | null) => void;
 }) {
   const { advanceOnboarding, refresh } = useSession();
   const [busy, setBusy] = useState(false);
@@ -29,8 +30,10 @@ export function FinishTutorialPanel({
       }
       await advanceOnboarding('tutorial_complete');
       notifySuccess('Everything is unlocked. Enjoy writing in your Voice!', 'Tutorial finished');
-    } catch {
-      onError(BILLING_MESSAGES.finishTutorialFailed);
+    } catch (error) {
+      // Finishing the trial can be refused for its payment (402, with the link to pay): say so.
+      onError(billingProblem(error, BILLING_MESSAGES.finishTutorialFailed));
+      if (plan === 'trial') await refresh().catch(() => undefined);
       setBusy(false);
     }
   };

@@ -19,6 +19,8 @@ const STATUS_TEXT: Record<Exclude<ConfirmationState, 'confirming'>, string> = {
   pending:
     'Your payment went through. It can take a minute to reach your account: your account page shows it once it arrives.',
   unknown: 'Your payment went through. Your new usage is added as soon as the payment provider confirms it.',
+  trial_refused:
+    'Your card is saved, but this address or card has had a trial before, so no new trial started and nothing was charged. Choose a plan to go on.',
 };
 
 function ContinueWhereYouWere({ target, state }: { target: string; state: ConfirmationState }) {
@@ -71,7 +73,7 @@ export function PaymentSuccessPage() {
                 <IconCircleCheck size={40} />
               </ThemeIcon>
               <Title order={2} fz="xl">
-                Thank you!
+                {state === 'trial_refused' ? 'No second trial' : 'Thank you!'}
               </Title>
               <Text c="dimmed">{STATUS_TEXT[state]}</Text>
             </>

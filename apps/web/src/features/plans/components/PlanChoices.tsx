@@ -1,16 +1,18 @@
 // The plan cards of /dashboard/plans: the monthly/annual switch, and on each card Current plan,
-// Subscribe, Upgrade or Downgrade as fits the person's plan.
+// Subscribe, Upgrade or Downgrade as fits the person's plan; upgrades and downgrades are asked first.
 import { Button, Stack } from '@mantine/core';
 import { type BillingCycle, isPaidPlan } from '@ownvoice/shared';
 import { useState } from 'react';
 import { BillingCycleSwitch } from '../../../components/billing/BillingCycleSwitch';
 import { PlanCardGrid } from '../../../components/billing/PlanCardGrid';
+import type { BillingProblem } from '../../../lib/billing/billing-problem';
 import { planCardAction } from '../../../lib/billing/plan-card-action';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import { usePlanChoice } from '../hooks/use-plan-choice';
 import { DowngradeDialog } from './DowngradeDialog';
+import { UpgradeDialog } from './UpgradeDialog';
 
-export function PlanChoices({ onError }: { onError: (message: string | null) => void }) {
+export function PlanChoices({ onError }: { onError: (problem: BillingProblem | null) => void }) {
   const user = useCurrentUser();
   const [cycle, setCycle] = useState<BillingCycle>(
     isPaidPlan(user.plan.name) ? (user.plan.billingCycle ?? 'monthly') : 'monthly',
@@ -41,7 +43,12 @@ export function PlanChoices({ onError }: { onError: (message: string | null) => 
           );
         }}
       />
-      <DowngradeDialog user={user} target={confirming} onConfirm={confirm} onCancel={cancel} />
+      {/* One dialog in the page at a time, so there is one confirm-dialog to find. */}
+      {confirming?.kind === 'upgrade' ? (
+        <UpgradeDialog user={user} target={confirming.selection} onConfirm={confirm} onCancel={cancel} />
+      ) : (
+        <DowngradeDialog user={user} target={confirming?.selection ?? null} onConfirm={confirm} onCancel={cancel} />
+      )}
     </Stack>
   );
 }

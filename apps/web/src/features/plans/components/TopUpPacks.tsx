@@ -4,13 +4,14 @@ import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { PackCardGrid } from '../../../components/billing/PackCardGrid';
+import { type BillingProblem, plainProblem } from '../../../lib/billing/billing-problem';
 import { usePackPurchase } from '../../../lib/billing/use-pack-purchase';
 import { TOPUPS_ANCHOR } from '../../../lib/paths';
 
-export function TopUpPacks({ onError }: { onError: (message: string | null) => void }) {
+export function TopUpPacks({ onError }: { onError: (problem: BillingProblem | null) => void }) {
   const { busyPack, error, buy } = usePackPurchase();
   useEffect(() => {
-    if (error) onError(error);
+    if (error) onError(plainProblem(error));
   }, [error, onError]);
 
   return (

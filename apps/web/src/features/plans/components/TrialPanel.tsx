@@ -5,11 +5,12 @@ import { IconHourglass } from '@tabler/icons-react';
 import { useState } from 'react';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 
-export function TrialPanel({ onError }: { onError: (message: string | null) => void }) {
+export function TrialPanel({ onError }: { onError: (problem: BillingProblem | null) => void }) {
   const user = useCurrentUser();
   const { refresh } = useSession();
   const [busy, setBusy] = useState(false);
@@ -23,8 +24,11 @@ export function TrialPanel({ onError }: { onError: (message: string | null) => v
       await finishTrial();
       await refresh();
       notifySuccess('Your Minimum plan has started.', 'Trial finished');
-    } catch {
-      onError(BILLING_MESSAGES.finishTrialFailed);
+    } catch (error) {
+      // A declined or unconfirmed first payment (402) says so with the link to pay; the account,
+      // read again, shows it as the payment due.
+      onError(billingProblem(error, BILLING_MESSAGES.finishTrialFailed));
+      await refresh().catch(() => undefined);
     }
     setBusy(false);
   };

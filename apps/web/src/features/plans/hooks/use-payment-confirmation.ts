@@ -35,7 +35,7 @@ export function usePaymentConfirmation(): ConfirmationState {
   }, [before, refresh]);
 
   useEffect(() => {
-    if (state === 'confirmed' || state === 'pending') clearSnapshot();
+    if (state === 'confirmed' || state === 'pending' || state === 'trial_refused') clearSnapshot();
   }, [state]);
 
   return state;

@@ -1,8 +1,10 @@
-// Pressing a plan card's button: a downgrade is confirmed first; then the server either sends the
-// person to the checkout (a first subscription) or changes the plan, which the page then shows.
+// Pressing a plan card's button: an upgrade (charged now, in full) and a downgrade (next period)
+// are confirmed first; then the server either sends the person to the checkout (a first
+// subscription) or changes the plan, which the page then shows.
 import type { PaidPlanName, PlanSelection } from '@ownvoice/shared';
 import { useState } from 'react';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
 import { planCardAction } from '../../../lib/billing/plan-card-action';
 import { choosePlan } from '../../../lib/billing/plan-checkout';
 import { planWithCycle } from '../../../lib/billing/plan-labels';
@@ -10,11 +12,16 @@ import { formatDate } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 
-export function usePlanChoice(onError: (message: string | null) => void) {
+export interface PendingConfirmation {
+  kind: 'upgrade' | 'downgrade';
+  selection: PlanSelection;
+}
+
+export function usePlanChoice(onError: (problem: BillingProblem | null) => void) {
   const user = useCurrentUser();
   const { refresh } = useSession();
   const [busyPlan, setBusyPlan] = useState<PaidPlanName | null>(null);
-  const [confirming, setConfirming] = useState<PlanSelection | null>(null);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
 
   const run = async (selection: PlanSelection) => {
     const { kind } = planCardAction(user, selection);
@@ -32,8 +39,13 @@ export function usePlanChoice(onError: (message: string | null) => void) {
         const when = outcome.effectiveAt ? `on ${formatDate(outcome.effectiveAt)}` : 'at the end of this period';
         notifySuccess(`Your plan changes to ${target} ${when}.`, 'Downgrade scheduled');
       }
-    } catch {
-      onError(kind === 'subscribe' ? BILLING_MESSAGES.planCheckoutFailed : BILLING_MESSAGES.changePlanFailed);
+    } catch (error) {
+      onError(
+        billingProblem(
+          error,
+          kind === 'subscribe' ? BILLING_MESSAGES.planCheckoutFailed : BILLING_MESSAGES.changePlanFailed,
+        ),
+      );
     }
     setBusyPlan(null);
   };
@@ -41,14 +53,14 @@ export function usePlanChoice(onError: (message: string | null) => void) {
   const choose = (selection: PlanSelection) => {
     const action = planCardAction(user, selection);
     if (action.disabled || busyPlan !== null) return;
-    if (action.kind === 'downgrade') setConfirming(selection);
+    if (action.kind === 'downgrade' || action.kind === 'upgrade') setConfirming({ kind: action.kind, selection });
     else void run(selection);
   };
 
   const confirm = () => {
     if (confirming === null) return;
     setConfirming(null);
-    void run(confirming);
+    void run(confirming.selection);
   };
 
   return { busyPlan, choose, confirming, confirm, cancel: () => setConfirming(null) };

@@ -1,0 +1,164 @@
+// The outside world of billing for the simulation (routes/stripe/billing-simulation.test.ts), the
+// same for both providers: a buyer paying a checkout or an invoice with a card that works, is
+// declined or needs the bank's confirmation; a cardholder's chargeback; time passing; and the
+// provider's events, held back so the test delivers them late, twice or out of order. With
+// `offline` the service runs its own test checkout; with `stripe` the real SDK talks to the Stripe
+// stand-in and events reach the webhook signed, as Stripe's do.
+import { setUpStripeCatalog } from '../billing-setup.js';
+import { offlineWebhookSecret } from '../payments/offline-provider.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { signPayload } from '../payments/stripe-events.js';
+import { createStripeClient } from '../payments/stripe-provider.js';
+import { loadSecretKey } from '../security/secret-box.js';
+import { createBillingContext, freshCard } from './billing.js';
+import { StripeStandIn } from './stripe-stand-in.js';
+import { createTestContext, type TestContext } from './test-app.js';
+
+export type Card = 'works' | 'declines' | 'requires_action';
+
+export interface HeldEvent {
+  id: string;
+  payload: string;
+}
+
+export interface BillingWorld {
+  name: 'offline' | 'stripe';
+  ctx: TestContext;
+  provider: PaymentProvider;
+  /** The buyer pays on the checkout page: answers whether it went through. */
+  payCheckout(checkout: { id: string; url: string }, card: Card): Promise<boolean>;
+  /** The buyer pays an unpaid invoice on its page. */
+  payInvoice(invoiceId: string, card: Card): Promise<boolean>;
+  /** The customer's saved card behaves as `card` from now on. */
+  setCard(customerId: string, card: Card): Promise<void>;
+  dispute(paymentIntentId: string): Promise<void>;
+  /** Time passes (both clocks), and the billing job runs. */
+  advance(ms: number): Promise<void>;
+  /** What the provider sent since the last call, not yet delivered. */
+  takeEvents(): Promise<HeldEvent[]>;
+  /** Delivers one event to the webhook, signed; answers the status. */
+  deliver(event: HeldEvent): Promise<number>;
+  /** The money a customer paid at the provider. */
+  paymentsOf(customerId: string): Promise<{ paymentIntentId: string; amountCents: number; refundedCents: number }[]>;
+  close(): Promise<void>;
+}
+
+/** Stripe's test numbers for the offline checkout (payments/test-cards.ts). */
+const OFFLINE_CARDS: Record<Exclude<Card, 'works'>, string> = {
+  declines: '4000000000000341',
+  requires_action: '4000002760003184',
+};
+
+export async function offlineWorld(): Promise<BillingWorld> {
+  const ctx = await createBillingContext();
+  const offline = ctx.provider;
+  offline.deliveryMode = 'manual';
+  const secret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
+  const form = (url: string, card: Card) =>
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `card=${card === 'works' ? freshCard() : OFFLINE_CARDS[card]}`,
+    });
+  return {
+    name: 'offline',
+    ctx,
+    provider: offline,
+    payCheckout: async ({ url }, card) => {
+      const before = (await offline.findCheckout(url.split('/').at(-1) ?? ''))?.status;
+      const res = await form(`${url}/pay`, card);
+      return res.statusCode === 303 && before === 'open';
+    },
+    payInvoice: async (invoiceId, card) =>
+      (await form(`/api/offline-checkout/invoice/${invoiceId}/pay`, card)).statusCode === 303,
+    setCard: (customerId, card) => offline.setCard(customerId, card === 'works' ? freshCard() : OFFLINE_CARDS[card]),
+    dispute: (paymentIntentId) => offline.dispute(paymentIntentId),
+    advance: async (ms) => {
+      ctx.clock.advance(ms);
+      await ctx.app.platform.services.billing.tick();
+    },
+    takeEvents: () => offline.takeEvents(),
+    deliver: async (event) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signPayload(event.payload, secret),
+        },
+        payload: event.payload,
+      });
+      return res.statusCode;
+    },
+    paymentsOf: (customerId) => offline.paymentsOf(customerId),
+    close: () => ctx.close(),
+  };
+}
+
+const WEBHOOK_SECRET = 'whsec_simulation';
+
+export async function stripeWorld(): Promise<BillingWorld> {
+  const standIn = await StripeStandIn.start({ now: new Date('2026-01-15T12:00:00Z') });
+  await setUpStripeCatalog(createStripeClient(standIn.secretKey, standIn.apiBase));
+  const ctx = await createTestContext({
+    billing: {
+      provider: 'stripe',
+      secretKey: standIn.secretKey,
+      webhookSecret: WEBHOOK_SECRET,
+      publishableKey: undefined,
+      apiBase: standIn.apiBase,
+      publicUrl: 'https://ownvoice.example',
+      prioritySupportUrl: undefined,
+    },
+    starterAllowance: null,
+  });
+  const payments = ctx.app.platform.services.payments;
+  if (!payments) throw new Error('no payments');
+  // Both clocks move together: the service's and the stand-in's.
+  const sync = () => standIn.advanceTo(ctx.clock.now());
+  sync();
+  let cardSerial = 0;
+  const fingerprint = () => `sim-card-${++cardSerial}`;
+  const tried = (run: () => void): boolean => {
+    try {
+      run();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    name: 'stripe',
+    ctx,
+    provider: payments.provider,
+    payCheckout: async ({ id }, card) =>
+      tried(() => standIn.completeCheckout(id, card, card === 'works' ? { fingerprint: fingerprint() } : {})),
+    payInvoice: async (invoiceId, card) =>
+      tried(() => standIn.payInvoice(invoiceId, card, { fingerprint: fingerprint() })),
+    setCard: async (customerId, card) => standIn.setCustomerCard(customerId, card),
+    dispute: async (paymentIntentId) => {
+      standIn.dispute(paymentIntentId);
+    },
+    advance: async (ms) => {
+      ctx.clock.advance(ms);
+      sync();
+      await ctx.app.platform.services.billing.tick();
+    },
+    takeEvents: async () => standIn.takeEvents().map((event) => ({ id: event.id, payload: JSON.stringify(event) })),
+    deliver: async (event) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(event.payload, WEBHOOK_SECRET) },
+        payload: event.payload,
+      });
+      return res.statusCode;
+    },
+    paymentsOf: async (customerId) => standIn.paymentsOf(customerId),
+    close: async () => {
+      await ctx.close();
+      await standIn.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// A user's payments, opened from their row: the list, or the refund form for one of them.
+import { Loader, Modal, Text } from '@mantine/core';
+import type { AdminPayment, User } from '@ownvoice/shared';
+import { useState } from 'react';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { errorMessage } from '../../../lib/api-error';
+import { useUserPayments } from '../hooks/use-admin-data';
+import { PaymentsTable } from './PaymentsTable';
+import { RefundForm } from './RefundForm';
+
+export function PaymentsModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { data, error, isPending } = useUserPayments(user.id);
+  const [refunding, setRefunding] = useState<AdminPayment | null>(null);
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={refunding ? `Refund a payment of ${user.username}` : `Payments of ${user.username}`}
+      size="xl"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      data-testid="payments-modal"
+    >
+      {refunding ? (
+        // Back to the list after a refund too: it shows what is left now.
+        <RefundForm user={user} payment={refunding} onDone={() => setRefunding(null)} />
+      ) : (
+        <>
+          {error ? <ErrorAlert message={errorMessage(error, 'Failed to load payments')} /> : null}
+          {isPending && <Loader aria-label="Loading payments" />}
+          {data && data.length === 0 && (
+            <Text c="dimmed" data-testid="payments-empty">
+              No payments yet.
+            </Text>
+          )}
+          {data && data.length > 0 && <PaymentsTable payments={data} onRefund={setRefunding} />}
+        </>
+      )}
+    </Modal>
+  );
+}
