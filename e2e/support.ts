@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { withCheckDigit } from '../apps/server/src/payments/test-cards';
 
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');
@@ -100,13 +101,23 @@ export async function enableTwoFactorOnAccountPage(page: Page, { open = true } =
   return { secret, backupCodes, codesDialog };
 }
 
-/** On the offline provider's test checkout page: checks it says it is a test, then presses a button. */
+/**
+ * On the offline provider's test checkout page: checks it says it is a test, types a card of this
+ * run's own (a card gets one trial, as a person does), then presses a button.
+ */
 export async function completeTestCheckout(page: Page, button: 'Pay' | 'Cancel' = 'Pay', shot?: string) {
   await expect(page).toHaveURL(/\/api\/offline-checkout\/cs_offline_[0-9a-f]{24}$/);
   await expect(page.getByTestId('offline-checkout')).toContainText('Test checkout');
+  await page.getByLabel(/another card number/i).fill(freshCardNumber());
   if (shot) await screenshot(page, shot);
   await page.getByRole('button', { name: button }).click();
 }
+
+let cardSerial = 0;
+
+/** A well-formed card number nobody used before: the offline checkout's working card. */
+const freshCardNumber = (): string =>
+  withCheckDigit(`4${String(Date.now() % 1e9).padStart(9, '0')}${String(++cardSerial).padStart(5, '0')}`);
 
 /** After a checkout: the success page, once the payment has reached the account. */
 export async function expectPaymentConfirmed(page: Page, shot?: string) {

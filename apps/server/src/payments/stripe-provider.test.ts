@@ -7,7 +7,8 @@ import { setUpStripeCatalog } from '../billing-setup.js';
 import { RETRY_DAYS, type RecordedRequest, StripeStandIn, type TestCard } from '../test/stripe-stand-in.js';
 import { type BillingEvent, PaymentProviderError, WebhookSignatureError } from './provider.js';
 import { META, readStripeEvent, signPayload } from './stripe-events.js';
-import { createStripeClient, StripeProvider, subscriptionStatusOf } from './stripe-provider.js';
+import { createStripeClient, StripeProvider } from './stripe-provider.js';
+import { subscriptionStatusOf } from './stripe-read.js';
 
 const WEBHOOK_SECRET = 'whsec_stand_in';
 const URLS = {

@@ -2,12 +2,12 @@
 // subscriptions carry what they are for in their metadata (META), which readStripeEvent reads back
 // from the webhooks; prices are found by lookup key (stripe-prices.ts), created by
 // `npm run billing:setup`. Every Stripe failure becomes a PaymentProviderError that says what to
-// do. How each call behaves is taken from the SDK's type docs (node_modules/stripe/esm/resources).
-import { BILLING_CYCLES, PACK_IDS, PAID_PLAN_NAMES, type PackId } from '@ownvoice/shared';
+// do (stripe-errors.ts); Stripe's objects are read into billing's facts in stripe-read.ts. How each
+// call behaves is taken from the SDK's type docs (node_modules/stripe/esm/resources).
+import type { PackId } from '@ownvoice/shared';
 import Stripe from 'stripe';
 import {
   type BillingEvent,
-  CHECKOUT_KINDS,
   type CheckoutBase,
   type CheckoutFacts,
   type CheckoutKind,
@@ -22,6 +22,7 @@ import {
   type SubscriptionState,
   type UnpaidInvoice,
 } from './provider.js';
+import { providerError } from './stripe-errors.js';
 import { idOf, META, readPlan, readSignedEvent } from './stripe-events.js';
 import {
   CYCLE_INTERVAL,
@@ -33,6 +34,20 @@ import {
   priceMismatch,
   TRIAL_FIRST_CHARGE_LOOKUP_KEY,
 } from './stripe-prices.js';
+import {
+  checkoutFacts,
+  disputeStatusOf,
+  firstItem,
+  fromUnix,
+  invoiceStatusOf,
+  isPending,
+  lineFacts,
+  pendingSchedule,
+  type Sold,
+  scheduledChange,
+  soldBy,
+  subscriptionStatusOf,
+} from './stripe-read.js';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -69,9 +84,6 @@ const ENDED: ReadonlySet<Stripe.Subscription.Status> = new Set(['canceled', 'inc
 
 /** Every subscription is read with its schedule, which holds a downgrade waiting for the next period. */
 const SUBSCRIPTION_EXPAND = ['schedule'];
-
-/** What one of OwnVoice's prices sells. */
-type Sold = PlanPrice | 'trial_day';
 
 interface Catalog {
   /** Price id by lookup key. */
@@ -758,170 +770,4 @@ function subscriptionMetadata(userId: string, { plan, billingCycle }: PlanTarget
     [META.billingCycle]: billingCycle,
     [META.payNow]: String(payNow),
   };
-}
-
-/** How billing sees Stripe's subscription status (SDK: Subscription.status). */
-export function subscriptionStatusOf(status: Stripe.Subscription.Status): SubscriptionState['status'] {
-  switch (status) {
-    case 'active':
-    case 'trialing':
-      return 'active';
-    case 'past_due': // Still the person's plan while Stripe retries the card.
-      return 'past_due';
-    case 'canceled':
-    case 'unpaid':
-    case 'incomplete_expired':
-      return 'canceled';
-    default: // incomplete, paused: not paid for, not over.
-      return 'incomplete';
-  }
-}
-
-/** The plan a pending schedule switches to at the end of the current period. */
-function scheduledChange(
-  schedule: Stripe.Subscription['schedule'],
-  periodEnd: number,
-): SubscriptionState['scheduledChange'] {
-  if (!schedule || typeof schedule === 'string' || !isPending(schedule)) return null;
-  const next = schedule.phases.find((phase) => phase.start_date >= periodEnd);
-  const target = next && readPlan(next.metadata);
-  return next && target ? { ...target, effectiveAt: fromUnix(next.start_date) } : null;
-}
-
-const isPending = (schedule: Stripe.SubscriptionSchedule) =>
-  schedule.status === 'active' || schedule.status === 'not_started';
-
-/** The schedule managing the subscription, when it still manages it (read with `expand: ['schedule']`). */
-function pendingSchedule(subscription: Stripe.Subscription): Stripe.SubscriptionSchedule | null {
-  const schedule = subscription.schedule;
-  return schedule && typeof schedule !== 'string' && isPending(schedule) ? schedule : null;
-}
-
-function firstItem(subscription: Stripe.Subscription): Stripe.SubscriptionItem {
-  const item = subscription.items.data[0];
-  if (!item) {
-    throw new PaymentProviderError(`Stripe subscription ${subscription.id} has no price to change.`, 'refused');
-  }
-  return item;
-}
-
-function checkoutFacts(session: Stripe.Checkout.Session): CheckoutFacts | null {
-  const kind = CHECKOUT_KINDS.find((each) => each === session.metadata?.[META.kind]);
-  const userId = session.metadata?.[META.userId];
-  if (!kind || !userId) return null;
-  return {
-    id: session.id,
-    kind,
-    userId,
-    customerId: idOf(session.customer),
-    status: session.status === 'complete' ? 'complete' : session.status === 'expired' ? 'expired' : 'open',
-    paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
-    amountTotalCents: session.amount_total ?? 0,
-    createdAt: fromUnix(session.created),
-    pack: PACK_IDS.find((pack) => pack === session.metadata?.[META.pack]) ?? null,
-    subscriptionId: idOf(session.subscription),
-    invoiceId: idOf(session.invoice),
-    setupIntentId: idOf(session.setup_intent),
-    paymentIntentId: idOf(session.payment_intent),
-  };
-}
-
-/** What each of OwnVoice's price ids sells, read back from the lookup keys it was found by. */
-function soldBy(ids: Map<string, string>): Map<string, Sold> {
-  const sold = new Map<string, Sold>();
-  for (const plan of PAID_PLAN_NAMES) {
-    for (const billingCycle of BILLING_CYCLES) {
-      for (const payNow of [false, true]) {
-        const id = ids.get(planPriceLookupKey(plan, billingCycle, payNow));
-        if (id) sold.set(id, { plan, billingCycle, payNow });
-      }
-    }
-  }
-  const trialDay = ids.get(TRIAL_FIRST_CHARGE_LOOKUP_KEY);
-  if (trialDay) sold.set(trialDay, 'trial_day');
-  return sold;
-}
-
-/**
- * An invoice line read into what OwnVoice sells: its price (`pricing.price_details.price`), and
- * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`).
- */
-function lineFacts(line: Stripe.InvoiceLineItem, sold: Map<string, Sold>): InvoiceLine {
-  const priceId = idOf(line.pricing?.price_details?.price);
-  const what = priceId ? sold.get(priceId) : undefined;
-  const proration =
-    line.parent?.subscription_item_details?.proration ?? line.parent?.invoice_item_details?.proration ?? false;
-  const kind = proration || !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
-  return {
-    amountCents: line.amount,
-    periodStart: fromUnix(line.period.start),
-    periodEnd: fromUnix(line.period.end),
-    kind,
-    plan: kind === 'plan' && what && what !== 'trial_day' ? what : null,
-    proration,
-    description: line.description ?? '',
-  };
-}
-
-const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
-
-const invoiceStatusOf = (status: Stripe.Invoice.Status | null): InvoiceFacts['status'] =>
-  INVOICE_STATUSES.find((each) => each === status) ?? 'draft';
-
-/** A dispute is open until the bank decides it (SDK: Dispute.status). */
-function disputeStatusOf(status: Stripe.Dispute.Status): 'open' | 'won' | 'lost' {
-  return status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'open';
-}
-
-const fromUnix = (seconds: number) => new Date(seconds * 1000);
-
-/**
- * Stripe's codes for a payment the bank wants the customer to confirm (3-D Secure): on an
- * invoice's payment, and as the decline code of an off-session charge (SDK: the error codes of
- * PaymentIntent.LastPaymentError.Code).
- */
-const AUTHENTICATION_CODES = new Set(['invoice_payment_intent_requires_action', 'authentication_required']);
-
-/** Stripe's error as one a person or the operator can act on; anything else is a bug, passed on. */
-function providerError(action: string, error: unknown): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
-  const status = error.statusCode;
-  if (AUTHENTICATION_CODES.has(error.code ?? '') || AUTHENTICATION_CODES.has(error.decline_code ?? '')) {
-    return new PaymentProviderError(
-      `The bank asks to confirm this payment (3-D Secure), which cannot be done here, so Stripe could not ${action}. Nothing was charged. Try another card, or ask the bank to allow the payment.`,
-      'requires_action',
-      status,
-    );
-  }
-  if (error instanceof Stripe.errors.StripeCardError) {
-    return new PaymentProviderError(
-      `The card was declined: ${error.message} Nothing was charged. Try another card.`,
-      'card_declined',
-      status,
-    );
-  }
-  if (
-    error instanceof Stripe.errors.StripeAuthenticationError ||
-    error instanceof Stripe.errors.StripePermissionError
-  ) {
-    return new PaymentProviderError(
-      `Stripe refused the secret key, so could not ${action}: check STRIPE_SECRET_KEY.`,
-      'misconfigured',
-      status,
-    );
-  }
-  if (error instanceof Stripe.errors.StripeConnectionError) {
-    return new PaymentProviderError(`Could not reach Stripe to ${action}. Try again in a moment.`, 'unavailable', 503);
-  }
-  if (error instanceof Stripe.errors.StripeRateLimitError || error instanceof Stripe.errors.StripeAPIError) {
-    return new PaymentProviderError(
-      `Stripe is busy and could not ${action}. Try again in a moment.`,
-      'unavailable',
-      status,
-    );
-  }
-  if (status === 404) {
-    return new PaymentProviderError(`Stripe could not ${action}: ${error.message}`, 'not_found', status);
-  }
-  return new PaymentProviderError(`Stripe could not ${action}: ${error.message}`, 'refused', status);
 }

@@ -75,3 +75,9 @@ export function luhnValid(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/** `body` with the check digit that makes it a well-formed card number. */
+export function withCheckDigit(body: string): string {
+  for (let check = 0; check <= 9; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
+  throw new Error(`No check digit for ${body}.`);
+}

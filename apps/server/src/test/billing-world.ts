@@ -5,12 +5,9 @@
 // `offline` the service runs its own test checkout; with `stripe` the real SDK talks to the Stripe
 // stand-in and events reach the webhook signed, as Stripe's do.
 import { setUpStripeCatalog } from '../billing-setup.js';
-import { offlineWebhookSecret } from '../payments/offline-provider.js';
 import type { PaymentProvider } from '../payments/provider.js';
-import { signPayload } from '../payments/stripe-events.js';
 import { createStripeClient } from '../payments/stripe-provider.js';
-import { loadSecretKey } from '../security/secret-box.js';
-import { createBillingContext, freshCard } from './billing.js';
+import { createBillingContext, freshCard, postWebhook, submitCard } from './billing.js';
 import { StripeStandIn } from './stripe-stand-in.js';
 import { createTestContext, type TestContext } from './test-app.js';
 
@@ -53,14 +50,7 @@ export async function offlineWorld(): Promise<BillingWorld> {
   const ctx = await createBillingContext();
   const offline = ctx.provider;
   offline.deliveryMode = 'manual';
-  const secret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
-  const form = (url: string, card: Card) =>
-    ctx.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `card=${card === 'works' ? freshCard() : OFFLINE_CARDS[card]}`,
-    });
+  const form = (url: string, card: Card) => submitCard(ctx, url, card === 'works' ? freshCard() : OFFLINE_CARDS[card]);
   return {
     name: 'offline',
     ctx,
@@ -79,18 +69,7 @@ export async function offlineWorld(): Promise<BillingWorld> {
       await ctx.app.platform.services.billing.tick();
     },
     takeEvents: () => offline.takeEvents(),
-    deliver: async (event) => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: {
-          'content-type': 'application/json',
-          'stripe-signature': signPayload(event.payload, secret),
-        },
-        payload: event.payload,
-      });
-      return res.statusCode;
-    },
+    deliver: async (event) => (await postWebhook(ctx, event.payload, ctx.webhookSecret)).statusCode,
     paymentsOf: (customerId) => offline.paymentsOf(customerId),
     close: () => ctx.close(),
   };
@@ -98,14 +77,15 @@ export async function offlineWorld(): Promise<BillingWorld> {
 
 const WEBHOOK_SECRET = 'whsec_simulation';
 
-export async function stripeWorld(): Promise<BillingWorld> {
+/** The service selling through Stripe's SDK against a fresh stand-in with the catalog set up. */
+export async function startStripeContext(webhookSecret: string): Promise<{ standIn: StripeStandIn; ctx: TestContext }> {
   const standIn = await StripeStandIn.start({ now: new Date('2026-01-15T12:00:00Z') });
   await setUpStripeCatalog(createStripeClient(standIn.secretKey, standIn.apiBase));
   const ctx = await createTestContext({
     billing: {
       provider: 'stripe',
       secretKey: standIn.secretKey,
-      webhookSecret: WEBHOOK_SECRET,
+      webhookSecret,
       publishableKey: undefined,
       apiBase: standIn.apiBase,
       publicUrl: 'https://ownvoice.example',
@@ -113,6 +93,11 @@ export async function stripeWorld(): Promise<BillingWorld> {
     },
     starterAllowance: null,
   });
+  return { standIn, ctx };
+}
+
+export async function stripeWorld(): Promise<BillingWorld> {
+  const { standIn, ctx } = await startStripeContext(WEBHOOK_SECRET);
   const payments = ctx.app.platform.services.payments;
   if (!payments) throw new Error('no payments');
   // Both clocks move together: the service's and the stand-in's.
@@ -146,15 +131,7 @@ export async function stripeWorld(): Promise<BillingWorld> {
       await ctx.app.platform.services.billing.tick();
     },
     takeEvents: async () => standIn.takeEvents().map((event) => ({ id: event.id, payload: JSON.stringify(event) })),
-    deliver: async (event) => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(event.payload, WEBHOOK_SECRET) },
-        payload: event.payload,
-      });
-      return res.statusCode;
-    },
+    deliver: async (event) => (await postWebhook(ctx, event.payload, WEBHOOK_SECRET)).statusCode,
     paymentsOf: async (customerId) => standIn.paymentsOf(customerId),
     close: async () => {
       await ctx.close();

@@ -5,9 +5,11 @@ import type { User } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { activities, type UserRow, usageTranches, users } from '../db/schema.js';
-import { OfflineProvider } from '../payments/offline-provider.js';
-import { luhnValid } from '../payments/test-cards.js';
+import { OfflineProvider, offlineWebhookSecret } from '../payments/offline-provider.js';
+import { signPayload } from '../payments/stripe-events.js';
+import { withCheckDigit } from '../payments/test-cards.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
+import { loadSecretKey } from '../security/secret-box.js';
 import type { Services } from '../services/index.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from './test-app.js';
 import { enableTwoFactor } from './two-factor.js';
@@ -25,6 +27,8 @@ export interface BillingTestContext extends TestContext {
   payments: NonNullable<Services['payments']>;
   /** Every event the offline provider delivered, oldest first. */
   delivered: DeliveredEvent[];
+  /** The offline provider's webhook signing secret on this server. */
+  webhookSecret: string;
 }
 
 export const PRIORITY_SUPPORT_URL = 'https://book.example/ownvoice-priority';
@@ -43,7 +47,8 @@ export async function createBillingContext(): Promise<BillingTestContext> {
     delivered.push({ ...(JSON.parse(payload) as Omit<DeliveredEvent, 'payload' | 'signature'>), payload, signature });
     await payments.events.receive(Buffer.from(payload), signature);
   });
-  return { ...ctx, provider, payments, delivered };
+  const webhookSecret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
+  return { ...ctx, provider, payments, delivered, webhookSecret };
 }
 
 /**
@@ -56,12 +61,7 @@ export async function pressCheckout(
   button: 'pay' | 'cancel',
   card = freshCard(),
 ) {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `${checkoutUrl}/${button}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `card=${card}`,
-  });
+  const res = await submitCard(ctx, `${checkoutUrl}/${button}`, card);
   expect(res.statusCode, res.body).toBe(303);
   await settle(ctx);
   return res.headers.location as string;
@@ -74,9 +74,7 @@ let cardSerial = 0;
  * checkout takes it as a working card): each buyer's card has its own fingerprint, as people's do.
  */
 export function freshCard(): string {
-  const body = `4${String(Date.now() % 1e9).padStart(9, '0')}${String(++cardSerial).padStart(5, '0')}`;
-  for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
-  throw new Error('no check digit');
+  return withCheckDigit(`4${String(Date.now() % 1e9).padStart(9, '0')}${String(++cardSerial).padStart(5, '0')}`);
 }
 
 /** Waits until the offline provider's events so far have been delivered and handled. */
@@ -157,14 +155,32 @@ export async function openCheckout(
 
 /** Presses Pay on a checkout page with `card`, whatever the page answers, then waits for its events. */
 export async function tryPay(ctx: TestContext, checkoutUrl: string, card = freshCard()) {
-  const res = await ctx.app.inject({
+  const res = await submitCard(ctx, `${checkoutUrl}/pay`, card);
+  await settle(ctx);
+  return res;
+}
+
+/** Posts an offline payment page's form (a checkout's or an invoice's) with a test card, as the browser sends it. */
+export function submitCard(ctx: TestContext, url: string, card: string) {
+  return ctx.app.inject({
     method: 'POST',
-    url: `${checkoutUrl}/pay`,
+    url,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: `card=${card}`,
   });
-  await settle(ctx);
-  return res;
+}
+
+/** Posts a delivery to the webhook as a provider does, signed with `secret` (unsigned without one). */
+export function postWebhook(ctx: TestContext, payload: string, secret?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: {
+      'content-type': 'application/json',
+      ...(secret ? { 'stripe-signature': signPayload(payload, secret) } : {}),
+    },
+    payload,
+  });
 }
 
 /** The provider's customer of a user. */

@@ -8,12 +8,12 @@ import { type ReactNode, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { createQueryClient } from '../lib/query-client';
 import { SessionProvider } from './session/SessionProvider';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <Notifications limit={TOAST_MAX} position="top-right" zIndex={1000} />
       <QueryClientProvider client={queryClient}>
         {/* Without transitions a location change lands in the same render as the session

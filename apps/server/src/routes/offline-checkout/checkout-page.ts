@@ -89,6 +89,8 @@ function cardChoice(): string {
   ).join('\n      ');
   return `<fieldset><legend>Test card</legend>
       ${options}
+      <label for="card-number">Or another card number (any well-formed number pays; only its fingerprint is kept)</label>
+      <input id="card-number" name="card_number" inputmode="numeric" autocomplete="off" placeholder="4242 4242 4242 4242">
     </fieldset>`;
 }
 
@@ -110,6 +112,7 @@ function page(title: string, main: string): string {
   .amount { font-size: 28px; font-weight: 700; margin: 0 0 24px; }
   fieldset { border: 1px solid #cbd2d9; border-radius: 8px; margin: 0 0 20px; padding: 10px 14px; }
   label { display: block; padding: 4px 0; font-size: 14px; }
+  input#card-number { width: 100%; box-sizing: border-box; font-size: 15px; padding: 8px; border: 1px solid #9aa5b1; border-radius: 6px; }
   .actions { display: flex; gap: 12px; }
   button { font-size: 16px; border-radius: 8px; padding: 10px 18px; cursor: pointer; border: 1px solid #cbd2d9; background: #fff; }
   button.pay { background: #0f766e; color: #fff; border-color: #0f766e; flex: 1; }

@@ -34,10 +34,12 @@ export async function offlineCheckoutRoutes(app: FastifyInstance, { payments }: 
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    const cardOf = (body: unknown) =>
-      typeof body === 'object' && body !== null && 'card' in body
-        ? String((body as { card: unknown }).card)
-        : undefined;
+    /** The card typed in, else the test card chosen (else the provider's default). */
+    const cardOf = (body: unknown): string | undefined => {
+      const form = (typeof body === 'object' && body !== null ? body : {}) as { card?: unknown; card_number?: unknown };
+      const typed = typeof form.card_number === 'string' ? form.card_number.trim() : '';
+      return typed || (typeof form.card === 'string' ? form.card : undefined);
+    };
 
     scope.get(`${path}/:id`, { schema: { params: checkoutParams } }, async (request, reply) => {
       const { id } = request.params as z.infer<typeof checkoutParams>;

@@ -21,6 +21,7 @@ import {
   pressCheckout,
   settle,
   signUp,
+  submitCard,
   total,
 } from '../../test/billing.js';
 import type { TestClient } from '../../test/test-app.js';
@@ -45,12 +46,7 @@ async function onTrialWith(card: string): Promise<{ client: TestClient; id: stri
 
 /** The offline invoice page: Pay with `card`. */
 async function payInvoicePage(payUrl: string, card = freshCard()) {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `${payUrl}/pay`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `card=${card}`,
-  });
+  const res = await submitCard(ctx, `${payUrl}/pay`, card);
   await settle(ctx);
   return res;
 }
@@ -198,12 +194,7 @@ describe('the test checkout page', () => {
     const { url } = (await client.post('/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' })).json<{
       url: string;
     }>();
-    const declined = await ctx.app.inject({
-      method: 'POST',
-      url: `${url}/pay`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'card=4000000000000002',
-    });
+    const declined = await submitCard(ctx, `${url}/pay`, '4000000000000002');
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('Your card was declined.');
     await pressCheckout(ctx, url, 'pay');

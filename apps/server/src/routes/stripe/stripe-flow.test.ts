@@ -5,33 +5,18 @@ import { addMonthsUtc, PLANS, type User } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpStripeCatalog } from '../../billing-setup.js';
 import { users } from '../../db/schema.js';
-import { signPayload } from '../../payments/stripe-events.js';
-import { createStripeClient } from '../../payments/stripe-provider.js';
-import { expectLedgerExplainsBalances, me } from '../../test/billing.js';
-import { StripeStandIn } from '../../test/stripe-stand-in.js';
-import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { expectLedgerExplainsBalances, me, postWebhook } from '../../test/billing.js';
+import { startStripeContext } from '../../test/billing-world.js';
+import type { StripeStandIn } from '../../test/stripe-stand-in.js';
+import type { TestContext } from '../../test/test-app.js';
 
 const WEBHOOK_SECRET = 'whsec_flow_test';
 let standIn: StripeStandIn;
 let ctx: TestContext;
 
 beforeAll(async () => {
-  standIn = await StripeStandIn.start({ now: new Date('2026-01-15T12:00:00Z') });
-  await setUpStripeCatalog(createStripeClient(standIn.secretKey, standIn.apiBase));
-  ctx = await createTestContext({
-    billing: {
-      provider: 'stripe',
-      secretKey: standIn.secretKey,
-      webhookSecret: WEBHOOK_SECRET,
-      publishableKey: undefined,
-      apiBase: standIn.apiBase,
-      publicUrl: 'https://ownvoice.example',
-      prioritySupportUrl: undefined,
-    },
-    starterAllowance: null,
-  });
+  ({ standIn, ctx } = await startStripeContext(WEBHOOK_SECRET));
 });
 afterAll(async () => {
   await ctx.close();
@@ -41,13 +26,7 @@ afterAll(async () => {
 /** Stripe delivers what happened, signed, to the webhook. */
 async function deliver(events: Stripe.Event[]) {
   for (const event of events) {
-    const payload = JSON.stringify(event);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, WEBHOOK_SECRET) },
-      payload,
-    });
+    const res = await postWebhook(ctx, JSON.stringify(event), WEBHOOK_SECRET);
     expect(res.statusCode, res.body).toBe(200);
   }
 }

@@ -2,9 +2,7 @@
 // order and however many times or however concurrently it is delivered.
 import { packCheckoutMetadata } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offlineWebhookSecret } from '../../payments/offline-provider.js';
 import { signPayload } from '../../payments/stripe-events.js';
-import { loadSecretKey } from '../../security/secret-box.js';
 import {
   type BillingTestContext,
   buy,
@@ -13,6 +11,7 @@ import {
   freshCard,
   me,
   signUp,
+  submitCard,
   total,
 } from '../../test/billing.js';
 import type { TestClient } from '../../test/test-app.js';
@@ -21,10 +20,11 @@ let ctx: BillingTestContext;
 let secret: string;
 beforeAll(async () => {
   ctx = await createBillingContext();
-  secret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
+  secret = ctx.webhookSecret;
 });
 afterAll(() => ctx.close());
 
+/** A delivery with the signature given, or none. */
 function post(payload: string, signature?: string) {
   return ctx.app.inject({
     method: 'POST',
@@ -50,12 +50,7 @@ async function undeliveredPackPayment(client: TestClient): Promise<string> {
   ).json<{ url: string }>();
   ctx.provider.deliveryMode = 'manual';
   try {
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: `${url}/pay`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `card=${freshCard()}`,
-    });
+    const paid = await submitCard(ctx, `${url}/pay`, freshCard());
     expect(paid.statusCode).toBe(303);
     const completed = (await ctx.provider.takeEvents()).find((e) => e.type === 'checkout.session.completed');
     if (!completed) throw new Error('no checkout completed');

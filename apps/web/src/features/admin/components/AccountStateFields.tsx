@@ -1,5 +1,7 @@
 // The Edit limits form's account settings: storage slots, plan and cycle, onboarding step and
-// subscription status, each starting at the user's current value.
+// subscription status, each starting at the user's current value. Where plans are sold, the plan
+// comes with its payment and cannot be set here, and the status cancels or reactivates through the
+// payment provider (decision 20.6).
 import { NativeSelect, NumberInput, SimpleGrid } from '@mantine/core';
 import {
   BILLING_CYCLES,
@@ -25,7 +27,8 @@ const STATUS_OPTIONS = [
   { value: 'canceled', label: 'Cancelled' },
 ];
 
-export function AccountStateFields({ values, set }: LimitsFieldsProps) {
+export function AccountStateFields({ values, set, plansSold }: LimitsFieldsProps & { plansSold: boolean }) {
+  const managed = plansSold ? 'Comes with the payment; grant usage instead.' : undefined;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
       <NumberInput
@@ -39,18 +42,23 @@ export function AccountStateFields({ values, set }: LimitsFieldsProps) {
       />
       <NativeSelect
         label="Subscription status"
+        description={plansSold ? 'Cancels or reactivates through the payment provider.' : undefined}
         data={STATUS_OPTIONS}
         value={values.subscriptionStatus ?? ''}
         onChange={(event) => set('subscriptionStatus', optionOf(SUBSCRIPTION_STATUSES, event.currentTarget.value))}
       />
       <NativeSelect
         label="Plan"
+        description={managed}
+        disabled={plansSold}
         data={PLAN_OPTIONS}
         value={values.planName}
         onChange={(event) => set('planName', optionOf(PLAN_NAMES, event.currentTarget.value) ?? values.planName)}
       />
       <NativeSelect
         label="Billing cycle"
+        description={managed}
+        disabled={plansSold}
         data={CYCLE_OPTIONS}
         value={values.billingCycle ?? ''}
         onChange={(event) => set('billingCycle', optionOf(BILLING_CYCLES, event.currentTarget.value))}

@@ -4,6 +4,7 @@ import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { useUpdateLimits } from '../hooks/use-admin-actions';
 import { type LimitsFormValues, limitsFormFrom, limitsRequestBody } from '../limits-form';
 import { AccountStateFields } from './AccountStateFields';
@@ -13,6 +14,8 @@ export function LimitsModal({ user, onClose }: { user: User; onClose: () => void
   const [values, setValues] = useState<LimitsFormValues>(() => limitsFormFrom(user));
   const [formError, setFormError] = useState<string | null>(null);
   const update = useUpdateLimits(user.id, onClose);
+  // Where plans are sold, a plan comes with its payment: the server refuses to set one by hand.
+  const plansSold = useBillingAvailability().kind !== 'none';
 
   const set = <K extends keyof LimitsFormValues>(key: K, value: LimitsFormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -46,7 +49,7 @@ export function LimitsModal({ user, onClose }: { user: User; onClose: () => void
           </Text>
           <UsageGrantFields values={values} set={set} />
           <Divider label="Account" labelPosition="left" />
-          <AccountStateFields values={values} set={set} />
+          <AccountStateFields values={values} set={set} plansSold={plansSold} />
           <ErrorAlert message={formError ?? update.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -8,9 +8,6 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useRefundPayment } from '../hooks/use-admin-actions';
 import { leftToRefund, paymentRow, type RefundFormValues, refundRequest } from '../payments';
 
-/** Descriptions a shade darker than Mantine's dimmed grey, which is too faint on white (3.3:1). */
-const READABLE_DESCRIPTION = { description: { color: 'var(--mantine-color-gray-7)' } };
-
 export function RefundForm({ user, payment, onDone }: { user: User; payment: AdminPayment; onDone: () => void }) {
   const [values, setValues] = useState<RefundFormValues>({ amount: '', endSubscription: false });
   const [formError, setFormError] = useState<string | null>(null);
@@ -45,7 +42,6 @@ export function RefundForm({ user, payment, onDone }: { user: User; payment: Adm
           inputMode="decimal"
           autoComplete="off"
           leftSection="$"
-          styles={READABLE_DESCRIPTION}
           value={values.amount}
           onChange={(event) => {
             const amount = event.currentTarget.value;
@@ -57,7 +53,6 @@ export function RefundForm({ user, payment, onDone }: { user: User; payment: Adm
         <Checkbox
           label="Also end their subscription now"
           description="Without this, the plan runs to the end of its period."
-          styles={READABLE_DESCRIPTION}
           checked={values.endSubscription}
           onChange={(event) => {
             const endSubscription = event.currentTarget.checked;

@@ -1,0 +1,135 @@
+// Stripe's objects read into the facts billing acts on (payments/provider.ts), on the pinned SDK's
+// API version: a subscription's status and scheduled change, a checkout session, an invoice's
+// lines as what OwnVoice sells, a dispute's outcome. How each field is read is taken from the SDK's
+// type docs (node_modules/stripe/esm/resources).
+import { BILLING_CYCLES, PACK_IDS, PAID_PLAN_NAMES } from '@ownvoice/shared';
+import type Stripe from 'stripe';
+import {
+  CHECKOUT_KINDS,
+  type CheckoutFacts,
+  type InvoiceFacts,
+  type InvoiceLine,
+  PaymentProviderError,
+  type PlanPrice,
+  type SubscriptionState,
+} from './provider.js';
+import { idOf, META, readPlan } from './stripe-events.js';
+import { planPriceLookupKey, TRIAL_FIRST_CHARGE_LOOKUP_KEY } from './stripe-prices.js';
+
+/** What one of OwnVoice's prices sells. */
+export type Sold = PlanPrice | 'trial_day';
+
+/** How billing sees Stripe's subscription status (SDK: Subscription.status). */
+export function subscriptionStatusOf(status: Stripe.Subscription.Status): SubscriptionState['status'] {
+  switch (status) {
+    case 'active':
+    case 'trialing':
+      return 'active';
+    case 'past_due': // Still the person's plan while Stripe retries the card.
+      return 'past_due';
+    case 'canceled':
+    case 'unpaid':
+    case 'incomplete_expired':
+      return 'canceled';
+    default: // incomplete, paused: not paid for, not over.
+      return 'incomplete';
+  }
+}
+
+/** The plan a pending schedule switches to at the end of the current period. */
+export function scheduledChange(
+  schedule: Stripe.Subscription['schedule'],
+  periodEnd: number,
+): SubscriptionState['scheduledChange'] {
+  if (!schedule || typeof schedule === 'string' || !isPending(schedule)) return null;
+  const next = schedule.phases.find((phase) => phase.start_date >= periodEnd);
+  const target = next && readPlan(next.metadata);
+  return next && target ? { ...target, effectiveAt: fromUnix(next.start_date) } : null;
+}
+
+export const isPending = (schedule: Stripe.SubscriptionSchedule) =>
+  schedule.status === 'active' || schedule.status === 'not_started';
+
+/** The schedule managing the subscription, when it still manages it (read with `expand: ['schedule']`). */
+export function pendingSchedule(subscription: Stripe.Subscription): Stripe.SubscriptionSchedule | null {
+  const schedule = subscription.schedule;
+  return schedule && typeof schedule !== 'string' && isPending(schedule) ? schedule : null;
+}
+
+export function firstItem(subscription: Stripe.Subscription): Stripe.SubscriptionItem {
+  const item = subscription.items.data[0];
+  if (!item) {
+    throw new PaymentProviderError(`Stripe subscription ${subscription.id} has no price to change.`, 'refused');
+  }
+  return item;
+}
+
+export function checkoutFacts(session: Stripe.Checkout.Session): CheckoutFacts | null {
+  const kind = CHECKOUT_KINDS.find((each) => each === session.metadata?.[META.kind]);
+  const userId = session.metadata?.[META.userId];
+  if (!kind || !userId) return null;
+  return {
+    id: session.id,
+    kind,
+    userId,
+    customerId: idOf(session.customer),
+    status: session.status === 'complete' ? 'complete' : session.status === 'expired' ? 'expired' : 'open',
+    paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+    amountTotalCents: session.amount_total ?? 0,
+    createdAt: fromUnix(session.created),
+    pack: PACK_IDS.find((pack) => pack === session.metadata?.[META.pack]) ?? null,
+    subscriptionId: idOf(session.subscription),
+    invoiceId: idOf(session.invoice),
+    setupIntentId: idOf(session.setup_intent),
+    paymentIntentId: idOf(session.payment_intent),
+  };
+}
+
+/** What each of OwnVoice's price ids sells, read back from the lookup keys it was found by. */
+export function soldBy(ids: Map<string, string>): Map<string, Sold> {
+  const sold = new Map<string, Sold>();
+  for (const plan of PAID_PLAN_NAMES) {
+    for (const billingCycle of BILLING_CYCLES) {
+      for (const payNow of [false, true]) {
+        const id = ids.get(planPriceLookupKey(plan, billingCycle, payNow));
+        if (id) sold.set(id, { plan, billingCycle, payNow });
+      }
+    }
+  }
+  const trialDay = ids.get(TRIAL_FIRST_CHARGE_LOOKUP_KEY);
+  if (trialDay) sold.set(trialDay, 'trial_day');
+  return sold;
+}
+
+/**
+ * An invoice line read into what OwnVoice sells: its price (`pricing.price_details.price`), and
+ * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`).
+ */
+export function lineFacts(line: Stripe.InvoiceLineItem, sold: Map<string, Sold>): InvoiceLine {
+  const priceId = idOf(line.pricing?.price_details?.price);
+  const what = priceId ? sold.get(priceId) : undefined;
+  const proration =
+    line.parent?.subscription_item_details?.proration ?? line.parent?.invoice_item_details?.proration ?? false;
+  const kind = proration || !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
+  return {
+    amountCents: line.amount,
+    periodStart: fromUnix(line.period.start),
+    periodEnd: fromUnix(line.period.end),
+    kind,
+    plan: kind === 'plan' && what && what !== 'trial_day' ? what : null,
+    proration,
+    description: line.description ?? '',
+  };
+}
+
+const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+
+export const invoiceStatusOf = (status: Stripe.Invoice.Status | null): InvoiceFacts['status'] =>
+  INVOICE_STATUSES.find((each) => each === status) ?? 'draft';
+
+/** A dispute is open until the bank decides it (SDK: Dispute.status). */
+export function disputeStatusOf(status: Stripe.Dispute.Status): 'open' | 'won' | 'lost' {
+  return status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'open';
+}
+
+export const fromUnix = (seconds: number) => new Date(seconds * 1000);
