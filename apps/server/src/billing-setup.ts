@@ -10,6 +10,7 @@ import Stripe from 'stripe';
 import {
   findPricesByLookupKey,
   PRICE_CURRENCY,
+  PRICE_SELLS_KEY,
   PRICE_SPECS,
   PRICE_TAX_BEHAVIOR,
   type PriceSpec,
@@ -68,6 +69,7 @@ export async function setUpStripeCatalog(stripe: Stripe, log: (line: string) => 
       unit_amount: spec.unitAmountCents,
       ...(spec.interval && { recurring: { interval: spec.interval, interval_count: 1 } }),
       lookup_key: spec.lookupKey,
+      metadata: { [PRICE_SELLS_KEY]: spec.lookupKey },
       tax_behavior: PRICE_TAX_BEHAVIOR,
       // Moves the key from the old price, which stays for the subscriptions already on it.
       ...(existing && { transfer_lookup_key: true }),

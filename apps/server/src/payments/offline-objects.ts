@@ -161,6 +161,7 @@ export function invoiceFacts(row: OfflineInvoiceRow): InvoiceFacts {
       periodEnd: new Date(line.periodEnd),
       kind: line.kind,
       plan: line.plan,
+      priceCents: line.amountCents,
       proration: false,
       description: line.description,
     })),

@@ -106,6 +106,12 @@ export interface InvoiceLine {
    */
   kind: 'plan' | 'trial_day' | 'other';
   plan: PlanPrice | null;
+  /**
+   * What a full line of its price charges (unit price × quantity), null when unknown: a line that
+   * charged less (a discount, a credit) grants in proportion. A subscriber kept on an older price
+   * is graded against that price, not today's catalog.
+   */
+  priceCents: number | null;
   /** The provider made the line to settle a change part-way through a period. */
   proration: boolean;
   description: string;

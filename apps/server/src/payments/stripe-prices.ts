@@ -47,6 +47,15 @@ export const packPriceLookupKey = (pack: PackId): string => `ownvoice_pack_${pac
 export const TRIAL_FIRST_CHARGE_LOOKUP_KEY = 'ownvoice_trial_first_charge';
 
 /**
+ * The metadata key a price keeps the lookup key it was made for under: the lookup key itself moves
+ * to a replacement price, but subscribers on the old one must still be read as what they bought.
+ */
+export const PRICE_SELLS_KEY = 'ownvoice_sells';
+
+export const planProductId = (plan: PaidPlanName): string => `ownvoice_plan_${plan}`;
+export const TRIAL_DAY_PRODUCT_ID = 'ownvoice_trial_day';
+
+/**
  * Added to the minimum plan's first invoice after a pay-later trial, so that invoice totals the
  * first charge the pay-later page states: the first month plus the trial day.
  */
@@ -60,7 +69,7 @@ function planSpecs(plan: PaidPlanName): PriceSpec[] {
   return BILLING_CYCLES.flatMap((cycle) =>
     [false, true].map((payNow) => ({
       lookupKey: planPriceLookupKey(plan, cycle, payNow),
-      productId: `ownvoice_plan_${plan}`,
+      productId: planProductId(plan),
       productName: `${PRODUCT_NAME} ${capitalized(plan)}`,
       nickname: `${capitalized(plan)} ${cycle}${payNow ? ', pay-now discount' : ''}`,
       unitAmountCents: planPriceCents(plan, cycle, { payNow }),
@@ -83,7 +92,7 @@ function packSpec(pack: PackId): PriceSpec {
 
 const TRIAL_FIRST_CHARGE_SPEC: PriceSpec = {
   lookupKey: TRIAL_FIRST_CHARGE_LOOKUP_KEY,
-  productId: 'ownvoice_trial_day',
+  productId: TRIAL_DAY_PRODUCT_ID,
   productName: `${PRODUCT_NAME} trial day`,
   nickname: 'Pay-later trial day, on the first invoice',
   unitAmountCents: TRIAL_FIRST_CHARGE_CENTS,

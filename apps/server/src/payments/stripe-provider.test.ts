@@ -1,9 +1,10 @@
 // The provider through the real SDK against the local Stripe stand-in: what each call sends, what
 // it answers, what the failures become, and the events that follow read the way billing reads them.
-import { addMonthsUtc, type BillingCycle, PACKS, type PaidPlanName, planPriceCents } from '@ownvoice/shared';
+import { addMonthsUtc, type BillingCycle, PACKS, type PaidPlanName, PLANS, planPriceCents } from '@ownvoice/shared';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpStripeCatalog } from '../billing-setup.js';
+import { invoiceGrant } from '../services/billing/invoice-grant.js';
 import { RETRY_DAYS, type RecordedRequest, StripeStandIn, type TestCard } from '../test/stripe-stand-in.js';
 import { type BillingEvent, PaymentProviderError, WebhookSignatureError } from './provider.js';
 import { META, readStripeEvent, signPayload } from './stripe-events.js';
@@ -995,6 +996,7 @@ describe('StripeProvider', () => {
             periodEnd: addMonthsUtc(start, 12),
             kind: 'plan',
             plan: { plan: 'virtuoso', billingCycle: 'annual', payNow: true },
+            priceCents: amount,
             proration: false,
             description: expect.any(String),
           },
@@ -1034,6 +1036,65 @@ describe('StripeProvider', () => {
 
     it('answers null for an invoice Stripe does not have', async () => {
       expect(await provider.getInvoice('in_unknown')).toBeNull();
+    });
+
+    it('reads a subscriber kept on a price the catalog replaced as what they bought, at that price', async () => {
+      // A Stripe account of its own: this test changes the catalog.
+      const own = await StripeStandIn.start();
+      try {
+        const client = createStripeClient(own.secretKey, own.apiBase);
+        // A year ago Minimum annual cost $10 less; a subscriber signed up then.
+        const current = planPriceCents('minimum', 'annual', { payNow: false });
+        const old = current - 1000;
+        await client.products.create({ id: 'ownvoice_plan_minimum', name: 'OwnVoice Minimum' });
+        const oldPrice = await client.prices.create({
+          product: 'ownvoice_plan_minimum',
+          currency: 'usd',
+          unit_amount: old,
+          recurring: { interval: 'year' },
+          lookup_key: 'ownvoice_minimum_annual',
+          tax_behavior: 'inclusive',
+          metadata: { ownvoice_sells: 'ownvoice_minimum_annual' },
+        });
+        const { id: customerId } = await client.customers.create({ email: 'kept@example.com' });
+        own.setCustomerCard(customerId, 'works');
+        const subscription = await client.subscriptions.create({
+          customer: customerId,
+          items: [{ price: oldPrice.id }],
+          metadata: {
+            ownvoice_user_id: 'u-kept',
+            ownvoice_plan: 'minimum',
+            ownvoice_billing_cycle: 'annual',
+            ownvoice_pay_now: 'false',
+          },
+        });
+        // billing:setup then made today's price, which took the lookup key; the subscriber stays.
+        await setUpStripeCatalog(client);
+        const provider = new StripeProvider({
+          secretKey: own.secretKey,
+          webhookSecret: WEBHOOK_SECRET,
+          apiBase: own.apiBase,
+        });
+        own.advanceTo(addMonthsUtc(own.now, 12));
+        const renewal = (await client.subscriptions.retrieve(subscription.id)).latest_invoice;
+        const invoice = await provider.getInvoice(String(renewal));
+        expect(invoice?.lines).toEqual([
+          expect.objectContaining({
+            kind: 'plan',
+            plan: { plan: 'minimum', billingCycle: 'annual', payNow: false },
+            amountCents: old,
+            priceCents: old,
+          }),
+        ]);
+        // A full year at the price they pay: the year's grant in full, not a share of today's price.
+        const grant = invoiceGrant(invoice as NonNullable<typeof invoice>, { oneTimeAlreadyGranted: true });
+        expect(grant.anomalies).toEqual([]);
+        expect(grant.tranches.find((t) => t.type === 'chunkEdits')?.amount).toBe(
+          12 * PLANS.minimum.perMonth.chunkEdits,
+        );
+      } finally {
+        await own.close();
+      }
     });
   });
 

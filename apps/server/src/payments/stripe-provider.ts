@@ -46,6 +46,7 @@ import {
   type Sold,
   scheduledChange,
   soldBy,
+  soldByPrice,
   subscriptionStatusOf,
 } from './stripe-read.js';
 
@@ -99,6 +100,8 @@ export class StripeProvider implements PaymentProvider {
   private readonly webhookSecret: string;
   private readonly automaticTax: boolean;
   private catalog: Promise<Catalog> | null = null;
+  /** Prices no longer in the catalog, by id: what each sells (null: not OwnVoice's). */
+  private readonly olderPrices = new Map<string, Sold | null>();
 
   constructor({ secretKey, webhookSecret, apiBase, automaticTax = false }: StripeProviderOptions) {
     this.testMode = /^(sk|rk)_test_/.test(secretKey);
@@ -369,11 +372,10 @@ export class StripeProvider implements PaymentProvider {
     );
     if (!invoice?.id) return null;
     const invoiceId = invoice.id;
-    const { sold } = await this.prices();
     const lines = await this.call('read the invoice’s lines', async () => {
       const read: InvoiceLine[] = [];
       for await (const line of this.stripe.invoices.listLineItems(invoiceId, { limit: 100 })) {
-        read.push(lineFacts(line, sold));
+        read.push(lineFacts(line, await this.soldFor(idOf(line.pricing?.price_details?.price))));
       }
       return read;
     });
@@ -698,6 +700,21 @@ export class StripeProvider implements PaymentProvider {
       );
     }
     return card;
+  }
+
+  /**
+   * What a price sells: one of today's prices by the catalog, an older one (still charging the
+   * subscriptions made on it) by its own record, read once per process.
+   */
+  private async soldFor(priceId: string | null): Promise<Sold | null> {
+    if (!priceId) return null;
+    const current = (await this.prices()).sold.get(priceId);
+    if (current) return current;
+    if (!this.olderPrices.has(priceId)) {
+      const price = await this.orNull('read a price', () => this.stripe.prices.retrieve(priceId));
+      this.olderPrices.set(priceId, price ? soldByPrice(price) : null);
+    }
+    return this.olderPrices.get(priceId) ?? null;
   }
 
   /** A price id by lookup key. */

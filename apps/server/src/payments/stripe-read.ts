@@ -14,7 +14,13 @@ import {
   type SubscriptionState,
 } from './provider.js';
 import { idOf, META, readPlan } from './stripe-events.js';
-import { planPriceLookupKey, TRIAL_FIRST_CHARGE_LOOKUP_KEY } from './stripe-prices.js';
+import {
+  PRICE_SELLS_KEY,
+  planPriceLookupKey,
+  planProductId,
+  TRIAL_DAY_PRODUCT_ID,
+  TRIAL_FIRST_CHARGE_LOOKUP_KEY,
+} from './stripe-prices.js';
 
 /** What one of OwnVoice's prices sells. */
 export type Sold = PlanPrice | 'trial_day';
@@ -85,29 +91,55 @@ export function checkoutFacts(session: Stripe.Checkout.Session): CheckoutFacts |
   };
 }
 
-/** What each of OwnVoice's price ids sells, read back from the lookup keys it was found by. */
+/** What each lookup key OwnVoice sells stands for. */
+const SOLD_BY_LOOKUP_KEY: ReadonlyMap<string, Sold> = new Map<string, Sold>([
+  ...PAID_PLAN_NAMES.flatMap((plan) =>
+    BILLING_CYCLES.flatMap((billingCycle) =>
+      [false, true].map((payNow): [string, Sold] => [
+        planPriceLookupKey(plan, billingCycle, payNow),
+        { plan, billingCycle, payNow },
+      ]),
+    ),
+  ),
+  [TRIAL_FIRST_CHARGE_LOOKUP_KEY, 'trial_day'],
+]);
+
+/** What each of OwnVoice's current price ids sells, read back from the lookup keys it was found by. */
 export function soldBy(ids: Map<string, string>): Map<string, Sold> {
   const sold = new Map<string, Sold>();
-  for (const plan of PAID_PLAN_NAMES) {
-    for (const billingCycle of BILLING_CYCLES) {
-      for (const payNow of [false, true]) {
-        const id = ids.get(planPriceLookupKey(plan, billingCycle, payNow));
-        if (id) sold.set(id, { plan, billingCycle, payNow });
-      }
-    }
+  for (const [lookupKey, what] of SOLD_BY_LOOKUP_KEY) {
+    const id = ids.get(lookupKey);
+    if (id) sold.set(id, what);
   }
-  const trialDay = ids.get(TRIAL_FIRST_CHARGE_LOOKUP_KEY);
-  if (trialDay) sold.set(trialDay, 'trial_day');
   return sold;
+}
+
+/**
+ * What a price sells when it is no longer the current one (a price `billing:setup` replaced keeps
+ * charging the subscriptions on it): the lookup key it was made for, kept in its metadata, or for
+ * a price made before that, its product, interval and name. Null for a price OwnVoice did not make.
+ */
+export function soldByPrice(price: Stripe.Price): Sold | null {
+  const named = price.metadata?.[PRICE_SELLS_KEY] ?? price.lookup_key ?? '';
+  const byKey = SOLD_BY_LOOKUP_KEY.get(named);
+  if (byKey) return byKey;
+  const product = typeof price.product === 'string' ? price.product : price.product.id;
+  if (product === TRIAL_DAY_PRODUCT_ID) return 'trial_day';
+  const plan = PAID_PLAN_NAMES.find((name) => product === planProductId(name));
+  const interval = price.recurring?.interval;
+  if (!plan || (interval !== 'month' && interval !== 'year')) return null;
+  return {
+    plan,
+    billingCycle: interval === 'year' ? 'annual' : 'monthly',
+    payNow: (price.nickname ?? '').includes('pay-now'),
+  };
 }
 
 /**
  * An invoice line read into what OwnVoice sells: its price (`pricing.price_details.price`), and
  * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`).
  */
-export function lineFacts(line: Stripe.InvoiceLineItem, sold: Map<string, Sold>): InvoiceLine {
-  const priceId = idOf(line.pricing?.price_details?.price);
-  const what = priceId ? sold.get(priceId) : undefined;
+export function lineFacts(line: Stripe.InvoiceLineItem, what: Sold | null): InvoiceLine {
   const proration =
     line.parent?.subscription_item_details?.proration ?? line.parent?.invoice_item_details?.proration ?? false;
   const kind = proration || !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
@@ -117,9 +149,16 @@ export function lineFacts(line: Stripe.InvoiceLineItem, sold: Map<string, Sold>)
     periodEnd: fromUnix(line.period.end),
     kind,
     plan: kind === 'plan' && what && what !== 'trial_day' ? what : null,
+    priceCents: unitPriceCents(line),
     proration,
     description: line.description ?? '',
   };
+}
+
+/** The line's price times its quantity: what a full line of it charges, before any discount. */
+function unitPriceCents(line: Stripe.InvoiceLineItem): number | null {
+  const unit = line.pricing?.unit_amount_decimal;
+  return unit == null ? null : Math.round(Number(unit) * (line.quantity ?? 1));
 }
 
 const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;

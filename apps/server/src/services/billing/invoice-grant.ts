@@ -51,7 +51,7 @@ export function invoiceGrant(
       }
       continue;
     }
-    const price = planPriceCents(line.plan.plan, line.plan.billingCycle, line.plan);
+    const price = line.priceCents ?? planPriceCents(line.plan.plan, line.plan.billingCycle, line.plan);
     const share = price > 0 ? Math.min(1, (line.amountCents * paidShare) / price) : 0;
     if (share < 1) {
       anomalies.push(

@@ -109,6 +109,7 @@ export class StripeStandIn {
     ['GET', /^\/v1\/products\/([^/]+)$/, (_, id) => this.find(this.products, 'product', id)],
     ['GET', /^\/v1\/prices$/, (p) => this.listPrices(p)],
     ['POST', /^\/v1\/prices$/, (p) => this.createPrice(p)],
+    ['GET', /^\/v1\/prices\/([^/]+)$/, (_, id) => this.find(this.prices, 'price', id)],
     ['POST', /^\/v1\/prices\/([^/]+)$/, (p, id) => this.updatePrice(id, p)],
     ['GET', /^\/v1\/checkout\/sessions$/, (p) => this.expanded(this.listSessions(p), p)],
     ['POST', /^\/v1\/checkout\/sessions$/, (p) => this.createSession(p)],
