@@ -137,6 +137,42 @@ describe('any order', () => {
     expect(after.subscription.cancelAtPeriodEnd).toBe(true);
   });
 
+  it('never lets a slow delivery that read an older state overwrite a change made meanwhile', async () => {
+    const { client } = await signUp(ctx);
+    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
+    const subscriptionId = (await me(client)).subscription.stripeSubscriptionId ?? '';
+    const created = ctx.delivered.find(
+      (e) => e.type === 'customer.subscription.created' && e.data.object.id === subscriptionId,
+    );
+    if (!created) throw new Error('no subscription event delivered');
+    // The delivery reads the subscription (not cancelled), then stalls before applying it.
+    const read = ctx.provider.getSubscription.bind(ctx.provider);
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reads = 0;
+    ctx.provider.getSubscription = async (id) => {
+      const state = await read(id);
+      if (++reads === 1) await stalled;
+      return state;
+    };
+    try {
+      const slow = redeliver(created, true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The person cancels while the slow delivery holds what it read.
+      const cancel = client.post('/api/stripe/cancel-subscription');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      expect((await slow).statusCode).toBe(200);
+      expect((await cancel).statusCode).toBe(200);
+    } finally {
+      ctx.provider.getSubscription = read;
+    }
+    expect((await ctx.provider.getSubscription(subscriptionId))?.cancelAtPeriodEnd).toBe(true);
+    expect((await me(client)).subscription).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
+  });
+
   it('handles a checkout completed after its subscription events', async () => {
     const { client } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'annual' });
