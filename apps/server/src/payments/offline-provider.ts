@@ -467,7 +467,12 @@ export class OfflineProvider implements PaymentProvider {
 
   /** Waits until the events delivered after the last calls have been handled (tests, and shutdown). */
   async settled(): Promise<void> {
-    while (this.delivering) await this.delivering;
+    // A delivery's handler can cause more events (a refund, a cancellation), delivered by a new
+    // round: wait until no round runs and none is queued.
+    while (this.delivering) {
+      await this.delivering;
+      await this.deliveryQueue;
+    }
   }
 
   // --- Test controls: what a cardholder or their bank does --------------------------------

@@ -84,6 +84,8 @@ export async function settle(ctx: TestContext): Promise<void> {
   if (!offline || offline.deliveryMode === 'manual') return;
   await offline.settled();
   await offline.deliverPending();
+  // What those deliveries caused (a refund, a cancellation) is delivered in a round of its own.
+  await offline.settled();
 }
 
 /** Starts a checkout through `path` and pays it; answers where the browser lands. */
