@@ -220,7 +220,7 @@ function createPayments(
     clock,
     log: runtime.log,
   });
-  const reconciliation = new Reconciliation(provider, events, actions, eventsRepo, payments, clock, runtime.log);
+  const reconciliation = new Reconciliation(provider, events, actions, eventsRepo, payments, users, clock, runtime.log);
   const offline = provider instanceof OfflineProvider ? provider : null;
   offline?.connect((payload, signature) => events.receive(Buffer.from(payload), signature));
   return { provider, events, actions, reconciliation, offline };

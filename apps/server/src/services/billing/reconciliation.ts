@@ -1,5 +1,5 @@
 // Finds payments the webhook missed (decision 20.5): lists the invoices paid and checkouts
-// completed at the provider in the last week and settles each one not recorded yet through the
+// completed at the provider in the last five weeks and settles each one not recorded yet through the
 // same steps as its event, which grant once per payment. Runs daily on the billing job and when
 // an admin asks; each run is recorded, and one that repaired anything is logged at error level,
 // since it means deliveries are failing (a wrong webhook secret, an endpoint that is down).
@@ -8,12 +8,17 @@ import { newId } from '../../ids.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { BillingEventsRepository, ReconciliationRow } from '../../repositories/billing-events.repository.js';
 import type { PaymentsRepository } from '../../repositories/payments.repository.js';
+import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { BillingActions } from './billing-actions.js';
 import type { BillingEventsService } from './billing-events.service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How far back each run looks: longer than Stripe retries a delivery (three days). */
-export const RECONCILE_WINDOW_MS = 7 * DAY_MS;
+/**
+ * How far back each run looks, by when an invoice was made: longer than Stripe retries a delivery
+ * (three days) and longer than a renewal's payment is retried before the subscription ends (weeks,
+ * by the account's retry settings), since a renewal paid on its last retry was made that long ago.
+ */
+export const RECONCILE_WINDOW_MS = 35 * DAY_MS;
 
 export class Reconciliation {
   constructor(
@@ -22,6 +27,7 @@ export class Reconciliation {
     private readonly actions: BillingActions,
     private readonly repo: BillingEventsRepository,
     private readonly payments: PaymentsRepository,
+    private readonly users: Pick<UsersRepository, 'findById'>,
     private readonly clock: Clock,
     private readonly log: { error(obj: unknown, msg?: string): void },
   ) {}
@@ -31,6 +37,12 @@ export class Reconciliation {
     const last = await this.repo.lastReconciliation();
     if (last && this.clock.now().getTime() - last.startedAt.getTime() < DAY_MS) return;
     await this.run(null);
+  }
+
+  /** A trial's saved card was acted on already: the trial started, was refused, or a plan followed. */
+  private async trialDecided(userId: string): Promise<boolean> {
+    const user = await this.users.findById(userId);
+    return !user || user.planName !== 'none' || user.grantedPlan !== null || user.trialRefusedAt !== null;
   }
 
   async run(requestedBy: string | null): Promise<ReconciliationRow> {
@@ -51,6 +63,7 @@ export class Reconciliation {
         // A plan checkout's payment is its subscription's first invoice, listed with the others.
         if (!checkout || checkout.kind === 'plan') continue;
         const { userId } = checkout;
+        if (checkout.kind === 'trial' && (await this.trialDecided(userId))) continue;
         if (await this.events.withAccount(userId, () => this.events.settleCheckout(userId, checkoutId))) repaired++;
       }
       for (const invoiceId of invoiceIds) {
