@@ -42,7 +42,8 @@ export class Reconciliation {
   /** A trial's saved card was acted on already: the trial started, was refused, or a plan followed. */
   private async trialDecided(userId: string): Promise<boolean> {
     const user = await this.users.findById(userId);
-    return !user || user.planName !== 'none' || user.grantedPlan !== null || user.trialRefusedAt !== null;
+    if (!user) return true;
+    return user.planName !== 'none' || user.grantedPlan !== null || user.trialRefusedAt !== null;
   }
 
   async run(requestedBy: string | null): Promise<ReconciliationRow> {
