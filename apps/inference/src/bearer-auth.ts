@@ -1,10 +1,15 @@
-// The bearer key, checked as vLLM's --api-key checks it: every path under /v1 needs
-// `Authorization: Bearer <key>` (any case of "Bearer"), and here /tokenize too (it runs the
-// model's tokenizer on any text sent); /health and /metrics stay open, like vLLM's. Keys are compared as SHA-256 digests in constant time, so neither their content nor
-// their length leaks through timing.
+// The bearer key, checked as vLLM's --api-key checks it — `Authorization: Bearer <key>`, any case
+// of "Bearer" — but on every route except /health (vLLM also leaves /metrics and /tokenize open;
+// here they say which Voices are awake and run the model). The check is on the route the request
+// was matched to, never on the raw URL: the router decodes the path (`/%761/models` is
+// `/v1/models`), so a prefix test on the raw URL could be stepped around. Keys are compared as
+// SHA-256 digests in constant time, so neither their content nor their length leaks through timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { UNAUTHORIZED_BODY } from './openai-errors.js';
+
+/** Routes anyone may call: a load balancer's health probe. */
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/health']);
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -18,7 +23,9 @@ export function registerBearerAuth(app: FastifyInstance, key: string): void {
     return timingSafeEqual(digest(space < 0 ? '' : header.slice(space + 1)), expected);
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS' || !(request.url.startsWith('/v1') || request.url.startsWith('/tokenize'))) return;
+    // Routing is done before onRequest: the matched route's pattern, or none for a 404.
+    const route = request.routeOptions.url;
+    if (route === undefined || OPEN_ROUTES.has(route)) return;
     if (!accepted(request.headers.authorization)) return reply.status(401).send(UNAUTHORIZED_BODY);
   });
 }

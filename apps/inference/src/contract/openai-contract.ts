@@ -296,6 +296,18 @@ export function describeContract(name: string, target: () => ContractTarget): vo
           200,
         );
       });
+
+      it('asks for the key however the path is written: percent-encoded, doubled slashes, a query', async ({
+        skip,
+      }) => {
+        if (!target().key) return skip('the server takes requests without a key');
+        const bare = { ...target(), key: undefined };
+        for (const path of ['/%761/models', '/v%31/models', '/%76%31/models', '/v1/%6dodels', '/v1/models?x=/health']) {
+          const answer = await client(bare).get(path);
+          expect([401, 404], path).toContain(answer.status);
+          expect(answer.status === 200, path).toBe(false);
+        }
+      });
     });
 
     describe('runtime LoRA adapters', () => {
