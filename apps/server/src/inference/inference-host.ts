@@ -114,7 +114,6 @@ export class InferenceHost extends EventEmitter<{ lost: [endpointId: string]; ba
     const apiKey = randomBytes(24).toString('base64url');
     const supervisor = new InferenceSupervisor({
       env: {
-        ...process.env,
         OWNVOICE_BASE_MODEL: modelPath,
         OWNVOICE_DATA_DIR: this.options.dataDir,
         OWNVOICE_INFERENCE_KEY: apiKey,

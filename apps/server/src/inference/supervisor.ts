@@ -26,8 +26,11 @@ export interface SupervisorLog {
 }
 
 export interface SupervisorOptions {
-  /** The inference server's environment: base model, threads, key (host and port are set here). */
-  env: NodeJS.ProcessEnv;
+  /**
+   * What the inference server is told: base model, data folder, threads, key (host and port are
+   * set here); it inherits nothing else of this process's environment but childEnvironment's list.
+   */
+  env: Record<string, string>;
   log: SupervisorLog;
   /** The program to run; by default the inference server beside this one (inferenceEntry()). */
   entry?: { file: string; execArgv: string[] };
@@ -48,6 +51,37 @@ export function inferenceEntry(): { file: string; execArgv: string[] } {
   const bundled = path.resolve(here, '../../inference/dist/main.js');
   if (!existsSync(bundled)) throw new Error(`the inference server is not built: ${bundled} is missing`);
   return { file: bundled, execArgv: [] };
+}
+
+/**
+ * What the child may see of this process's environment: where programs and temporary files are,
+ * the locale and time zone, Node's own settings, and the native runtime's (llama.cpp, the GPU
+ * drivers). Nothing else: this process's secrets (the server key, Stripe's keys, the database's
+ * address) are no business of a process that runs model files.
+ */
+const INHERITED = new Set([
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'NODE_ENV',
+  'LD_LIBRARY_PATH',
+]);
+const INHERITED_PREFIXES = ['NODE_LLAMA_CPP_', 'GGML_', 'CUDA_', 'HIP_', 'ROCR_', 'VULKAN_', 'VK_'];
+
+/** The child's environment: `own` (what it is told), over what it may inherit of `parent`. */
+export function childEnvironment(parent: NodeJS.ProcessEnv, own: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.entries(parent).filter(
+    ([name, value]) =>
+      value !== undefined && (INHERITED.has(name) || INHERITED_PREFIXES.some((prefix) => name.startsWith(prefix))),
+  );
+  return { ...Object.fromEntries(inherited), ...own };
 }
 
 export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down: [reason: string] }> {
@@ -80,12 +114,12 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
     const { cpus } = this.options;
     // taskset runs the program in its own process (the same pid), kept on those CPUs.
     const child = spawn(cpus ? 'taskset' : process.execPath, cpus ? ['-c', cpus, process.execPath, ...argv] : argv, {
-      env: {
+      env: childEnvironment(process.env, {
         ...this.options.env,
         OWNVOICE_INFERENCE_HOST: '127.0.0.1',
         OWNVOICE_INFERENCE_PORT: '0',
         OWNVOICE_INFERENCE_SUPERVISED: '1',
-      },
+      }),
       // Standard input stays open while this process lives: the child stops when it closes.
       stdio: ['pipe', 'pipe', 'pipe'],
     });
