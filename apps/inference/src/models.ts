@@ -3,6 +3,11 @@
 // unload of a name at a time; a name loads once unless in place; an unknown name cannot be
 // unloaded). An adapter is a Voice of the engine: loading wakes it, unloading puts it to sleep,
 // which stops the generations on it with a VoiceNotAwakeError.
+//
+// One rule beyond vLLM's: loading in place replaces a name's adapter only with a file from the
+// folder it was loaded from. The API server names each adapter after its Voice and keeps each
+// Voice's adapters in a folder of its own, so a name can be reloaded with its Voice's new
+// weights but never made to serve another Voice's file.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { KeyedQueue, type VoiceEngine } from '@ownvoice/engine';
@@ -32,6 +37,8 @@ const isFile = (file: string) => {
 export class ServedModels {
   readonly base: ServedModel;
   private readonly adapters = new Map<string, ServedModel>();
+  /** The resolved folder of each adapter's file: where a load in place may take its new file from. */
+  private readonly folders = new Map<string, string>();
   private readonly transitions = new KeyedQueue();
 
   constructor(
@@ -67,16 +74,23 @@ export class ServedModels {
         );
       }
       const file = path.resolve(loraPath);
+      const folder = this.folders.get(name);
+      if (folder !== undefined && path.dirname(file) !== folder) {
+        throw errors.invalidUserInput(
+          `The lora adapter '${name}' can be loaded in place only from the folder it was first loaded from.`,
+        );
+      }
       if (!isFile(file)) throw errors.loraFileMissing(name, loraPath);
       try {
         // A file that is not a fitting GGUF adapter throws GgufError: a 400 with the reason.
         await this.engine.wake(name, file);
       } catch (error) {
         // A failed load in place has already unloaded the adapter it was to replace.
-        if (!this.engine.isAwake(name)) this.adapters.delete(name);
+        if (!this.engine.isAwake(name)) this.forget(name);
         throw error;
       }
       this.adapters.set(name, { id: name, root: loraPath, parent: this.base.id, created: nowSeconds() });
+      this.folders.set(name, path.dirname(file));
     });
   }
 
@@ -85,8 +99,13 @@ export class ServedModels {
       if (!name) throw errors.invalidUserInput("'lora_name' needs to be provided to unload a LoRA adapter.");
       if (!this.adapters.has(name)) throw errors.loraNotLoaded(name);
       // Gone from the list first: a request naming it from now on is a 404, not a wait.
-      this.adapters.delete(name);
+      this.forget(name);
       await this.engine.sleep(name, `The lora adapter '${name}' was unloaded.`);
     });
+  }
+
+  private forget(name: string): void {
+    this.adapters.delete(name);
+    this.folders.delete(name);
   }
 }

@@ -9,7 +9,7 @@
 //   OWNVOICE_CONTRACT_INVALID_ADAPTER=/path/to/file   optional: a file that is no adapter
 //   OWNVOICE_CONTRACT_UNLOAD_STOPS_STREAMS=0          optional: accept streams that finish after an unload
 //   npx vitest run --project inference src/contract
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HOUSE_MODEL_PATH, VoiceEngine } from '@ownvoice/engine';
@@ -92,6 +92,52 @@ if (external) {
       expect(
         (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${KEY}` } })).statusCode,
       ).toBe(200);
+    });
+
+    it("loads a name in place only from its own folder: another Voice's file is refused", async () => {
+      const auth = { authorization: `Bearer ${KEY}` };
+      const load = (lora_path: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/v1/load_lora_adapter',
+          headers: auth,
+          payload: { lora_name: 'victim', lora_path, load_inplace: true },
+        });
+      const write = async () =>
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/v1/completions',
+            headers: auth,
+            payload: { model: 'victim', prompt: 'It was a bright cold day in April, and', max_tokens: 8 },
+          })
+        ).json().choices[0].text as string;
+      const victimDir = path.join(dir, 'victim');
+      const otherDir = path.join(dir, 'other');
+      mkdirSync(victimDir);
+      mkdirSync(otherDir);
+      const own = writeRandomAdapter(path.join(victimDir, 'adapter-1.gguf'), { seed: 7 });
+      const retrained = writeRandomAdapter(path.join(victimDir, 'adapter-2.gguf'), { seed: 8 });
+      const someoneElses = writeRandomAdapter(path.join(otherDir, 'adapter-1.gguf'), { seed: 9 });
+      try {
+        expect((await load(own)).statusCode).toBe(200);
+        const mine = await write();
+        const refused = await load(someoneElses);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().error.message).toContain('only from the folder it was first loaded from');
+        // Still the victim's own weights, and still listed as its own file.
+        expect(await write()).toBe(mine);
+        // Its own folder's new weights are taken.
+        expect((await load(retrained)).statusCode).toBe(200);
+        expect(await write()).not.toBe(mine);
+      } finally {
+        await app.inject({
+          method: 'POST',
+          url: '/v1/unload_lora_adapter',
+          headers: auth,
+          payload: { lora_name: 'victim' },
+        });
+      }
     });
 
     it('refuses a body over the limit with a 413 in the error shape', async () => {

@@ -349,6 +349,26 @@ export function describeContract(name: string, target: () => ContractTarget): vo
         expectError(await unload(adapterName('unknown')), 404, 'NotFoundError');
       });
 
+      it('serves one adapter file under two names; unloading one leaves the other writing', async () => {
+        const one = adapterName('shared-one');
+        const two = adapterName('shared-two');
+        expect((await load(one)).status).toBe(200);
+        expect((await load(two)).status).toBe(200);
+        try {
+          const write = () => http().post('/v1/completions', { model: two, prompt: PROMPT, max_tokens: 6 });
+          const before = await write();
+          expect(before.status).toBe(200);
+          expect((await unload(one)).status).toBe(200);
+          const after = await write();
+          expect(after.status).toBe(200);
+          expect((after.body as Json).choices[0].text).toBe((before.body as Json).choices[0].text);
+        } finally {
+          await unload(two);
+        }
+        // And the server is still there to answer.
+        expect((await http().get('/v1/models')).status).toBe(200);
+      });
+
       it('answers a path with no adapter with a 404, and a file that is no adapter with an error', async () => {
         const missing = `${target().adapterPath}.missing-${Date.now()}`;
         const error = expectError(await load(adapterName('missing'), missing), 404, 'NotFoundError');

@@ -169,6 +169,39 @@ describe('VoiceEngine', () => {
     expect(second).toBe(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'b' }));
   });
 
+  it('keeps one file awake under two names until both sleep: putting one to sleep leaves the other writing', async () => {
+    const shared = path.join(dir, 'voice-shared.gguf');
+    copyFileSync(voiceA, shared);
+    const isShared = (p: string) => p === path.resolve(shared);
+    await engine.wake('one', shared);
+    await engine.wake('two', shared);
+    const before = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'two' });
+    await engine.sleep('one');
+    // Freed by path here, the adapter under 'two' would be read after free (the process dies).
+    expect(loadedAdapters().some(isShared)).toBe(true);
+    expect(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'two' })).toBe(before);
+    await engine.sleep('two');
+    expect(loadedAdapters().some(isShared)).toBe(false);
+  });
+
+  it('refuses a rewritten file under a second name while the first still serves its old contents', async () => {
+    const shared = path.join(dir, 'voice-rewritten.gguf');
+    copyFileSync(voiceA, shared);
+    await engine.wake('first', shared);
+    copyFileSync(voiceB, shared);
+    await expect(engine.wake('second', shared)).rejects.toThrow(/changed since another adapter name loaded it/);
+    expect(engine.isAwake('second')).toBe(false);
+    await engine.sleep('first');
+    // Nobody holds the old contents now: the new ones load.
+    await engine.wake('second', shared);
+    await engine.wake('b2', voiceB);
+    expect(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'second' })).toBe(
+      await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'b2' }),
+    );
+    await engine.sleep('second');
+    await engine.sleep('b2');
+  });
+
   it('answers a missing adapter with a clear error', async () => {
     await expect(engine.wake('x', path.join(dir, 'gone.gguf'))).rejects.toThrow(/adapter file is missing/);
   });

@@ -1,7 +1,7 @@
 // The Voice engine at run time: one base model resident in llama.cpp, and any number of Voices
 // awake beside it. Waking a Voice loads its LoRA adapter (well under a second: the base
 // weights stay put) into a context of its own; sleeping it disposes that context and frees the
-// adapter. Generation streams text chunks and stops at once when its AbortSignal fires.
+// adapter once no other Voice awake uses the same file (adapter-files.ts). Generation streams text chunks and stops at once when its AbortSignal fires.
 // A context is never disposed under a generation: sleeping a Voice first aborts every
 // generation on it and waits for them to end (llama.cpp reads freed memory otherwise), and the
 // wakes and sleeps of one Voice run one at a time.
@@ -17,6 +17,7 @@ import {
   TokenBias,
 } from 'node-llama-cpp';
 import { GgufError } from '../gguf/errors.js';
+import { AdapterFiles } from './adapter-files.js';
 import { LlamaRuntime, type RuntimeOptions } from './llama-runtime.js';
 import { KeyedQueue, Pool } from './pool.js';
 import type { TextGenerator } from './text-generator.js';
@@ -77,6 +78,7 @@ export class VoiceNotAwakeError extends Error {
 }
 
 interface AwakeVoice extends PooledContext {
+  /** The adapter file, resolved (AdapterFiles.key). */
   adapterPath: string;
   /** Size and mtime when loaded: llama.cpp caches adapters by path, so a changed file must be reloaded. */
   fingerprint: string;
@@ -111,20 +113,6 @@ const fingerprintOf = (file: string): string => {
   return `${s.size}:${s.mtimeMs}`;
 };
 
-/** llama.cpp keeps every adapter it loaded until the model is disposed; this frees one. */
-async function releaseAdapter(model: LlamaModel, adapterPath: string): Promise<void> {
-  // node-llama-cpp exposes no public call for this; its model keeps loaded adapters in
-  // `_loraAdapters` (path -> native handle with dispose()). Kept to this one function.
-  const cache = (model as unknown as { _loraAdapters?: Map<string, { dispose(): Promise<void> }> })._loraAdapters;
-  if (!cache) return;
-  for (const [path, adapter] of cache) {
-    if (path === adapterPath || path.endsWith(adapterPath)) {
-      cache.delete(path);
-      await adapter.dispose();
-    }
-  }
-}
-
 /** One chat of a batch: its messages and the settings of its answer (voiceId and onChunk do not apply). */
 export interface BatchChat {
   messages: ChatMessage[];
@@ -146,8 +134,12 @@ export class VoiceEngine implements TextGenerator {
   private readonly batches = new Set<PooledContext>();
   /** The wakes and sleeps of each Voice, one at a time whatever their callers do. */
   private readonly transitions = new KeyedQueue();
+  /** Adapter files counted by the Voices using them: one file may be awake under several ids. */
+  private readonly adapters: AdapterFiles;
 
-  private constructor(readonly runtime: LlamaRuntime) {}
+  private constructor(readonly runtime: LlamaRuntime) {
+    this.adapters = new AdapterFiles(runtime.model);
+  }
 
   static async start(options: RuntimeOptions): Promise<VoiceEngine> {
     return new VoiceEngine(await LlamaRuntime.load(options));
@@ -172,21 +164,27 @@ export class VoiceEngine implements TextGenerator {
 
   private async wakeNow(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
     const started = performance.now();
+    const file = AdapterFiles.key(adapterPath);
     let fingerprint: string;
     try {
-      fingerprint = fingerprintOf(adapterPath);
+      fingerprint = fingerprintOf(file);
     } catch {
       throw new GgufError(`Cannot open ${adapterPath}: the Voice's adapter file is missing.`);
     }
     const current = this.voices.get(voiceId);
-    if (current && current.adapterPath === adapterPath && current.fingerprint === fingerprint) {
+    if (current && current.adapterPath === file && current.fingerprint === fingerprint) {
       return { milliseconds: 0 };
     }
     if (current) await this.sleepNow(voiceId, 'This Voice was reloaded. Please try again.');
-    // A file rewritten in place under the same name would otherwise be served from the cache.
-    await releaseAdapter(this.runtime.model, adapterPath);
-    const context = await this.runtime.createContext(adapterPath, SEQUENCES_PER_CONTEXT);
-    this.voices.set(voiceId, { adapterPath, fingerprint, ...pooled(context) });
+    await this.adapters.acquire(file, fingerprint);
+    let context: LlamaContext;
+    try {
+      context = await this.runtime.createContext(file, SEQUENCES_PER_CONTEXT);
+    } catch (error) {
+      await this.adapters.release(file);
+      throw error;
+    }
+    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context) });
     return { milliseconds: performance.now() - started };
   }
 
@@ -203,7 +201,7 @@ export class VoiceEngine implements TextGenerator {
     if (!voice) return;
     this.voices.delete(voiceId);
     await retire(voice, new VoiceNotAwakeError(voiceId, reason));
-    await releaseAdapter(this.runtime.model, voice.adapterPath);
+    await this.adapters.release(voice.adapterPath);
   }
 
   private async contextFor(voiceId: string | undefined): Promise<PooledContext> {
