@@ -63,7 +63,21 @@ interface Watched {
   running: number;
 }
 
-export class InferenceHost extends EventEmitter<{ lost: [endpointId: string]; back: [endpointId: string] }> {
+/** What a generation on a Voice its endpoint no longer holds tells the person; it is loaded again meanwhile. */
+export const ADAPTER_MISSING =
+  'This Voice had dropped out of its writing service and is being loaded again. Try again in a moment.';
+
+/** Whether an endpoint has a Voice loaded; `unknown` when it could not be asked. */
+export type Residency = 'loaded' | 'missing' | 'unknown';
+
+interface HostEvents {
+  lost: [endpointId: string];
+  back: [endpointId: string];
+  /** A Voice placed on the endpoint is not loaded there (unloaded behind this server's back). */
+  missing: [voiceId: string, endpointId: string];
+}
+
+export class InferenceHost extends EventEmitter<HostEvents> {
   private readonly watched = new Map<string, Watched>();
   private supervisor: InferenceSupervisor | undefined;
   private starting: Promise<void> | undefined;
@@ -232,12 +246,17 @@ export class InferenceHost extends EventEmitter<{ lost: [endpointId: string]; ba
 
   /** Whether an endpoint has a Voice's adapter loaded (after a restart of this server, say). */
   async holds(endpointId: string, voiceId: string): Promise<boolean> {
+    return (await this.residency(endpointId, voiceId)) === 'loaded';
+  }
+
+  /** Whether an endpoint has a Voice loaded, telling a clear "no" from an endpoint that did not say. */
+  async residency(endpointId: string, voiceId: string): Promise<Residency> {
     const watched = this.watched.get(endpointId);
-    if (!watched?.up) return false;
+    if (!watched?.up) return 'unknown';
     try {
-      return (await watched.endpoint.models()).adapters.includes(voiceId);
+      return (await watched.endpoint.models()).adapters.includes(voiceId) ? 'loaded' : 'missing';
     } catch {
-      return false;
+      return 'unknown';
     }
   }
 
@@ -273,8 +292,13 @@ export class InferenceHost extends EventEmitter<{ lost: [endpointId: string]; ba
       try {
         return await call(watched.endpoint, { ...options, ...(voiceId ? { voiceId } : {}), signal });
       } catch (error) {
-        const reason = voiceId && error instanceof VoiceNotAwakeError && this.stopped.get(voiceId);
-        if (voiceId && reason) throw new VoiceNotAwakeError(voiceId, reason);
+        if (voiceId && error instanceof VoiceNotAwakeError) {
+          const reason = this.stopped.get(voiceId);
+          if (reason) throw new VoiceNotAwakeError(voiceId, reason);
+          // Not put to sleep from here: the endpoint lost it. The activation service loads it again.
+          this.emit('missing', voiceId, watched.endpoint.id);
+          throw new VoiceNotAwakeError(voiceId, ADAPTER_MISSING);
+        }
         throw this.failure(watched, error);
       } finally {
         watched.running--;

@@ -9,6 +9,10 @@
 // seconds); the time they could not be used is not charged. Voices that cannot be placed again
 // go to sleep with a message saying so.
 //
+// An endpoint that answers but no longer holds a Voice (unloaded behind this server's back) is
+// found at the next metering round, at a wake, or by a generation that fails on it: the Voice is
+// loaded again, and awake time is charged only up to when it was last seen loaded.
+//
 // Each Voice is one state machine: its wakes, sleeps and metering run one at a time (a queue per
 // Voice), and each re-reads the row first, so the database state, the metering and the engine's
 // awake set agree whatever order requests arrive in.
@@ -34,6 +38,8 @@ export const SLEEP_MESSAGES = {
   restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
   endpointLost:
     'This Voice went to sleep because the writing service it ran on stopped answering. Wake it again to use it.',
+  adapterLost:
+    'This Voice went to sleep because its writing service dropped it and it could not be loaded again. Wake it again to use it.',
 } as const;
 
 /** What a generation cut short by its Voice going to sleep tells the person. */
@@ -58,6 +64,8 @@ export class ActivationService {
   private readonly retired = new Set<string>();
   /** When each endpoint that is not answering was found so: its Voices are not charged from then. */
   private readonly lostAt = new Map<string, Date>();
+  /** When each awake Voice was last known loaded on its endpoint: it is not charged past a loss it did not see. */
+  private readonly seenLoaded = new Map<string, Date>();
 
   constructor(
     private readonly voices: VoicesRepository,
@@ -72,6 +80,14 @@ export class ActivationService {
       void this.relocate(endpointId);
     });
     inference.on('back', (endpointId) => void this.relocate(endpointId));
+    inference.on('missing', (voiceId) => {
+      this.queue
+        .run(voiceId, async () => {
+          const voice = await this.voices.findById(voiceId);
+          if (voice?.status === 'active' && voice.inferenceEndpoint) await this.verify(voice, voice.inferenceEndpoint);
+        })
+        .catch((error: unknown) => this.options.log.error(error, `loading Voice ${voiceId} again failed`));
+    });
   }
 
   private owned(user: UserRow, id: string): Promise<VoiceRow> {
@@ -89,6 +105,11 @@ export class ActivationService {
 
   private async wake(user: UserRow, voice: VoiceRow): Promise<Voice> {
     const id = voice.id;
+    if (voice.status === 'active' && voice.inferenceEndpoint) {
+      // Awake by its row: make sure it really is, so that waking it is never a no-op on a lost Voice.
+      await this.verify(voice, voice.inferenceEndpoint);
+      return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+    }
     if (voice.status === 'active' || voice.status === 'activating') return toVoiceView(voice, user);
     if (voice.status !== 'ready' || !voice.adapterKey) {
       throw errors.voiceNotReady('Only a trained Voice that is asleep can be woken up.');
@@ -130,6 +151,7 @@ export class ActivationService {
       await this.inference.unload(voice.id, endpoint, STOPPED_MESSAGES.deleted);
       return toVoiceView((await this.voices.findById(id)) ?? voice, user);
     }
+    this.seenLoaded.set(id, now);
     return toVoiceView(active, user);
   }
 
@@ -169,14 +191,18 @@ export class ActivationService {
     await this.voices.transition(voiceId, ['active'], { lastUsedAt: this.clock.now() });
   }
 
-  /** Puts a Voice to sleep; `message` is kept on the Voice, `stopped` told to generations cut short. */
-  private async sleep(voice: VoiceRow, message: string | null, stopped: string): Promise<VoiceRow> {
+  /**
+   * Puts a Voice to sleep; `message` is kept on the Voice, `stopped` told to generations cut short.
+   * `lostSince`: when it stopped being usable, if before now (it is charged up to then).
+   */
+  private async sleep(voice: VoiceRow, message: string | null, stopped: string, lostSince?: Date): Promise<VoiceRow> {
+    this.seenLoaded.delete(voice.id);
     const going = await this.voices.transition(voice.id, ['active', 'activating'], { status: 'deactivating' });
     await this.inference.unload(voice.id, (going ?? voice).inferenceEndpoint, stopped);
     // Each started minute counts: a Voice woken for 20 seconds costs one minute. Time on an
     // endpoint that stopped answering does not.
     const endpoint = going?.inferenceEndpoint;
-    const lost = endpoint ? this.lostAt.get(endpoint) : undefined;
+    const lost = lostSince ?? (endpoint ? this.lostAt.get(endpoint) : undefined);
     if (going?.meteredUntil) await this.charge(going, { roundUp: true, until: lost });
     const asleep = await this.voices.transition(voice.id, ['deactivating'], {
       status: 'ready',
@@ -223,7 +249,9 @@ export class ActivationService {
           const voice = await this.voices.findById(listed.id);
           if (voice?.status !== 'active') return;
           // On an endpoint that is not answering: charged up to then when it is placed again.
-          if (!this.inference.isUp(voice.inferenceEndpoint)) return;
+          if (!voice.inferenceEndpoint || !this.inference.isUp(voice.inferenceEndpoint)) return;
+          // Charged only while it is really there to write with.
+          if (!(await this.verify(voice, voice.inferenceEndpoint))) return;
           if (!(await this.charge(voice))) {
             await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut, SLEEP_MESSAGES.hoursRanOut);
             return;
@@ -275,6 +303,7 @@ export class ActivationService {
         inferenceEndpoint: endpoint,
       });
       if (!awake) await this.inference.unload(voice.id, endpoint, STOPPED_MESSAGES.deleted);
+      else this.seenLoaded.set(voice.id, this.clock.now());
     } catch (error) {
       this.options.log.warn(`Voice ${voice.id} could not be woken after a restart: ${(error as Error).message}`);
       await this.voices.transition(voice.id, ['active', 'activating'], {
@@ -305,24 +334,49 @@ export class ActivationService {
         const voice = await this.voices.findById(listed.id);
         if (voice?.status !== 'active' || voice.inferenceEndpoint !== endpointId) return;
         if (nowhere) return void (await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost));
-        if (!voice.adapterKey) return;
-        try {
-          const placed = await this.inference.place(
-            voice.id,
-            this.storage.localPath(voice.adapterKey),
-            await this.voices.placements(),
-          );
-          const now = this.clock.now();
-          const carried = lostAt && voice.meteredUntil ? lostAt.getTime() - voice.meteredUntil.getTime() : 0;
-          await this.voices.transition(voice.id, ['active'], {
-            inferenceEndpoint: placed,
-            meteredUntil: new Date(now.getTime() - Math.max(0, carried)),
-          });
-        } catch (error) {
-          this.options.log.warn(`Voice ${voice.id} could not be placed again: ${(error as Error).message}`);
-          await this.sleep(voice, SLEEP_MESSAGES.endpointLost, SLEEP_MESSAGES.endpointLost);
-        }
+        await this.placeAgain(voice, lostAt, SLEEP_MESSAGES.endpointLost);
       });
+    }
+  }
+
+  /**
+   * Whether a Voice awake on `endpointId` is loaded there; one that is not (unloaded behind this
+   * server's back) is placed again, free for the time since it was last seen loaded. An endpoint
+   * that does not say is taken at its word until it does.
+   */
+  private async verify(voice: VoiceRow, endpointId: string): Promise<boolean> {
+    const residency = await this.inference.residency(endpointId, voice.id);
+    if (residency === 'loaded') this.seenLoaded.set(voice.id, this.clock.now());
+    if (residency !== 'missing') return true;
+    const lostSince = this.seenLoaded.get(voice.id) ?? voice.meteredUntil ?? this.clock.now();
+    this.options.log.warn(`Voice ${voice.id} is no longer loaded on ${endpointId}; loading it again`);
+    await this.placeAgain(voice, lostSince, SLEEP_MESSAGES.adapterLost);
+    return false;
+  }
+
+  /**
+   * Loads an awake Voice again, wherever there is room. Metering stays exact: its awake time is
+   * charged up to `lostSince` and starts again, with the part-minute left over, from now. A Voice
+   * that cannot be placed goes to sleep with `message`.
+   */
+  private async placeAgain(voice: VoiceRow, lostSince: Date | undefined, message: string): Promise<void> {
+    if (!voice.adapterKey) return;
+    try {
+      const placed = await this.inference.place(
+        voice.id,
+        this.storage.localPath(voice.adapterKey),
+        await this.voices.placements(),
+      );
+      const now = this.clock.now();
+      const carried = lostSince && voice.meteredUntil ? lostSince.getTime() - voice.meteredUntil.getTime() : 0;
+      const placedRow = await this.voices.transition(voice.id, ['active'], {
+        inferenceEndpoint: placed,
+        meteredUntil: new Date(now.getTime() - Math.max(0, carried)),
+      });
+      if (placedRow) this.seenLoaded.set(voice.id, now);
+    } catch (error) {
+      this.options.log.warn(`Voice ${voice.id} could not be placed again: ${(error as Error).message}`);
+      await this.sleep(voice, message, message, lostSince);
     }
   }
 

@@ -4,12 +4,14 @@
 //   happened, the API keeps answering, the process is started again, the Voice is loaded on it
 //   again and converts, and waking hours are charged exactly (the time it was down is free);
 // - dying as llama.cpp dies when it aborts on a model file (SIGABRT): the same, without the API
-//   noticing beyond the restart.
+//   noticing beyond the restart;
+// - a Voice unloaded from the process behind the API's back: found at the next metering round, a
+//   Convert or a wake, loaded again, and never charged for the time it was gone.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceRow, voices } from '../../db/schema.js';
-import { EMBEDDED_ENDPOINT, STOPPED_MIDWAY } from '../../inference/inference-host.js';
-import { isLoaded } from '../../test/inference.js';
+import { ADAPTER_MISSING, EMBEDDED_ENDPOINT, STOPPED_MIDWAY } from '../../inference/inference-host.js';
+import { embeddedEndpoint, isLoaded } from '../../test/inference.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
 import type { TestClient, TestContext } from '../../test/test-app.js';
@@ -108,6 +110,53 @@ describe('the inference process aborting (as llama.cpp does on some malformed fi
     await killAndRecover('SIGABRT');
     // The same session still works: nothing of the API was lost.
     expect((await owner.get('/api/auth/me')).json().user.id).toBe(me.json().user.id);
+    await convertsAgain();
+  }, 180_000);
+});
+
+describe('a Voice unloaded from the inference process behind the API server', () => {
+  const unloadBehindTheBack = async () => {
+    await (await embeddedEndpoint(ctx)).unloadAdapter(voice.id);
+    expect(await isLoaded(ctx, voice.id)).toBe(false);
+    expect((await rowOf()).status).toBe('active');
+  };
+
+  it('is found at the next metering round, loaded again, and not charged for the time it was gone', async () => {
+    await owner.post(`/api/loras/${voice.id}/deactivate`);
+    expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+    const before = await hoursLeft();
+    const activation = ctx.app.platform.services.activation;
+    ctx.clock.advance(2 * MINUTE);
+    await activation.tick();
+    expect(await hoursLeft()).toBeCloseTo(before - 2 / 60, 6);
+
+    await unloadBehindTheBack();
+    ctx.clock.advance(5 * MINUTE);
+    await activation.tick();
+    // Not charged for the 5 minutes it could not write, and back in the process.
+    expect(await hoursLeft()).toBeCloseTo(before - 2 / 60, 6);
+    expect(await isLoaded(ctx, voice.id)).toBe(true);
+    expect((await rowOf()).status).toBe('active');
+
+    ctx.clock.advance(MINUTE);
+    await activation.tick();
+    expect(await hoursLeft()).toBeCloseTo(before - 3 / 60, 6);
+    await convertsAgain();
+  }, 180_000);
+
+  it('tells a Convert on it what happened, and is loaded again for the next one', async () => {
+    await unloadBehindTheBack();
+    const res = await owner.post(`/api/loras/${voice.id}/convert-stream`, { text: writingSample(400, 0.2) });
+    const last = res.statusCode === 200 ? streamEvents(res.body).at(-1) : res.json();
+    expect(JSON.stringify(last)).toContain(ADAPTER_MISSING);
+    await expect.poll(() => isLoaded(ctx, voice.id), { timeout: 30_000, interval: 200 }).toBe(true);
+    await convertsAgain();
+  }, 180_000);
+
+  it('is loaded again when its owner wakes it', async () => {
+    await unloadBehindTheBack();
+    expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+    expect(await isLoaded(ctx, voice.id)).toBe(true);
     await convertsAgain();
   }, 180_000);
 });
