@@ -16,6 +16,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ OWNVOICE_INFERENCE_HOST: '0.0.0.0', OWNVOICE_INFERENCE_KEY: KEY }).apiKey).toBe(KEY);
   });
 
+  it('listens on a Unix socket when given one (an absolute path), with no key needed', () => {
+    const config = loadConfig({
+      OWNVOICE_INFERENCE_SOCKET: '/run/ownvoice/inference.sock',
+      OWNVOICE_INFERENCE_HOST: '::',
+    });
+    expect(config).toMatchObject({ socket: '/run/ownvoice/inference.sock', apiKey: undefined });
+    expect(() => loadConfig({ OWNVOICE_INFERENCE_SOCKET: 'run/inference.sock' })).toThrow(/absolute path/);
+  });
+
   it('reports every bad variable at once, never echoing the key', () => {
     let error: unknown;
     try {

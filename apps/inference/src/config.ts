@@ -13,6 +13,11 @@ export const MIN_KEY_LENGTH = 16;
 const envSchema = z.object({
   OWNVOICE_INFERENCE_HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   OWNVOICE_INFERENCE_PORT: envInt(0, 65535).default(8001),
+  OWNVOICE_INFERENCE_SOCKET: z
+    .string()
+    .trim()
+    .refine((p) => path.isAbsolute(p), 'must be an absolute path')
+    .optional(),
   OWNVOICE_INFERENCE_KEY: z
     .string()
     .trim()
@@ -33,6 +38,11 @@ export interface InferenceConfig {
   host: string;
   /** 0 picks any free port; main.ts prints the one it got. */
   port: number;
+  /**
+   * A Unix socket to listen on instead of host and port, in a folder only this OS user may enter
+   * (how the API server runs it embedded): no other local user can connect to it.
+   */
+  socket: string | undefined;
   /** The bearer key every /v1 request must carry; undefined (loopback only) lets any local caller in. */
   apiKey: string | undefined;
   /** The name the base model is served under; undefined is its file name without .gguf. */
@@ -59,7 +69,7 @@ export function isLoopback(host: string): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): InferenceConfig {
   const e = parseEnv(envSchema, env, ['OWNVOICE_INFERENCE_KEY']);
   // Anyone who can reach the port could run the model and load files as adapters.
-  if (!isLoopback(e.OWNVOICE_INFERENCE_HOST) && !e.OWNVOICE_INFERENCE_KEY) {
+  if (!e.OWNVOICE_INFERENCE_SOCKET && !isLoopback(e.OWNVOICE_INFERENCE_HOST) && !e.OWNVOICE_INFERENCE_KEY) {
     throw new ConfigError([
       `OWNVOICE_INFERENCE_KEY is required when OWNVOICE_INFERENCE_HOST (${e.OWNVOICE_INFERENCE_HOST}) is not a loopback address: set it to a random secret of at least ${MIN_KEY_LENGTH} characters, or listen on 127.0.0.1`,
     ]);
@@ -67,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): InferenceConfi
   return {
     host: e.OWNVOICE_INFERENCE_HOST,
     port: e.OWNVOICE_INFERENCE_PORT,
+    socket: e.OWNVOICE_INFERENCE_SOCKET,
     apiKey: e.OWNVOICE_INFERENCE_KEY,
     servedModelName: e.OWNVOICE_INFERENCE_MODEL_NAME,
     baseModel: e.OWNVOICE_BASE_MODEL,

@@ -7,14 +7,17 @@
 // the address from (the port, when OWNVOICE_INFERENCE_PORT=0 let the system pick one):
 //
 //   inference listening on http://127.0.0.1:8001
+//   inference listening on unix:/path/to/inference.sock      (OWNVOICE_INFERENCE_SOCKET)
 //
 // Everything else (logs, progress, errors) goes to standard error. With
 // OWNVOICE_INFERENCE_SUPERVISED=1 it stops when its standard input closes (its parent is gone).
+import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import { resolveBaseModel, VoiceEngine } from '@ownvoice/engine';
 import { INFERENCE_LISTENING_PREFIX } from '@ownvoice/shared';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { prepareSocketPath } from './socket-folder.js';
 
 const fail = (message: string): never => {
   console.error(message);
@@ -73,6 +76,17 @@ async function main(): Promise<void> {
     process.stdin.resume();
   }
 
+  if (config.socket) {
+    try {
+      prepareSocketPath(config.socket);
+      await app.listen({ path: config.socket });
+      chmodSync(config.socket, 0o600);
+    } catch (error) {
+      fail(`Could not listen on ${config.socket}: ${(error as Error).message}`);
+    }
+    process.stdout.write(`${INFERENCE_LISTENING_PREFIX}unix:${config.socket}\n`);
+    return;
+  }
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

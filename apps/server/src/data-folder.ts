@@ -19,6 +19,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 
 export const LOCK_FILE = 'ownvoice.lock';
+/** Where the owner-only sockets of the embedded database and inference process live. */
+export const socketsDir = (dataDir: string): string => path.join(dataDir, 'run');
 /** Where uploads are streamed while a request runs (one `upload-…` folder each). */
 export const uploadsTempDir = (dataDir: string): string => path.join(dataDir, 'tmp');
 const UPLOAD_FOLDER = /^upload-/;

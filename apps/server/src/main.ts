@@ -3,8 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { claimDataFolder, DataFolderInUseError } from './data-folder.js';
-import { type DatabaseHandle, openDatabase, pgliteDir, pgliteSocketDir } from './db/client.js';
+import { claimDataFolder, DataFolderInUseError, socketsDir } from './data-folder.js';
+import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { startBaseModel } from './platform.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     database = await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: pgliteDir(config.dataDir), socketDir: pgliteSocketDir(config.dataDir) },
+        : { kind: 'pglite', dataDir: pgliteDir(config.dataDir), socketDir: socketsDir(config.dataDir) },
     );
     await runMigrations(database);
   } catch (error) {

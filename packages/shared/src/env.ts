@@ -43,6 +43,6 @@ export function parseEnv<T extends z.ZodType>(
 
 /**
  * The one line the inference server writes to standard output, once it listens, followed by its
- * URL; a supervising API server reads the address (a port the system chose) from it.
+ * address (http://host:port, or unix:/path for a Unix socket); a supervising API server reads it.
  */
 export const INFERENCE_LISTENING_PREFIX = 'inference listening on ';

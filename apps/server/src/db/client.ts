@@ -1,13 +1,13 @@
 // Opens the database: PGlite in-process (persisted under the data folder) by default, or a
 // PostgreSQL server when DATABASE_URL is set. Both speak the same SQL and share migrations.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { privateSocketPlace } from '../security/private-socket.js';
 import { PGliteForDrizzle } from './pglite-for-drizzle.js';
 import * as schema from './schema.js';
 
@@ -76,7 +76,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     client = new PGliteForDrizzle(target.dataDir);
   }
   await client.waitReady;
-  let socket: Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> | undefined;
+  let socket: ReturnType<typeof startSocketServer> | undefined;
   return {
     db: drizzlePglite(client, { schema }),
     kind: 'pglite',
@@ -89,7 +89,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       const started = await socket?.catch(() => undefined);
       if (started) {
         await started.server.stop();
-        rmSync(started.temporary ? started.dir : path.join(started.dir, SOCKET_NAME), { recursive: true, force: true });
+        started.remove();
       }
       await client.close();
     },
@@ -97,8 +97,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 }
 
 const SOCKET_NAME = '.s.PGSQL.5432';
-/** The longest socket path every platform takes (macOS: 104 bytes with the final NUL); Node cuts longer ones silently. */
-const MAX_SOCKET_PATH_BYTES = 103;
 
 /**
  * PGlite accepts any user and password on its wire protocol, so the socket itself is the only
@@ -108,29 +106,13 @@ const MAX_SOCKET_PATH_BYTES = 103;
 async function startSocketServer(
   client: PGliteForDrizzle,
   socketDir: string | undefined,
-): Promise<{ server: PGLiteSocketServer; dir: string; temporary: boolean }> {
-  const fits = (dir: string) => Buffer.byteLength(path.join(dir, SOCKET_NAME)) <= MAX_SOCKET_PATH_BYTES;
-  let dir: string;
-  let temporary = false;
-  if (socketDir && fits(path.resolve(socketDir))) {
-    dir = path.resolve(socketDir);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    rmSync(path.join(dir, SOCKET_NAME), { force: true });
-  } else {
-    // mkdtemp makes the folder owner-only (0700) under an unguessable name.
-    dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-db-'));
-    temporary = true;
-    if (!fits(dir)) throw new Error(`The temporary folder ${tmpdir()} has too long a path for a socket: set TMPDIR.`);
-  }
-  const socketPath = path.join(dir, SOCKET_NAME);
-  const server = new PGLiteSocketServer({ db: client, path: socketPath, maxConnections: 8 });
+): Promise<{ server: PGLiteSocketServer; dir: string; remove(): void }> {
+  const place = privateSocketPlace(socketDir, SOCKET_NAME);
+  const server = new PGLiteSocketServer({ db: client, path: place.socketPath, maxConnections: 8 });
   await server.start();
-  chmodSync(socketPath, 0o600);
-  return { server, dir, temporary };
+  chmodSync(place.socketPath, 0o600);
+  return { server, dir: place.dir, remove: place.remove };
 }
 
 /** Where PGlite keeps its files inside the service's data folder. */
 export const pgliteDir = (dataDir: string): string => path.join(dataDir, 'pglite');
-/** Where the embedded database's owner-only socket lives inside the service's data folder. */
-export const pgliteSocketDir = (dataDir: string): string => path.join(dataDir, 'run');

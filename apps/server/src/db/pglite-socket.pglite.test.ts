@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase, pgliteDir, pgliteSocketDir } from './client.js';
+import { socketsDir } from '../data-folder.js';
+import { type DatabaseHandle, openDatabase, pgliteDir } from './client.js';
 import { runMigrations } from './migrate.js';
 
 const NOBODY = 65_534;
@@ -105,11 +106,11 @@ describe("the embedded database's socket", () => {
     handle = await openDatabase({
       kind: 'pglite',
       dataDir: pgliteDir(dataDir),
-      socketDir: pgliteSocketDir(dataDir),
+      socketDir: socketsDir(dataDir),
     });
     await runMigrations(handle);
     const url = await handle.connectionString();
-    expect(new URL(url).searchParams.get('host')).toBe(pgliteSocketDir(dataDir));
+    expect(new URL(url).searchParams.get('host')).toBe(socketsDir(dataDir));
     const result = await readAs(NOBODY, url);
     expect(result).toMatch(/^REFUSED (EACCES|EPERM)/);
     // The owner still reads.
@@ -121,10 +122,10 @@ describe("the embedded database's socket", () => {
 
   it('replaces a socket a crash left in the data folder', async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-socket-'));
-    const first = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: pgliteSocketDir(dataDir) });
+    const first = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: socketsDir(dataDir) });
     await first.connectionString();
     // Not closed: the socket file stays behind, as after a kill -9 (its server is stopped by hand).
-    const second = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: pgliteSocketDir(dataDir) });
+    const second = await openDatabase({ kind: 'pglite', dataDir: 'memory', socketDir: socketsDir(dataDir) });
     try {
       const client = new pg.Client({ connectionString: await second.connectionString() });
       await client.connect();

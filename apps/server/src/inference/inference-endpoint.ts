@@ -12,6 +12,7 @@
 import type { ChatMessage, GenerateOptions, GenerationEnd, TextGenerator } from '@ownvoice/engine';
 import { VoiceNotAwakeError } from '@ownvoice/engine';
 import OpenAI from 'openai';
+import { type EndpointTransport, transportFor } from './endpoint-transport.js';
 
 /** An endpoint that does not answer, or stopped answering in the middle of a generation. */
 export class InferenceUnavailableError extends Error {
@@ -61,7 +62,7 @@ interface VllmSampling {
 export interface EndpointOptions {
   /** How placements name this endpoint in the database: its URL, or "embedded" for the supervised one. */
   id: string;
-  /** Where it listens, without /v1. */
+  /** Where it listens, without /v1: http(s)://host:port, or unix:/path of its socket. */
   url: string;
   apiKey?: string | undefined;
   /** Longest a request may wait for its first byte. */
@@ -70,13 +71,15 @@ export interface EndpointOptions {
 
 export class InferenceEndpoint implements TextGenerator {
   readonly id: string;
+  private transport: EndpointTransport;
   private client: OpenAI;
   private baseModelId: string | undefined;
   private contextLength: number | undefined;
 
   constructor(private options: EndpointOptions) {
     this.id = options.id;
-    this.client = this.connect(options.url);
+    this.transport = transportFor(options.url);
+    this.client = this.connect();
   }
 
   get url(): string {
@@ -86,13 +89,21 @@ export class InferenceEndpoint implements TextGenerator {
   /** Points the client at a new address (the supervised process restarted on another port). */
   moveTo(url: string): void {
     this.options = { ...this.options, url };
-    this.client = this.connect(url);
+    void this.transport.close();
+    this.transport = transportFor(url);
+    this.client = this.connect();
     this.baseModelId = undefined;
   }
 
-  private connect(url: string): OpenAI {
+  /** Closes its connections. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private connect(): OpenAI {
     return new OpenAI({
-      baseURL: `${url.replace(/\/+$/, '')}/v1`,
+      baseURL: `${this.transport.origin}/v1`,
+      fetch: this.transport.fetch,
       // The SDK insists on a key; a server without one ignores the header.
       apiKey: this.options.apiKey ?? 'none',
       // Generations are not idempotent to the person watching them stream: no silent retries.
@@ -115,7 +126,11 @@ export class InferenceEndpoint implements TextGenerator {
   /** Answers within `timeoutMs` or is taken as down. */
   async healthy(timeoutMs = 5_000): Promise<boolean> {
     try {
-      const answer = await fetch(`${this.options.url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+      const answer = await this.transport.fetch(`${this.transport.origin}/health`, {
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      // Read to the end, so the connection goes back to the pool.
+      await answer.arrayBuffer();
       return answer.ok;
     } catch {
       return false;
@@ -159,7 +174,7 @@ export class InferenceEndpoint implements TextGenerator {
   ): Promise<number> {
     const answer = await this.call(
       () =>
-        this.client.post<{ count: number }>(`${this.options.url}/tokenize`, {
+        this.client.post<{ count: number }>(`${this.transport.origin}/tokenize`, {
           body: { model: this.baseModelId, ...form },
           signal,
         }),

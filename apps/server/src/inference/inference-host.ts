@@ -10,18 +10,19 @@
 // when it answers; the activation service moves or puts to sleep the Voices placed on it.
 //
 //   services ──> InferenceHost ──> InferenceEndpoint (openai SDK) ──HTTP──> inference server / vLLM
-//                     └── InferenceSupervisor (embedded: spawns apps/inference on a loopback port)
+//                     └── InferenceSupervisor (embedded: spawns apps/inference on a private Unix socket)
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { type ChatMessage, type GenerateOptions, type TextGenerator, VoiceNotAwakeError } from '@ownvoice/engine';
+import { socketsDir } from '../data-folder.js';
 import type { BaseModelService } from '../engine/base-model.service.js';
 import { type BaseModelInfo, baseModelInfo } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
 import { InferenceEndpoint, InferenceUnavailableError, PromptTooLongError } from './inference-endpoint.js';
 import { InferenceSupervisor, type SupervisorLog, type SupervisorOptions } from './supervisor.js';
 
-/** The id placements give the embedded endpoint: its port changes with each restart. */
+/** The id placements give the embedded endpoint, whatever its address. */
 export const EMBEDDED_ENDPOINT = 'embedded';
 const WATCH_INTERVAL_MS = 5_000;
 /** How long a Voice's sleep reason is kept for generations still asking for it. */
@@ -133,6 +134,7 @@ export class InferenceHost extends EventEmitter<HostEvents> {
         OWNVOICE_INFERENCE_KEY: apiKey,
         ...(this.options.threads ? { OWNVOICE_THREADS: String(this.options.threads) } : {}),
       },
+      socketDir: socketsDir(this.options.dataDir),
       log: this.options.log,
       ...(this.options.entry ? { entry: this.options.entry } : {}),
     });
@@ -334,6 +336,7 @@ export class InferenceHost extends EventEmitter<HostEvents> {
     await this.supervisor?.stop();
     this.supervisor = undefined;
     this.starting = undefined;
+    await Promise.all([...this.watched.values()].map((w) => w.endpoint.close()));
     this.watched.clear();
   }
 }

@@ -1,9 +1,16 @@
 // The embedded inference process is told what it needs and inherits nothing else of the server's
-// environment: a process that loads model files has no business with the server's secrets.
-import { readFileSync } from 'node:fs';
+// environment: a process that loads model files has no business with the server's secrets. It
+// listens on a Unix socket in an owner-only folder and on no port: another local user cannot
+// connect to it at all.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HOUSE_MODEL_PATH } from '@ownvoice/engine';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../test/test-app.js';
-import { childEnvironment } from './supervisor.js';
+import { InferenceEndpoint } from './inference-endpoint.js';
+import { childEnvironment, INFERENCE_SOCKET, InferenceSupervisor } from './supervisor.js';
 
 const SECRETS = {
   STRIPE_SECRET_KEY: 'sk_test_canary',
@@ -50,6 +57,80 @@ describe('the inference process’s environment', () => {
       } finally {
         await ctx.close();
         process.env = saved;
+      }
+    },
+    120_000,
+  );
+});
+
+/** The inodes of the TCP sockets listening on this machine (state 0A in /proc/net/tcp and tcp6). */
+function listeningTcpInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/** What another local user gets trying to connect to `socketPath`: 'connected' or the error's code. */
+function connectAsNobody(socketPath: string): string {
+  const script =
+    "require('net').connect(process.argv[1])" +
+    ".on('connect', () => { console.log('connected'); process.exit(0); })" +
+    ".on('error', (e) => { console.log(e.code); process.exit(0); });";
+  const run = spawnSync(process.execPath, ['-e', script, socketPath], { uid: 65534, gid: 65534, encoding: 'utf8' });
+  return run.stdout.trim() || `${run.error ?? run.stderr}`;
+}
+
+describe('where the inference process listens', () => {
+  it.runIf(process.platform === 'linux')(
+    'on a Unix socket in an owner-only folder, on no TCP port; another local user cannot connect',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-sock-'));
+      const socketDir = path.join(dir, 'run');
+      const supervisor = new InferenceSupervisor({
+        env: { OWNVOICE_BASE_MODEL: HOUSE_MODEL_PATH, OWNVOICE_INFERENCE_KEY: 'socket-test-key-0123456789' },
+        socketDir,
+        log: { info: () => {}, warn: () => {} },
+      });
+      try {
+        const url = await supervisor.url();
+        const socketPath = path.join(socketDir, INFERENCE_SOCKET);
+        expect(url).toBe(`unix:${socketPath}`);
+        expect(statSync(socketDir).mode & 0o777).toBe(0o700);
+        expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+
+        const listening = listeningTcpInodes();
+        const sockets = readdirSync(`/proc/${supervisor.pid}/fd`)
+          .map((fd) => {
+            try {
+              return readlinkSync(`/proc/${supervisor.pid}/fd/${fd}`);
+            } catch {
+              return '';
+            }
+          })
+          .map((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1])
+          .filter((inode): inode is string => inode !== undefined);
+        expect(sockets.length).toBeGreaterThan(0);
+        expect(sockets.filter((inode) => listening.has(inode))).toEqual([]);
+
+        // The API server's client reaches it through the socket.
+        const endpoint = new InferenceEndpoint({ id: 'socket', url, apiKey: 'socket-test-key-0123456789' });
+        expect((await endpoint.models()).base).toBe('ownvoice-tiny');
+        expect(await endpoint.healthy()).toBe(true);
+        await endpoint.close();
+
+        // Another local user (where this test may switch to one) is stopped by the folder.
+        if (process.getuid?.() === 0) expect(connectAsNobody(socketPath)).toBe('EACCES');
+        await supervisor.stop();
+        expect(existsSync(socketPath)).toBe(false);
+      } finally {
+        await supervisor.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
     },
     120_000,

@@ -1,10 +1,12 @@
 // The embedded inference process: with no OWNVOICE_INFERENCE_URLS, the API server runs
-// `apps/inference` itself as a child process on a loopback port, so `npm start` stays one command
-// while llama.cpp lives in a process of its own: a native crash there (some malformed model files
-// make it abort) costs a restart of that process, not the API, its sessions and its streams.
+// `apps/inference` itself as a child process, so `npm start` stays one command while llama.cpp
+// lives in a process of its own: a native crash there (some malformed model files make it abort)
+// costs a restart of that process, not the API, its sessions and its streams. It listens on a
+// Unix socket in a folder only this OS user may enter (security/private-socket.ts), never on a
+// port: no other local user can reach the model server, load files into it or write with a Voice.
 //
-// The child prints one line on standard output once it listens ("inference listening on URL",
-// the port chosen by the system); everything else it writes goes to our log. When it exits
+// The child prints one line on standard output once it listens ("inference listening on
+// unix:PATH"); everything else it writes goes to our log. When it exits
 // unexpectedly it is started again, after a pause that doubles with each quick failure (up to
 // MAX_BACKOFF_MS) and resets once it has stayed up a minute. Listeners hear 'down' when it goes
 // and 'up' (with its new URL) when it is back.
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { INFERENCE_LISTENING_PREFIX } from '@ownvoice/shared';
+import { type PrivateSocketPlace, privateSocketPlace } from '../security/private-socket.js';
 
 const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 10_000;
@@ -27,10 +30,12 @@ export interface SupervisorLog {
 
 export interface SupervisorOptions {
   /**
-   * What the inference server is told: base model, data folder, threads, key (host and port are
+   * What the inference server is told: base model, data folder, threads, key (where it listens is
    * set here); it inherits nothing else of this process's environment but childEnvironment's list.
    */
   env: Record<string, string>;
+  /** The folder for its socket, made owner-only; a private temporary folder when absent or too long a path. */
+  socketDir?: string | undefined;
   log: SupervisorLog;
   /** The program to run; by default the inference server beside this one (inferenceEntry()). */
   entry?: { file: string; execArgv: string[] };
@@ -84,8 +89,12 @@ export function childEnvironment(parent: NodeJS.ProcessEnv, own: Record<string, 
   return { ...Object.fromEntries(inherited), ...own };
 }
 
+/** The socket's name in its folder. */
+export const INFERENCE_SOCKET = 'inference.sock';
+
 export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down: [reason: string] }> {
   private child: ChildProcess | undefined;
+  private socket: PrivateSocketPlace | undefined;
   private current: Promise<string> | undefined;
   private stopping = false;
   private backoffMs = FIRST_BACKOFF_MS;
@@ -109,6 +118,8 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
 
   private launch(): Promise<string> {
     const { file, execArgv } = this.options.entry ?? inferenceEntry();
+    // Made afresh for each start: the folder is private again even if someone changed it meanwhile.
+    this.socket = privateSocketPlace(this.options.socketDir, INFERENCE_SOCKET);
     const startedAt = Date.now();
     const argv = [...execArgv, file];
     const { cpus } = this.options;
@@ -116,8 +127,7 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
     const child = spawn(cpus ? 'taskset' : process.execPath, cpus ? ['-c', cpus, process.execPath, ...argv] : argv, {
       env: childEnvironment(process.env, {
         ...this.options.env,
-        OWNVOICE_INFERENCE_HOST: '127.0.0.1',
-        OWNVOICE_INFERENCE_PORT: '0',
+        OWNVOICE_INFERENCE_SOCKET: this.socket.socketPath,
         OWNVOICE_INFERENCE_SUPERVISED: '1',
       }),
       // Standard input stays open while this process lives: the child stops when it closes.
@@ -180,11 +190,13 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
     this.stopping = true;
     clearTimeout(this.restartTimer);
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.socket?.remove();
   }
 }
