@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The engine and what it serves, for main.ts and tests. */
     inference: InferenceState;
+    /** Every route with its schemas, for the authorization matrix and the fuzz test. */
+    routeList: readonly { method: string; url: string; schema?: unknown }[];
   }
 }
 
@@ -50,6 +52,11 @@ export async function buildApp({ engine, baseModel, apiKey, logger = false }: In
     metrics: new GenerationMetrics(baseModel.name),
   };
   app.decorate('inference', state);
+  const routes: { method: string; url: string; schema?: unknown }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
+  });
+  app.decorate('routeList', routes);
 
   app.setErrorHandler((error, request, reply) => {
     const failure = toOpenAIError(error, (err) => request.log.error({ err }, 'request failed'));

@@ -71,29 +71,6 @@ if (external) {
       }
     });
 
-    it('asks for the key on every route but /health, by the route matched, not the raw path', async () => {
-      const routes: [string, string][] = [
-        ['GET', '/v1/models'],
-        ['GET', '/%761/models'],
-        ['POST', '/v1/completions'],
-        ['POST', '/v1/chat/completions'],
-        ['POST', '/v1/load_lora_adapter'],
-        ['POST', '/v1/unload_lora_adapter'],
-        ['POST', '/tokenize'],
-        ['POST', '/%74okenize'],
-        ['GET', '/metrics'],
-        ['GET', '/%6detrics'],
-      ];
-      for (const [method, url] of routes) {
-        const answer = await app.inject({ method: method as 'GET', url, payload: method === 'POST' ? {} : undefined });
-        expect(answer.statusCode, `${method} ${url}`).toBe(401);
-      }
-      expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
-      expect(
-        (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${KEY}` } })).statusCode,
-      ).toBe(200);
-    });
-
     it("loads a name in place only from its own folder: another Voice's file is refused", async () => {
       const auth = { authorization: `Bearer ${KEY}` };
       const load = (lora_path: string) =>

@@ -1,5 +1,5 @@
-// GET /health (200 with an empty body while the server runs) and GET /metrics (the generation
-// counts in Prometheus text), both outside /v1 and so open without the bearer key, as in vLLM.
+// GET /health (200 with an empty body while the server runs), the one route open without the
+// bearer key, and GET /metrics (the generation counts in Prometheus text), which needs it.
 import type { FastifyInstance } from 'fastify';
 import type { InferenceState } from '../state.js';
 
