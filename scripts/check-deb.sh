@@ -117,6 +117,9 @@ step "the upload reader reads a file"
   fail "the trainer's imports fail with the package's dependencies"
 step "the trainer imports torch and numpy"
 [ -d "$home/.local/share/ownvoice" ] || fail "no data folder under the user's home"
+open_files=$(find "$home/.local/share/ownvoice" -perm /077 -printf '%m %P\n' | head -5)
+[ -z "$open_files" ] || fail "the data folder has files other users may read or write: $open_files"
+step "the data folder and everything in it is private to its user"
 
 step "stopping with Ctrl+C (SIGINT to the launcher's process group, as a terminal sends it)"
 kill -INT -- "-$launcher"

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { claimDataFolder, DataFolderInUseError } from './data-folder.js';
 import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
+import { keepFilesPrivate } from './security/private-files.js';
 import { SuperAdminError, SuperAdminService } from './services/super-admin.service.js';
 
 const USAGE = `Usage: npm run admin -- create-super-admin --email <address> [--username <name>]
@@ -24,6 +25,8 @@ const MAX_STDIN_BYTES = 64 * 1024;
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
+  // It writes to the embedded database's files like the server does: privately.
+  keepFilesPrivate();
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(argv);

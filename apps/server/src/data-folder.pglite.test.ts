@@ -2,15 +2,34 @@
 // under the first and, after the first crashed, most accounts were gone. Runs in the PGlite
 // project only: with DATABASE_URL nothing is locked.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimDataFolder, DataFolderInUseError, LOCK_FILE, lockDataFolder, uploadsTempDir } from './data-folder.js';
+import {
+  claimDataFolder,
+  DataFolderInUseError,
+  LOCK_FILE,
+  lockDataFolder,
+  socketsDir,
+  uploadsTempDir,
+} from './data-folder.js';
 import { openDatabase, pgliteDir } from './db/client.js';
 import { users } from './db/schema.js';
+import { INFERENCE_SOCKET } from './inference/supervisor.js';
 import { type Child, childrenOfEachTest, startTs } from './test/processes.js';
 import { newAccount } from './test/test-app.js';
 
@@ -31,8 +50,9 @@ const freePort = () =>
     });
   });
 
-function startServer(folder: string, port: number): Child {
+function startServer(folder: string, port: number, env: NodeJS.ProcessEnv = {}): Child {
   const child = startTs('src/main.ts', [], {
+    ...env,
     OWNVOICE_DATA_DIR: folder,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -164,4 +184,45 @@ describe('the data folder', () => {
     expect(existsSync(path.join(uploadsTempDir(folder), 'upload-bbbbbbbbbbbbbbbb'))).toBe(true);
     expect(existsSync(path.join(folder, LOCK_FILE))).toBe(false);
   });
+
+  it('keeps everything the server writes private to its user, whatever the umask, and warns of a folder open to others', async () => {
+    const root = newDataDir();
+    // Made by the server: private from the start.
+    const folder = path.join(root, 'data');
+    // Made by someone else, open to all: left as it is, with a warning naming the fix.
+    const artifacts = path.join(root, 'artifacts');
+    mkdirSync(artifacts);
+    chmodSync(artifacts, 0o755);
+    const port = await freePort();
+    // The loosest umask there is, inherited by the server as a shell would hand it down.
+    const saved = process.umask(0);
+    let server: Child;
+    try {
+      server = startServer(folder, port, { OWNVOICE_ARTIFACT_DIR: artifacts });
+    } finally {
+      process.umask(saved);
+    }
+    await server.waitFor('OwnVoice is running', 90_000);
+    expect(server.output()).toContain(`The artifact folder ${artifacts} is open to other users`);
+    expect(server.output()).toContain(`chmod -R go-rwx '${artifacts}'`);
+    expect(server.output()).not.toContain('The data folder');
+    // An account in the write-ahead log, and the inference process's socket beside the database's.
+    expect(await send(port, '/api/auth/register', newAccount('private'))).toBe(201);
+    await expect
+      .poll(() => existsSync(path.join(socketsDir(folder), INFERENCE_SOCKET)), { timeout: 60_000 })
+      .toBe(true);
+
+    const open: string[] = [];
+    const walk = (at: string) => {
+      const stat = lstatSync(at);
+      if ((stat.mode & 0o077) !== 0) open.push(`${path.relative(root, at)} ${(stat.mode & 0o777).toString(8)}`);
+      if (stat.isDirectory()) for (const entry of readdirSync(at)) walk(path.join(at, entry));
+    };
+    walk(folder);
+    for (const entry of readdirSync(artifacts)) walk(path.join(artifacts, entry));
+    expect(readdirSync(path.join(folder, 'pglite')).length).toBeGreaterThan(10);
+    expect(open).toEqual([]);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(artifacts).mode & 0o777).toBe(0o755);
+  }, 180_000);
 });

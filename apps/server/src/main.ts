@@ -8,9 +8,12 @@ import { type DatabaseHandle, openDatabase, pgliteDir } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { startBaseModel } from './platform.js';
+import { keepFilesPrivate, openFolderWarnings } from './security/private-files.js';
 import type { TrainingWorker } from './workers/training-worker.js';
 
 async function main(): Promise<void> {
+  // Before anything is written: the database, uploads and adapters are this user's alone.
+  keepFilesPrivate();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env, { webDir: fileURLToPath(new URL('../../web/dist', import.meta.url)) });
@@ -53,6 +56,12 @@ async function main(): Promise<void> {
   const baseModel = new BaseModelService();
   const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
+  for (const warning of openFolderWarnings([
+    { path: config.dataDir, what: 'data folder' },
+    { path: config.artifactDir, what: 'artifact folder' },
+  ])) {
+    app.log.warn(warning);
+  }
   if (process.env.OWNVOICE_SUPER_ADMIN_EMAIL) {
     app.log.warn(
       'OWNVOICE_SUPER_ADMIN_EMAIL is no longer read: an e-mail address nobody verified proves nothing. ' +

@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { createPlatform, startBaseModel } from './platform.js';
+import { keepFilesPrivate } from './security/private-files.js';
 
 const line = (level: string, msg: string) => console.log(`${new Date().toISOString()} ${level} ${msg}`);
 const log = {
@@ -17,6 +18,8 @@ const log = {
 };
 
 async function main(): Promise<void> {
+  // Adapters and checkpoints are the service user's alone (every process shares that user).
+  keepFilesPrivate();
   const config = loadConfig(process.env);
   if (!config.databaseUrl) {
     console.error(

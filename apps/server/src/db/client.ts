@@ -7,6 +7,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { makePrivate } from '../security/private-files.js';
 import { privateSocketPlace } from '../security/private-socket.js';
 import { PGliteForDrizzle } from './pglite-for-drizzle.js';
 import * as schema from './schema.js';
@@ -76,6 +77,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     client = new PGliteForDrizzle(target.dataDir);
   }
   await client.waitReady;
+  // Its files are written with modes of its own, past the umask (security/private-files.ts).
+  if (target.dataDir !== 'memory') makePrivate(target.dataDir);
   let socket: ReturnType<typeof startSocketServer> | undefined;
   return {
     db: drizzlePglite(client, { schema }),
