@@ -123,7 +123,7 @@ export async function buildApp({
     async (api) => {
       registerCsrfCheck(api);
       registerAuthentication(api, services.sessions);
-      await registerAuthRateLimit(api, config.authRateLimit);
+      await registerAuthRateLimit(api, config.authRateLimit, services.loginGuard);
       await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
       await csrfRoutes(api);
       await publicRoutes(api, services);

@@ -1,7 +1,18 @@
 // The database schema. Migrations in ./migrations are generated from this file by
 // `npm run db:generate -w apps/server` and applied at start, on PGlite and PostgreSQL alike.
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** An unpaid invoice the person is asked to pay (users.payment_due). */
 export interface PaymentDue {
@@ -70,8 +81,6 @@ export const users = pgTable(
     onboardingStep: text('onboarding_step').notNull().default('registered'),
     credits: integer('credits').notNull().default(0),
     modelStorageSlotsTotal: integer('model_storage_slots_total').notNull().default(0),
-    failedLoginCount: integer('failed_login_count').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     ...timestamps,
   },
@@ -97,6 +106,38 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
   },
   (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Wrong passwords and codes, counted per subject (`email:` and the SHA-256 of an address signing
+ * in, whether or not an account has it; or `user:` and a signed-in user's id) and source (`ip:` a
+ * client address, `device:` a browser the account knows, `session:` a signed-in session, or `*`
+ * for every unknown source together). A source is locked out, never the subject's owner.
+ */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    subject: text('subject').notNull(),
+    source: text('source').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.source] }), index('auth_failures_last_failed_at_idx').on(t.lastFailedAt)],
+);
+
+/** Browsers an account has signed in from (the SHA-256 of their device cookie): wrong tries there slow down, never lock. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tokenHash] })],
 );
 
 export const usageTranches = pgTable(
@@ -282,6 +323,7 @@ export type ActivityRow = typeof activities.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type AuthFailureRow = typeof authFailures.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
 export type InteractiveSessionRow = typeof interactiveSessions.$inferSelect;

@@ -1,19 +1,32 @@
-// Rate limits for the sign-in and sign-up routes: one budget per client IP and one per
-// account (e-mail), both from configuration. Loopback is not exempt: a proxy on the same host
-// would otherwise exempt everyone.
+// Rate limits for the sign-in and sign-up routes and for code checks: one budget per client IP and
+// one per account, both from configuration. The account is the signed-in user whenever there is
+// one (whatever the body says), else the e-mail typed; a browser the account has signed in from
+// before has a budget of its own, so nobody can spend its owner's by guessing elsewhere. Loopback
+// is not exempt: a proxy on the same host would otherwise exempt everyone.
 import rateLimit from '@fastify/rate-limit';
 import { EMAIL_MAX, normalizeEmail } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
+import type { LoginGuard } from '../services/login-guard.js';
+import { hashToken } from '../services/tokens.js';
+import { deviceOf } from './device-cookie.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     authRateLimit: (request: FastifyRequest) => Promise<void>;
   }
+  interface FastifyRequest {
+    /** The account budget an attempt is spent from (set by authRateLimit). */
+    rateLimitAccount?: string;
+  }
 }
 
-export async function registerAuthRateLimit(app: FastifyInstance, limits: Config['authRateLimit']): Promise<void> {
+export async function registerAuthRateLimit(
+  app: FastifyInstance,
+  limits: Config['authRateLimit'],
+  guard: Pick<LoginGuard, 'isKnownFor'>,
+): Promise<void> {
   await app.register(rateLimit, { global: false });
   const perIp = app.createRateLimit({
     max: limits.perIp,
@@ -23,11 +36,12 @@ export async function registerAuthRateLimit(app: FastifyInstance, limits: Config
   const perAccount = app.createRateLimit({
     max: limits.perAccount,
     timeWindow: limits.windowMs,
-    keyGenerator: (request) => `account:${accountKey(request)}`,
+    keyGenerator: (request) => `account:${request.rateLimitAccount ?? `ip:${request.ip}`}`,
   });
   // Runs as a preValidation hook: a malformed body counts against the budget as any attempt does,
   // and is refused before any rule reads it.
   app.decorate('authRateLimit', async (request: FastifyRequest) => {
+    request.rateLimitAccount = await accountKey(request, guard);
     for (const limiter of [perIp, perAccount]) {
       const result = await limiter(request);
       if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(result.ttlInSeconds);
@@ -36,11 +50,16 @@ export async function registerAuthRateLimit(app: FastifyInstance, limits: Config
 }
 
 /**
- * The account an attempt is against: the e-mail of a sign-in (not yet validated, so normalised
- * here from a bounded prefix), or the signed-in user (a code check).
+ * The account an attempt is against: the signed-in user (a code check; a body cannot name another),
+ * else the e-mail of a sign-in (not yet validated, so normalised here from a bounded prefix), or
+ * the browser itself when that account knows it.
  */
-function accountKey(request: FastifyRequest): string {
+async function accountKey(request: FastifyRequest, guard: Pick<LoginGuard, 'isKnownFor'>): Promise<string> {
+  if (request.auth) return `user:${request.auth.user.id}`;
   const body = request.body as { email?: unknown } | undefined;
-  if (typeof body?.email === 'string') return normalizeEmail(body.email.slice(0, EMAIL_MAX * 2));
-  return request.auth ? `user:${request.auth.user.id}` : `ip:${request.ip}`;
+  if (typeof body?.email !== 'string') return `ip:${request.ip}`;
+  const email = normalizeEmail(body.email.slice(0, EMAIL_MAX * 2));
+  const device = deviceOf(request);
+  if (device && (await guard.isKnownFor(email, device))) return `device:${hashToken(device)}`;
+  return `email:${email}`;
 }

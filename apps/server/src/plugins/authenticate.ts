@@ -2,10 +2,11 @@
 // `onRequest: app.requireUser` (or `app.requireAdmin`); inside them `request.auth` is set. It runs
 // on request, before the body is read or validated: a caller who may not use a route learns
 // nothing about its input rules, and an anonymous upload is refused before it is received.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import { adminPolicy } from '../policies/index.js';
-import type { AuthContext, SelfContext, SessionsService } from '../services/sessions.service.js';
+import type { AuthContext, SelfContext, SessionMeta, SessionsService } from '../services/sessions.service.js';
+import { ensureDevice } from './device-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,8 +30,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** What a new session records of where it was made (shown in the account's security events). */
-export const sessionMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+/**
+ * What a new session records of where it was made (shown in the account's security events), and
+ * the browser's device cookie, given to it now if it has none.
+ */
+export const sessionMeta = (request: FastifyRequest, reply: FastifyReply): SessionMeta => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  device: ensureDevice(request, reply),
+});
 
 /** The user's own view of a request that passed `requireSelf`. */
 export function selfOf(request: FastifyRequest): SelfContext {

@@ -1,5 +1,5 @@
 // Server-side sessions: one row per issued token, keyed by the token's hash.
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
@@ -66,7 +66,9 @@ export class SessionsRepository {
     await this.db.delete(sessions).where(eq(sessions.id, id));
   }
 
-  async deleteAllForUser(userId: string): Promise<void> {
-    await this.db.delete(sessions).where(eq(sessions.userId, userId));
+  async deleteAllForUser(userId: string, except?: string): Promise<void> {
+    await this.db
+      .delete(sessions)
+      .where(except ? and(eq(sessions.userId, userId), ne(sessions.id, except)) : eq(sessions.userId, userId));
   }
 }

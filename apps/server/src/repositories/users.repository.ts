@@ -75,16 +75,6 @@ export class UsersRepository {
     return row;
   }
 
-  /** Adds one failed login atomically, so concurrent guesses cannot each read the old count. */
-  async incrementFailedLogins(id: string): Promise<number> {
-    const [row] = await this.db
-      .update(users)
-      .set({ failedLoginCount: sql`${users.failedLoginCount} + 1` })
-      .where(eq(users.id, id))
-      .returning({ n: users.failedLoginCount });
-    return row?.n ?? 0;
-  }
-
   /** The admin overview's counts; "active" means logged in since `activeSince`. */
   async overview(activeSince: Date): Promise<{
     total: number;

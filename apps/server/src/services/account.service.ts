@@ -16,8 +16,10 @@ import { voiceFolder } from '../storage/voice-files.js';
 import type { ActivationService } from './activation.service.js';
 import type { ActivityEntry, ActivityService } from './activity.service.js';
 import type { BillingService } from './billing/billing.service.js';
+import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
+import type { AuthContext } from './sessions.service.js';
 
 export class AccountService {
   constructor(
@@ -30,17 +32,26 @@ export class AccountService {
     private readonly invitations: Pick<InvitationsRepository, 'deleteFor'>,
     private readonly storage: ArtifactStorage,
     private readonly billing: Pick<BillingService, 'closeAccount'>,
+    private readonly guard: Pick<LoginGuard, 'check' | 'forget'>,
   ) {}
 
-  async delete(user: UserRow, input: { password: string; mfaToken?: string | undefined }): Promise<void> {
-    // 400, not 401: the caller is signed in, and a 401 would sign them out of the page.
-    if (!(await verifyPassword(user.passwordHash, input.password))) {
-      throw new AppError(400, 'INVALID_CREDENTIALS', 'That password is not right. Nothing was deleted.');
+  async delete(
+    { user, session }: AuthContext,
+    input: { password: string; mfaToken?: string | undefined },
+  ): Promise<void> {
+    // No code is no guess: asked for before anything is checked or counted.
+    if (user.mfaEnabled && !input.mfaToken) {
+      throw new AppError(400, 'INVALID_MFA_TOKEN', DELETE_ACCOUNT_MESSAGES.codeRequired);
     }
-    if (user.mfaEnabled) {
-      if (!input.mfaToken) throw new AppError(400, 'INVALID_MFA_TOKEN', DELETE_ACCOUNT_MESSAGES.codeRequired);
-      if (!(await this.mfa.checkCode(user, input.mfaToken))) throw errors.invalidMfaToken(400);
-    }
+    // Wrong answers count against the session: five in a row end it (services/login-guard.ts).
+    await this.guard.check(user, session.id, 'Wrong password or code to delete the account', async () => {
+      // 400, not 401: the caller is signed in, and a 401 would sign them out of the page.
+      if (!(await verifyPassword(user.passwordHash, input.password))) {
+        return new AppError(400, 'INVALID_CREDENTIALS', 'That password is not right. Nothing was deleted.');
+      }
+      if (!user.mfaEnabled || !input.mfaToken) return undefined;
+      return (await this.mfa.checkCode(user, input.mfaToken)) ? undefined : errors.invalidMfaToken(400);
+    });
     await this.erase(user, {
       userId: user.id,
       actorId: user.id,
@@ -73,5 +84,6 @@ export class AccountService {
     // Rows first: a failure below leaves orphan folders, never a Voice without its files. A
     // training in progress notices its Voice is gone and stops (workers/training-worker.ts).
     for (const voice of owned) await this.storage.remove(voiceFolder(voice.id));
+    await this.guard.forget(user);
   }
 }

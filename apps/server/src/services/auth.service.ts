@@ -1,17 +1,16 @@
-// Registration, login and logout: argon2id hashes, five failures in a row lock the account for
-// two hours, the beta cap closes registration.
-import { ACCOUNT_LOCK_MS, type User } from '@ownvoice/shared';
+// Registration, login and logout: argon2id hashes, wrong tries lock out where they come from
+// (services/login-guard.ts), the beta cap closes registration.
+import type { User } from '@ownvoice/shared';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
-import type { UserRow } from '../db/schema.js';
-import { type AppError, errors } from '../errors.js';
+import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
 import { deviceName } from './device-name.js';
-import type { FailedAttempts } from './failed-attempts.js';
+import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import type { SessionMeta, SessionsService } from './sessions.service.js';
@@ -50,7 +49,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly usage: UsageService,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly failures: FailedAttempts,
+    private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember'>,
     private readonly activity: Pick<ActivityService, 'record'>,
     private readonly options: {
       betaCap: number;
@@ -101,30 +100,31 @@ export class AuthService {
       // The grant set the storage-slot total on the row.
       return (await this.users.findById(user.id, tx)) ?? user;
     });
+    await this.guard.remember(created.id, meta.device);
     const token = await this.sessions.create(created.id, meta);
     return { token, user: await this.usersService.view(created) };
   }
 
   async login(input: LoginInput, meta: SessionMeta): Promise<LoginResult> {
     const user = await this.users.findByEmail(input.email);
+    // Counted by the address typed, so a made-up one answers as a real one does, lock included.
+    const attempt = await this.guard.forLogin(input.email, user, meta);
+    await this.guard.admit(attempt);
     if (!user) {
       await burnPasswordCheck(input.password);
-      throw errors.invalidCredentials();
-    }
-    const now = this.clock.now();
-    if (user.lockedUntil && user.lockedUntil > now) {
-      throw errors.accountLocked((user.lockedUntil.getTime() - now.getTime()) / 1000);
+      throw await this.guard.fail(attempt, errors.invalidCredentials(), 'Wrong password');
     }
     if (!(await verifyPassword(user.passwordHash, input.password))) {
-      return this.recordFailure(user, now, errors.invalidCredentials(), 'Wrong password');
+      throw await this.guard.fail(attempt, errors.invalidCredentials(), 'Wrong password');
     }
     if (user.mfaEnabled) {
       if (!input.mfaToken) return { requiresMFA: true };
-      // A wrong code counts towards the lockout like a wrong password: no guessing codes.
+      // A wrong code counts like a wrong password: no guessing codes.
       if (!(await this.mfa.checkCode(user, input.mfaToken)))
-        return this.recordFailure(user, now, errors.invalidMfaToken(), 'Wrong two-factor code');
+        throw await this.guard.fail(attempt, errors.invalidMfaToken(), 'Wrong two-factor code');
     }
-    const updated = await this.users.update(user.id, { failedLoginCount: 0, lockedUntil: null, lastLoginAt: now });
+    await this.guard.succeed(attempt, { userId: user.id, device: meta.device });
+    const updated = await this.users.update(user.id, { lastLoginAt: this.clock.now() });
     const token = await this.sessions.create(user.id, meta);
     await this.activity.record({
       userId: user.id,
@@ -143,11 +143,6 @@ export class AuthService {
     if (cap && (await this.users.count(db)) >= this.options.betaCap) throw errors.betaWaitlist();
     if (await this.users.findByEmail(input.email, db)) throw errors.emailTaken();
     if (await this.users.findByUsernameInsensitive(input.username, db)) throw errors.usernameTaken();
-  }
-
-  private async recordFailure(user: UserRow, now: Date, error: AppError, what: string): Promise<never> {
-    if (await this.failures.count(user, now, what)) throw errors.accountLocked(ACCOUNT_LOCK_MS / 1000);
-    throw error;
   }
 }
 

@@ -10,11 +10,13 @@ import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
 import { ActivitiesRepository } from '../repositories/activities.repository.js';
 import { AdminStatsRepository } from '../repositories/admin-stats.repository.js';
+import { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import { BillingActionsRepository } from '../repositories/billing-actions.repository.js';
 import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import { BillingRecordsRepository } from '../repositories/billing-records.repository.js';
 import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import { InvitationsRepository } from '../repositories/invitations.repository.js';
+import { KnownDevicesRepository } from '../repositories/known-devices.repository.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
 import { PaymentsRepository } from '../repositories/payments.repository.js';
@@ -37,9 +39,9 @@ import { BillingEventsService } from './billing/billing-events.service.js';
 import { Reconciliation } from './billing/reconciliation.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
-import { FailedAttempts } from './failed-attempts.js';
 import { InteractiveService } from './interactive.service.js';
 import { InvitationsService } from './invitations.service.js';
+import { LoginGuard } from './login-guard.js';
 import { MfaService } from './mfa.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
@@ -58,6 +60,8 @@ export interface Services {
   activity: ActivityService;
   /** The fresh second factor of sensitive admin actions. */
   stepUp: StepUpService;
+  /** Counts wrong passwords and codes by where they come from; the rate limit asks it about known browsers. */
+  loginGuard: LoginGuard;
   sessions: SessionsService;
   users: UsersService;
   stats: StatsService;
@@ -103,7 +107,13 @@ export function createServices(
   const invitationsRepo = new InvitationsRepository(db);
   const sessions = new SessionsService(new SessionsRepository(db), clock);
   const activity = new ActivityService(new ActivitiesRepository(db), clock);
-  const failures = new FailedAttempts(usersRepo, activity);
+  const loginGuard = new LoginGuard(
+    new AuthFailuresRepository(db),
+    new KnownDevicesRepository(db),
+    activity,
+    sessions,
+    clock,
+  );
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, clock);
   const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
@@ -111,7 +121,7 @@ export function createServices(
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
-  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity);
+  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity, sessions, loginGuard);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
@@ -143,8 +153,9 @@ export function createServices(
     invitationsRepo,
     storage,
     billing,
+    loginGuard,
   );
-  const auth = new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, failures, activity, {
+  const auth = new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, loginGuard, activity, {
     betaCap: config.betaCap,
     starter: config.starterAllowance,
   });
@@ -165,7 +176,8 @@ export function createServices(
     adminActions: new AdminActionsService(db, usersRepo, users, usage, account, billing, activity, sessions, clock),
     invitations: new InvitationsService(db, invitationsRepo, usersRepo, auth, users, activity, clock, config.publicUrl),
     activity,
-    stepUp: new StepUpService(mfa, failures, sessions, clock),
+    stepUp: new StepUpService(mfa, loginGuard),
+    loginGuard,
     auth,
     sessions,
     users,

@@ -1,6 +1,8 @@
 // Two-factor authentication: setup hands out a pending secret and its QR code; verifying a code
 // from it turns two-factor on and returns ten one-time backup codes (stored hashed); a current
-// code or a backup code turns it off and signs in. Each TOTP code is accepted once.
+// code or a backup code turns it off and signs in. Each TOTP code is accepted once. Turning it on
+// ends the account's other sessions (they were made without a code); wrong codes to turn it off
+// count against the session (services/login-guard.ts).
 import { createHash, randomInt } from 'node:crypto';
 import { normalizeLoginCode } from '@ownvoice/shared';
 import QRCode from 'qrcode';
@@ -12,6 +14,8 @@ import type { MfaRepository } from '../repositories/mfa.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { matchTotp, newTotpSecret, totpUri } from '../security/totp.js';
 import type { ActivityService } from './activity.service.js';
+import type { LoginGuard } from './login-guard.js';
+import type { AuthContext, SessionsService } from './sessions.service.js';
 
 export const BACKUP_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: codes people copy by hand. */
@@ -31,6 +35,8 @@ export class MfaService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly activity: Pick<ActivityService, 'record'>,
+    private readonly sessions: Pick<SessionsService, 'revokeOthers'>,
+    private readonly guard: Pick<LoginGuard, 'check'>,
   ) {}
 
   async setup(user: UserRow): Promise<{ secret: string; qrCode: string }> {
@@ -41,7 +47,7 @@ export class MfaService {
     return { secret, qrCode };
   }
 
-  async verify(user: UserRow, secret: string, token: string): Promise<{ backupCodes: string[] }> {
+  async verify({ user, session }: AuthContext, secret: string, token: string): Promise<{ backupCodes: string[] }> {
     if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
     const pending = user.mfaPendingSecret ? this.box.open(user.mfaPendingSecret) : null;
     if (!pending || pending !== secret) {
@@ -58,18 +64,21 @@ export class MfaService {
       backupCodes.map(hashBackupCode),
       backupCodes.map(() => newId(now)),
     );
+    await this.sessions.revokeOthers(user.id, session.id);
     await this.activity.record({
       userId: user.id,
       actorId: user.id,
       action: 'mfa_enabled',
-      details: `Two-factor turned on with ${BACKUP_CODE_COUNT} new backup codes`,
+      details: `Two-factor turned on with ${BACKUP_CODE_COUNT} new backup codes; other sessions were signed out`,
     });
     return { backupCodes };
   }
 
-  async disable(user: UserRow, code: string): Promise<void> {
+  async disable({ user, session }: AuthContext, code: string): Promise<void> {
     if (!user.mfaEnabled) throw errors.mfaNotEnabled();
-    if (!(await this.checkCode(user, code))) throw errors.invalidMfaToken(400);
+    await this.guard.check(user, session.id, 'Wrong code to turn two-factor off', async () =>
+      (await this.checkCode(user, code)) ? undefined : errors.invalidMfaToken(400),
+    );
     await this.mfa.disable(user.id);
     await this.activity.record({
       userId: user.id,

@@ -28,6 +28,8 @@ export interface SelfContext {
 export interface SessionMeta {
   ip?: string | undefined;
   userAgent?: string | undefined;
+  /** The browser's device cookie (plugins/device-cookie.ts), for sign-in and sign-up. */
+  device?: string | undefined;
 }
 
 export class SessionsService {
@@ -85,5 +87,10 @@ export class SessionsService {
   /** Used on account deletion and role changes: every device must sign in again. */
   revokeAllForUser(userId: string): Promise<void> {
     return this.sessions.deleteAllForUser(userId);
+  }
+
+  /** Ends every session of the user but `keep` (two-factor turned on there: the others were made without it). */
+  revokeOthers(userId: string, keep: string): Promise<void> {
+    return this.sessions.deleteAllForUser(userId, keep);
   }
 }

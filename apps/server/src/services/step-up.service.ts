@@ -1,34 +1,22 @@
 // A fresh second factor for sensitive admin actions (roles, deletion, grants, invitations,
 // limits): the request carries a current authenticator code or a backup code in `x-mfa-token`,
 // used up by this check. Without one the answer says so (requiresMFAToken) and nothing changes.
-import { ACCOUNT_LOCK_MS } from '@ownvoice/shared';
-import type { Clock } from '../clock.js';
-import type { UserRow } from '../db/schema.js';
+// Wrong codes count against the session (services/login-guard.ts): five in a row end it.
 import { errors } from '../errors.js';
-import type { FailedAttempts } from './failed-attempts.js';
+import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
-import type { SessionsService } from './sessions.service.js';
+import type { AuthContext } from './sessions.service.js';
 
 export class StepUpService {
   constructor(
     private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly failures: FailedAttempts,
-    private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
-    private readonly clock: Clock,
+    private readonly guard: Pick<LoginGuard, 'check'>,
   ) {}
 
-  async confirm(user: UserRow, code: string | undefined): Promise<void> {
+  async confirm({ user, session }: AuthContext, code: string | undefined): Promise<void> {
     if (!code) throw errors.mfaTokenRequired();
-    if (await this.mfa.checkCode(user, code)) {
-      await this.failures.reset(user);
-      return;
-    }
-    const now = this.clock.now();
-    if (await this.failures.count(user, now, 'Wrong code to confirm an admin action')) {
-      // Locked: every session ends, so the lock holds for whoever holds this one too.
-      await this.sessions.revokeAllForUser(user.id);
-      throw errors.accountLocked(ACCOUNT_LOCK_MS / 1000);
-    }
-    throw errors.mfaTokenRejected();
+    await this.guard.check(user, session.id, 'Wrong code to confirm an admin action', async () =>
+      (await this.mfa.checkCode(user, code)) ? undefined : errors.mfaTokenRejected(),
+    );
   }
 }

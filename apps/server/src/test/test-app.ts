@@ -120,7 +120,8 @@ export function newAccount(prefix = 'user') {
 }
 
 export class TestClient {
-  private cookie: string | undefined;
+  /** Cookies as a browser keeps them: the CSRF secret, the device cookie. */
+  readonly cookies = new Map<string, string>();
   private csrfToken: string | undefined;
   token: string | undefined;
 
@@ -131,10 +132,14 @@ export class TestClient {
 
   async csrf(): Promise<string> {
     if (this.csrfToken) return this.csrfToken;
-    const res = await this.app.inject({ method: 'GET', url: '/api/csrf-token', remoteAddress: this.ip });
-    const setCookie = res.headers['set-cookie'];
-    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
-    if (first) this.cookie = first.split(';')[0];
+    const res = this.keepCookies(
+      await this.app.inject({
+        method: 'GET',
+        url: '/api/csrf-token',
+        headers: this.cookieHeader(),
+        remoteAddress: this.ip,
+      }),
+    );
     this.csrfToken = res.json<{ csrfToken: string }>().csrfToken;
     return this.csrfToken;
   }
@@ -142,7 +147,18 @@ export class TestClient {
   /** The cookie and header a browser sends with a state-changing request. */
   async csrfHeaders(): Promise<Record<string, string>> {
     const token = await this.csrf();
-    return { 'x-csrf-token': token, ...(this.cookie ? { cookie: this.cookie } : {}) };
+    return { 'x-csrf-token': token, ...this.cookieHeader() };
+  }
+
+  /** Every cookie kept, sent with every request as a browser does. */
+  private cookieHeader(): Record<string, string> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return cookie ? { cookie } : {};
+  }
+
+  private keepCookies(res: LightMyRequestResponse): LightMyRequestResponse {
+    for (const { name, value } of res.cookies as { name: string; value: string }[]) this.cookies.set(name, value);
+    return res;
   }
 
   async request(
@@ -151,16 +167,18 @@ export class TestClient {
     body?: unknown,
     extraHeaders: Record<string, string> = {},
   ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { ...extraHeaders };
+    const headers: Record<string, string> = { ...this.cookieHeader(), ...extraHeaders };
     if (method !== 'GET' && method !== 'HEAD') Object.assign(headers, await this.csrfHeaders());
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    return this.app.inject({
-      method,
-      url,
-      headers,
-      remoteAddress: this.ip,
-      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-    });
+    return this.keepCookies(
+      await this.app.inject({
+        method,
+        url,
+        headers,
+        remoteAddress: this.ip,
+        ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+      }),
+    );
   }
 
   /** Sends a multipart/form-data body, as the browser's FormData does. */
@@ -168,7 +186,7 @@ export class TestClient {
     const { payload, contentType } = encodeMultipart(form);
     const headers: Record<string, string> = { ...(await this.csrfHeaders()), 'content-type': contentType };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    return this.app.inject({ method: 'POST', url, headers, remoteAddress: this.ip, payload });
+    return this.keepCookies(await this.app.inject({ method: 'POST', url, headers, remoteAddress: this.ip, payload }));
   }
 
   get = (url: string) => this.request('GET', url);

@@ -34,7 +34,7 @@ export async function adminRoutes(
   const guard = { onRequest: app.requireAdmin };
   const confirmed = {
     onRequest: app.requireAdmin,
-    preHandler: async (request: FastifyRequest) => stepUp.confirm(authOf(request).user, freshCode(request)),
+    preHandler: async (request: FastifyRequest) => stepUp.confirm(authOf(request), freshCode(request)),
   };
 
   r.get('/admin/overview', { schema: overviewSchema, ...guard }, async () => admin.overview());

@@ -4,7 +4,7 @@
 
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mfaBackupCodes, sessions, usageTranches, users, voices } from '../../db/schema.js';
+import { knownDevices, mfaBackupCodes, sessions, usageTranches, users, voices } from '../../db/schema.js';
 import { voiceFolder } from '../../storage/voice-files.js';
 import { isLoaded } from '../../test/inference.js';
 import { quickVoice } from '../../test/quick-voice.js';
@@ -26,6 +26,7 @@ async function rowsOf(userId: string) {
     voices: (await db.select().from(voices).where(eq(voices.userId, userId))).length,
     usage: (await db.select().from(usageTranches).where(eq(usageTranches.userId, userId))).length,
     backupCodes: (await db.select().from(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId))).length,
+    knownDevices: (await db.select().from(knownDevices).where(eq(knownDevices.userId, userId))).length,
   };
 }
 
@@ -41,7 +42,7 @@ describe('DELETE /api/auth/account', () => {
     expect((await client.post(`/api/loras/${awake.id}/activate`)).json().status).toBe('active');
     expect(await isLoaded(ctx, awake.id)).toBe(true);
     const before = await rowsOf(userId);
-    expect(before).toMatchObject({ users: 1, voices: 2, backupCodes: 10 });
+    expect(before).toMatchObject({ users: 1, voices: 2, backupCodes: 10, knownDevices: 1 });
     expect(before.sessions).toBeGreaterThan(0);
 
     // A wrong password, a missing code, a wrong code: nothing is deleted.
@@ -58,7 +59,14 @@ describe('DELETE /api/auth/account', () => {
 
     const ok = await client.delete('/api/auth/account', { password: account.password, mfaToken: code() });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(await rowsOf(userId)).toEqual({ users: 0, sessions: 0, voices: 0, usage: 0, backupCodes: 0 });
+    expect(await rowsOf(userId)).toEqual({
+      users: 0,
+      sessions: 0,
+      voices: 0,
+      usage: 0,
+      backupCodes: 0,
+      knownDevices: 0,
+    });
     expect(await isLoaded(ctx, awake.id)).toBe(false);
     for (const voice of [asleep, awake])
       expect(await ctx.app.platform.storage.exists(voiceFolder(voice.id))).toBe(false);

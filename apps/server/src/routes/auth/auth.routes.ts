@@ -24,12 +24,12 @@ export async function authRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/register', { schema: registerSchema, preValidation: app.authRateLimit }, async (request, reply) => {
-    const result = await auth.register(request.body, sessionMeta(request));
+    const result = await auth.register(request.body, sessionMeta(request, reply));
     return reply.status(201).send(result);
   });
 
-  r.post('/auth/login', { schema: loginSchema, preValidation: app.authRateLimit }, async (request) =>
-    auth.login(request.body, sessionMeta(request)),
+  r.post('/auth/login', { schema: loginSchema, preValidation: app.authRateLimit }, async (request, reply) =>
+    auth.login(request.body, sessionMeta(request, reply)),
   );
 
   // The web app asks on every page load: the session, the user and their usage in one round trip.
@@ -56,7 +56,7 @@ export async function authRoutes(
   );
 
   r.post('/auth/mfa/verify', { schema: mfaVerifySchema, onRequest: app.requireUser }, async (request) =>
-    mfa.verify(authOf(request).user, request.body.secret, request.body.token),
+    mfa.verify(authOf(request), request.body.secret, request.body.token),
   );
 
   // Rate-limited like login: a code is a credential.
@@ -64,7 +64,7 @@ export async function authRoutes(
     '/auth/mfa/disable',
     { schema: mfaDisableSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
-      await mfa.disable(authOf(request).user, request.body.mfaToken);
+      await mfa.disable(authOf(request), request.body.mfaToken);
       return { ok: true as const };
     },
   );
@@ -74,7 +74,7 @@ export async function authRoutes(
     '/auth/account',
     { schema: deleteAccountSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
-      await account.delete(authOf(request).user, request.body);
+      await account.delete(authOf(request), request.body);
       return { ok: true as const };
     },
   );

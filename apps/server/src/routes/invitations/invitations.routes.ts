@@ -21,7 +21,7 @@ export async function invitationsRoutes(app: FastifyInstance, { invitations }: S
         request.params.token,
         body,
         request.auth?.user ?? null,
-        sessionMeta(request),
+        sessionMeta(request, reply),
       );
       if (result.token !== undefined) {
         reply.code(201);
