@@ -60,6 +60,11 @@ test('a super admin changes a role, grants, edits limits, invites, deletes and r
   // Role: the server asks for a code, the dialog takes the authenticator's (the next time step,
   // since the one that turned two-factor on is used up).
   await page.getByRole('tab', { name: 'User Management' }).click();
+  // Their own row changes nothing: no grant, limits or role of their own.
+  const own = await findUser(page, E2E_CONSOLE_ADMIN.username);
+  await expect(own.getByText('You', { exact: true })).toBeVisible();
+  await expect(own.getByLabel(`Role of ${E2E_CONSOLE_ADMIN.username}`)).toBeDisabled();
+  await expect(own.getByRole('button', { name: 'Grant credits' })).toHaveCount(0);
   let row = await findUser(page, member.username);
   await row.getByLabel(`Role of ${member.username}`).selectOption('admin');
   await confirmWithCode(page, totp(secret, 30), 'admin-mfa-dialog');
@@ -103,6 +108,8 @@ test('a super admin changes a role, grants, edits limits, invites, deletes and r
   await confirmWithCode(page, inviteCode);
   const url = (await page.getByTestId('invite-url').textContent())?.trim() ?? '';
   expect(url).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  // It waits in the list below, with who sent it, until it is used or revoked.
+  await expect(page.getByTestId(`pending-invitation-${invitee.email}`)).toContainText(E2E_CONSOLE_ADMIN.username);
   await screenshot(page, 'admin-invite-link');
 
   // The invitee, in a browser of their own, signs up from the link and is asked for two-factor next.

@@ -99,6 +99,7 @@ export const ACTIVITY_ACTIONS = {
   credits_granted: { kind: 'admin', label: 'Credits granted' },
   limits_changed: { kind: 'admin', label: 'Limits changed' },
   admin_invited: { kind: 'admin', label: 'Admin invited' },
+  invitation_revoked: { kind: 'admin', label: 'Admin invitation revoked' },
   trial_started: { kind: 'billing', label: 'Trial started' },
   plan_paid: { kind: 'billing', label: 'Plan paid' },
   pack_bought: { kind: 'billing', label: 'Pack bought' },
@@ -159,6 +160,24 @@ export const inviteResponseSchema = z.object({
   data: z.object({ invitationUrl: z.string(), expiresAt: z.string() }),
 });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+/**
+ * GET /api/admin/invitations: the invitations still waiting to be accepted, newest first. One dies
+ * when it is used, revoked, out of time, or its inviter loses the right to send it.
+ */
+export const pendingInvitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  invitedBy: z.object({ id: z.string(), username: z.string() }).nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PendingInvitation = z.infer<typeof pendingInvitationSchema>;
+export const invitationsResponseSchema = z.object({
+  data: z.object({ invitations: z.array(pendingInvitationSchema) }),
+});
+export const invitationIdParamsSchema = z.object({ id: z.string().regex(ID_PATTERN, 'must be an invitation id') });
 
 /** The secret part of an invitation link. */
 export const invitationTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/) });

@@ -5,6 +5,7 @@ import { adminPolicy } from './index.js';
 const superAdmin = { id: 'super-1', role: 'super_admin' as const };
 const otherSuper = { id: 'super-2', role: 'super_admin' as const };
 const admin = { id: 'admin-1', role: 'admin' as const };
+const otherAdmin = { id: 'admin-2', role: 'admin' as const };
 const user = { id: 'user-1', role: 'user' as const };
 const refusal = adminPolicy.refusalToActOn;
 
@@ -28,17 +29,26 @@ describe('admin policy', () => {
     expect(refusal(otherSuper, superAdmin, { kind: 'role', role: 'admin' }, 1)).toMatch(/last super admin/);
   });
 
-  it('stops anyone demoting or deleting themself, but not keeping their role', () => {
-    expect(refusal(admin, admin, { kind: 'role', role: 'user' }, 1)).toMatch(/your own/);
-    expect(refusal(admin, admin, { kind: 'delete' }, 1)).toMatch(/your own/);
-    expect(refusal(superAdmin, superAdmin, { kind: 'role', role: 'admin' }, 2)).toMatch(/your own/);
-    expect(refusal(admin, admin, { kind: 'role', role: 'admin' }, 1)).toBeNull();
+  it('stops anyone acting on themself: role, deletion, usage, limits, refunds', () => {
+    for (const actor of [admin, superAdmin]) {
+      for (const change of [
+        { kind: 'role', role: 'user' },
+        { kind: 'role', role: actor.role },
+        { kind: 'role', role: 'super_admin' },
+        { kind: 'delete' },
+        { kind: 'grant' },
+        { kind: 'limits' },
+        { kind: 'refund' },
+      ] as const) {
+        expect(refusal(actor, actor, change, 2)).toMatch(/your own account/);
+      }
+    }
   });
 
-  it('lets admins grant to and edit the limits of anyone but a super admin', () => {
-    for (const kind of ['grant', 'limits'] as const) {
+  it('lets admins grant to, edit the limits of and refund anyone but a super admin (and themself)', () => {
+    for (const kind of ['grant', 'limits', 'refund'] as const) {
       expect(refusal(admin, user, { kind }, 1)).toBeNull();
-      expect(refusal(admin, admin, { kind }, 1)).toBeNull();
+      expect(refusal(admin, otherAdmin, { kind }, 1)).toBeNull();
       expect(refusal(admin, superAdmin, { kind }, 1)).toMatch(/Only a super admin/);
       expect(refusal(superAdmin, otherSuper, { kind }, 2)).toBeNull();
     }

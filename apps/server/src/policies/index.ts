@@ -37,32 +37,40 @@ export const adminPolicy = {
 
   /**
    * Why `actor` may not act on `target` (change their role, delete them, grant them credits,
-   * edit their limits), or null when they may. Admins leave super admins alone and cannot make
-   * one; super admins are never deleted; the last one is never demoted; nobody demotes or
-   * deletes themself (an admin locked out of the console by their own click has nobody to undo it).
+   * edit their limits, refund their payments), or null when they may. Nobody acts on themself:
+   * an admin granting themself usage or a plan, promoting, demoting or deleting themself, or
+   * refunding their own payment goes through another admin. Admins leave super admins alone and
+   * cannot make one; super admins are never deleted; the last one is never demoted.
    */
   refusalToActOn: (
     actor: Pick<UserRow, 'id' | 'role'>,
     target: Pick<UserRow, 'id' | 'role'>,
-    change: { kind: 'delete' | 'grant' | 'limits' } | { kind: 'role'; role: Role },
+    change: { kind: 'delete' | 'grant' | 'limits' | 'refund' } | { kind: 'role'; role: Role },
     superAdmins: number,
   ): string | null => {
+    if (actor.id === target.id) return 'You cannot change your own account from the admin console: ask another admin.';
     if (actor.role !== 'super_admin' && target.role === 'super_admin') {
       return 'Only a super admin can change a super admin.';
     }
     if (change.kind === 'role' && change.role === 'super_admin' && actor.role !== 'super_admin') {
       return 'Only a super admin can make someone a super admin.';
     }
-    if (change.kind === 'grant' || change.kind === 'limits') return null;
+    if (change.kind === 'grant' || change.kind === 'limits' || change.kind === 'refund') return null;
     if (change.kind === 'delete' && target.role === 'super_admin') return 'A super admin cannot be deleted.';
     // Past the line above, anything but a role change is a deletion.
     const demotes = change.kind !== 'role' || ROLE_RANK[change.role] < ROLE_RANK[target.role];
-    if (demotes && actor.id === target.id) return 'You cannot remove your own admin rights or delete yourself here.';
     if (demotes && target.role === 'super_admin' && superAdmins <= 1) {
       return 'This is the last super admin: make another super admin first.';
     }
     return null;
   },
+
+  /**
+   * An invitation stands while the admin who sent it could still send it: it dies when they are
+   * deleted, lose their admin rights, or (for a super admin invitation) stop being a super admin.
+   */
+  invitationStands: (inviter: Pick<UserRow, 'role'> | undefined, role: Role): boolean =>
+    inviter !== undefined && isAdminRole(inviter.role) && adminPolicy.refusalToInvite(inviter, role) === null,
 
   /** Only a super admin may invite a super admin; any admin may invite an admin. */
   refusalToInvite: (actor: Pick<UserRow, 'role'>, role: Role): string | null =>

@@ -264,6 +264,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/invite': adminOnly(
     json('POST', () => '/api/admin/invite', { email: 'new@example.com', role: 'admin' }),
   ),
+  'GET /api/admin/invitations': adminOnly(json('GET', () => '/api/admin/invitations')),
+  'DELETE /api/admin/invitations/:id': adminOnly(json('DELETE', () => `/api/admin/invitations/${ownerId}`)),
   'GET /api/auth/activities': signedIn(
     json('GET', () => '/api/auth/activities'),
     { owner: OK, other: OK, admin: OK },

@@ -21,6 +21,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AccountService } from './account.service.js';
 import type { ActivityService } from './activity.service.js';
 import type { BillingService } from './billing/billing.service.js';
+import type { InvitationsService } from './invitations.service.js';
 import type { SessionsService } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
@@ -37,6 +38,7 @@ export class AdminActionsService {
     private readonly billing: Pick<BillingService, 'info' | 'setStatusForAdmin'>,
     private readonly activity: Pick<ActivityService, 'record'>,
     private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
+    private readonly invitations: Pick<InvitationsService, 'revokeLostRights'>,
     private readonly clock: Clock,
   ) {}
 
@@ -44,6 +46,8 @@ export class AdminActionsService {
     const updated = await this.db.transaction(async (tx) => {
       const target = await this.allowed(tx, actor, targetId, { kind: 'role', role });
       const row = (await this.users.update(target.id, { role }, tx)) ?? target;
+      // Invitations they could send before and cannot now die with the change.
+      await this.invitations.revokeLostRights(tx, target, role);
       await this.activity.record(
         {
           userId: target.id,

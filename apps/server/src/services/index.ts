@@ -159,6 +159,16 @@ export function createServices(
     betaCap: config.betaCap,
     starter: config.starterAllowance,
   });
+  const invitations = new InvitationsService(
+    db,
+    invitationsRepo,
+    usersRepo,
+    auth,
+    users,
+    activity,
+    clock,
+    config.publicUrl,
+  );
   return {
     billing,
     billingAdmin: new BillingAdminService(
@@ -173,8 +183,19 @@ export function createServices(
     payments,
     account,
     admin: new AdminService(usersRepo, new AdminStatsRepository(db), users, activity, clock),
-    adminActions: new AdminActionsService(db, usersRepo, users, usage, account, billing, activity, sessions, clock),
-    invitations: new InvitationsService(db, invitationsRepo, usersRepo, auth, users, activity, clock, config.publicUrl),
+    adminActions: new AdminActionsService(
+      db,
+      usersRepo,
+      users,
+      usage,
+      account,
+      billing,
+      activity,
+      sessions,
+      invitations,
+      clock,
+    ),
+    invitations,
     activity,
     stepUp: new StepUpService(mfa, loginGuard),
     loginGuard,

@@ -1,14 +1,19 @@
 // Admin invitations: an admin names an e-mail and a role and gets a link, good once for 24 hours
 // (service clock). Opening it shows who is invited; accepting signs up a new account with that
 // e-mail and role, or raises the role of the existing account with that e-mail, which must be the
-// one signed in. The web then asks for two-factor setup, which the console requires.
+// one signed in. The web then asks for two-factor setup, which the console requires. An invitation
+// dies with its inviter's right to send it (deleted, demoted: adminPolicy.invitationStands), and
+// any admin who could have sent it may revoke it from the console's list.
 import {
   INVITATION_TTL_MS,
+  INVITE_ROLES,
   type InvitationInfo,
   type InviteBody,
   type InviteResponse,
+  type PendingInvitation,
   ROLE_LABELS,
   ROLE_RANK,
+  type Role,
   type User,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -71,6 +76,47 @@ export class InvitationsService {
     return { invitationUrl: `${base}/invite/${token}`, expiresAt: expiresAt.toISOString() };
   }
 
+  /** The invitations still waiting, newest first (the console's list). */
+  async listPending(): Promise<PendingInvitation[]> {
+    const rows = await this.invitations.listPending(this.clock.now());
+    return rows.map(({ invitation, inviter }) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      invitedBy: inviter,
+      createdAt: invitation.createdAt.toISOString(),
+      expiresAt: invitation.expiresAt.toISOString(),
+    }));
+  }
+
+  /** Withdraws a waiting invitation: its link stops working at once. */
+  async revoke(actor: UserRow, id: string): Promise<void> {
+    const invitation = await this.invitations.findById(id);
+    if (!invitation || invitation.acceptedAt || invitation.revokedAt) throw errors.notFound('Invitation');
+    // Whoever could not send it may not withdraw it either.
+    const refusal = adminPolicy.refusalToInvite(actor, invitation.role);
+    if (refusal) throw errors.forbidden(refusal);
+    await this.db.transaction(async (tx) => {
+      if (!(await this.invitations.revoke(tx, id, this.clock.now()))) throw errors.notFound('Invitation');
+      await this.activity.record(
+        {
+          userId: actor.id,
+          actorId: actor.id,
+          action: 'invitation_revoked',
+          details: `Revoked the invitation of ${invitation.email} as ${ROLE_LABELS[invitation.role]}`,
+          before: { email: invitation.email, role: invitation.role, invitedBy: invitation.invitedBy },
+        },
+        tx,
+      );
+    });
+  }
+
+  /** After `inviter`'s role became `role`, in that change's transaction: what they may no longer send dies. */
+  async revokeLostRights(tx: Database, inviter: Pick<UserRow, 'id'>, role: Role): Promise<void> {
+    const lost = INVITE_ROLES.filter((invited) => !adminPolicy.invitationStands({ role }, invited));
+    await this.invitations.revokeSentBy(tx, inviter.id, lost, this.clock.now());
+  }
+
   async info(token: string): Promise<InvitationInfo> {
     const invitation = await this.usable(token);
     return {
@@ -95,13 +141,18 @@ export class InvitationsService {
       }
       return this.auth.register({ username: body.username, email: invitation.email, password: body.password }, meta, {
         role: invitation.role,
-        accept: (tx, userId) => this.claim(tx, invitation, userId, `Joined as ${ROLE_LABELS[invitation.role]}`),
+        accept: async (tx, userId) => {
+          await this.assertStands(tx, invitation);
+          await this.claim(tx, invitation, userId, `Joined as ${ROLE_LABELS[invitation.role]}`);
+        },
       });
     }
     if (signedIn?.id !== existing.id) {
       throw errors.forbidden(`Log in as ${invitation.email} to accept this invitation.`);
     }
     const updated = await this.db.transaction(async (tx) => {
+      // The inviter first, as role changes lock super admins before their target.
+      await this.assertStands(tx, invitation);
       const user = await this.users.lockById(tx, existing.id);
       if (!user) throw errors.notFound('User');
       // An invitation never lowers a role.
@@ -126,11 +177,20 @@ export class InvitationsService {
     );
   }
 
+  /** The inviter's row is locked, so a demotion cannot slip in between this check and the claim. */
+  private async assertStands(tx: Database, invitation: InvitationRow): Promise<void> {
+    const inviter = invitation.invitedBy ? await this.users.lockById(tx, invitation.invitedBy) : undefined;
+    if (!adminPolicy.invitationStands(inviter, invitation.role)) throw withdrawn();
+  }
+
   /** The invitation behind a link, while it is good: 404 unknown, 410 used or expired. */
   private async usable(token: string): Promise<InvitationRow> {
     const invitation = await this.invitations.findByTokenHash(hashToken(token));
     if (!invitation) throw errors.notFound('Invitation');
     if (invitation.acceptedAt) throw usedUp();
+    if (invitation.revokedAt) throw withdrawn();
+    const inviter = invitation.invitedBy ? await this.users.findById(invitation.invitedBy) : undefined;
+    if (!adminPolicy.invitationStands(inviter, invitation.role)) throw withdrawn();
     if (invitation.expiresAt.getTime() <= this.clock.now().getTime()) {
       throw errors.invitationInvalid('This invitation has expired (they last 24 hours). Ask an admin for a new one.');
     }
@@ -138,4 +198,5 @@ export class InvitationsService {
   }
 }
 
+const withdrawn = () => errors.invitationInvalid('This invitation was withdrawn. Ask an admin for a new one.');
 const usedUp = () => errors.invitationInvalid('This invitation was already used. Ask an admin for a new one.');

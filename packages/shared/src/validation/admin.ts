@@ -7,6 +7,8 @@ import { emailSchema } from './auth.js';
 import { cleanText } from './text.js';
 
 export const ADMIN_GRANT_MAX = 10_000;
+/** The most of one resource a usage grant may give (waking hours are stored in minutes, in 32 bits). */
+export const ADMIN_USAGE_GRANT_MAX = 100_000;
 export const ADMIN_REASON_MIN = 5;
 export const ADMIN_REASON_MAX = 500;
 /** The header that carries a fresh second-factor code for a sensitive admin action. */
@@ -17,6 +19,7 @@ export const INVITE_ROLES = ['admin', 'super_admin'] as const;
 export const ADMIN_MESSAGES = {
   reasonLength: `The reason must be ${ADMIN_REASON_MIN} to ${ADMIN_REASON_MAX} characters long`,
   amountWhole: 'The amount must be a whole number',
+  usageGrantAmount: `The amount to grant must be a whole number from 1 to ${ADMIN_USAGE_GRANT_MAX.toLocaleString('en-US')}`,
   limitsEmpty: 'Say what to change: a usage grant, storage slots, plan, onboarding step or subscription status',
   deleteConfirm: 'Are you sure you want to delete this user? This action cannot be undone.',
 } as const;
@@ -57,7 +60,11 @@ export const limitsBodySchema = z
     usageGrant: z
       .object({
         type: z.enum(TRANCHE_TYPES),
-        amount: z.number().int(ADMIN_MESSAGES.amountWhole).min(0),
+        amount: z
+          .number({ error: ADMIN_MESSAGES.usageGrantAmount })
+          .int(ADMIN_MESSAGES.usageGrantAmount)
+          .min(1, ADMIN_MESSAGES.usageGrantAmount)
+          .max(ADMIN_USAGE_GRANT_MAX, ADMIN_MESSAGES.usageGrantAmount),
         expiresAt: z.iso.datetime({ offset: true }),
       })
       .optional(),

@@ -80,6 +80,16 @@ const ACTIONS = {
     url: `/api/admin/users/${target}/limits`,
     body: { onboarding: { step: 'tutorial_complete' } },
   }),
+  usage: (target: string, amount = 50): Action => ({
+    method: 'PATCH',
+    url: `/api/admin/users/${target}/limits`,
+    body: { usageGrant: { type: 'chunkEdits', amount, expiresAt: '2099-01-01T00:00:00Z' } },
+  }),
+  plan: (target: string): Action => ({
+    method: 'PATCH',
+    url: `/api/admin/users/${target}/limits`,
+    body: { plan: { name: 'virtuoso' } },
+  }),
 };
 
 describe('who may act on whom (two-factor on)', () => {
@@ -98,6 +108,13 @@ describe('who may act on whom (two-factor on)', () => {
       ['an admin may not demote themself', admin, ACTIONS.demote(admin.id), 403],
       ['an admin may not delete themself', admin, ACTIONS.remove(admin.id), 403],
       ['a super admin may not demote themself', sup, ACTIONS.demote(sup.id), 403],
+      ['an admin may not grant to themself', admin, ACTIONS.grant(admin.id), 403],
+      ['an admin may not edit their own limits', admin, ACTIONS.limits(admin.id), 403],
+      ['an admin may not grant themself usage', admin, ACTIONS.usage(admin.id), 403],
+      ['an admin may not set their own plan', admin, ACTIONS.plan(admin.id), 403],
+      ['an admin may not set their own role, even to the same', admin, ACTIONS.promote(admin.id), 403],
+      ['a super admin may not grant to themself', sup, ACTIONS.grant(sup.id), 403],
+      ['a super admin may not grant themself usage', sup, ACTIONS.usage(sup.id), 403],
       ['a super admin is never deleted', sup, ACTIONS.remove(other.id), 403],
       ['an unknown user is a 404', sup, ACTIONS.grant('f'.repeat(24)), 404],
       ['an admin may grant to a user', admin, ACTIONS.grant(user.id), 200],
@@ -114,6 +131,19 @@ describe('who may act on whom (two-factor on)', () => {
       expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
       if (status !== 200) expect(await accounts(), what).toEqual(before);
     }
+  });
+
+  it('refuses a usage grant too large to hold with a 400, before the code is used', async () => {
+    const admin = await member('admin', 'bounded');
+    const user = await member('user', 'bounded');
+    const code = admin.code();
+    for (const amount of [2 ** 31, 100_001, 0, 1.5]) {
+      const res = await send(admin, ACTIONS.usage(user.id, amount), code);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().msg).toBe('The amount to grant must be a whole number from 1 to 100,000');
+    }
+    // The same code still works: nothing was checked before the body was.
+    expect((await send(admin, ACTIONS.usage(user.id, 100_000), code)).statusCode).toBe(200);
   });
 
   it('never demotes or deletes the last super admin', async () => {
@@ -402,6 +432,74 @@ describe('invitations', () => {
 
     const lower = await invite(email, 'admin');
     expect((await existing.client.post(`/api/invitations/${lower}/accept`, {})).json().user.role).toBe('super_admin');
+  });
+
+  const linkOf = (token: string) => ({
+    info: () => ctx.client().get(`/api/invitations/${token}`),
+    signUp: () =>
+      ctx
+        .client()
+        .post(`/api/invitations/${token}/accept`, { username: newAccount('late').username, password: 'Passw0rdOk' }),
+  });
+  const pendingEmails = async (who: Member) =>
+    (await who.client.get('/api/admin/invitations')).json().data.invitations.map((i: { email: string }) => i.email);
+
+  it('lists the waiting invitations and lets an admin revoke one, which ends its link', async () => {
+    const email = `${newAccount('revoked').username}@example.com`;
+    const token = await invite(email);
+    const listed = (await sup.client.get('/api/admin/invitations')).json().data.invitations;
+    const row = listed.find((i: { email: string }) => i.email === email);
+    expect(row).toMatchObject({ role: 'admin', invitedBy: { id: sup.id, username: sup.username } });
+    const admin = await member('admin', 'revoker');
+    const revoke = (who: Member, id: string) => send(who, { method: 'DELETE', url: `/api/admin/invitations/${id}` });
+    expect((await revoke(admin, row.id)).statusCode).toBe(200);
+    expect(await pendingEmails(sup)).not.toContain(email);
+    const dead = await linkOf(token).signUp();
+    expect(dead.statusCode).toBe(410);
+    expect(dead.json().msg).toMatch(/withdrawn/);
+    expect((await revoke(admin, row.id)).statusCode).toBe(404);
+    expect((await activitiesOf(admin.id)).map((a) => a.action)).toContain('invitation_revoked');
+    // An admin cannot withdraw what only a super admin could send.
+    const superToken = await invite(`${newAccount('chief').username}@example.com`, 'super_admin');
+    const superRow = (await sup.client.get('/api/admin/invitations'))
+      .json()
+      .data.invitations.find((i: { role: string }) => i.role === 'super_admin');
+    expect((await revoke(admin, superRow.id)).statusCode).toBe(403);
+    expect((await linkOf(superToken).info()).statusCode).toBe(200);
+  });
+
+  it('die with the inviter’s rights: demoted, or deleted', async () => {
+    const chief = await member('super_admin', 'leaving');
+    const sendInvite = async (role: string) => {
+      const res = await send(chief, {
+        method: 'POST',
+        url: '/api/admin/invite',
+        body: { email: `${newAccount('x').username}@example.com`, role },
+      });
+      const url: string = res.json().data.invitationUrl;
+      return url.slice(url.lastIndexOf('/') + 1);
+    };
+    const asAdmin = await sendInvite('admin');
+    const asSuper = await sendInvite('super_admin');
+    // Down to admin: the super admin invitation dies, the admin one stands.
+    expect((await send(sup, ACTIONS.promote(chief.id))).statusCode).toBe(200);
+    expect((await linkOf(asSuper).info()).statusCode).toBe(410);
+    expect((await linkOf(asSuper).signUp()).statusCode).toBe(410);
+    expect((await linkOf(asAdmin).info()).statusCode).toBe(200);
+    // Deleted: the rest dies too.
+    expect((await send(sup, ACTIONS.remove(chief.id))).statusCode).toBe(200);
+    expect((await linkOf(asAdmin).signUp()).statusCode).toBe(404);
+
+    const helper = await member('admin', 'demoted');
+    const res = await send(helper, {
+      method: 'POST',
+      url: '/api/admin/invite',
+      body: { email: `${newAccount('y').username}@example.com`, role: 'admin' },
+    });
+    const url: string = res.json().data.invitationUrl;
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    expect((await send(sup, ACTIONS.demote(helper.id))).statusCode).toBe(200);
+    expect((await linkOf(token).signUp()).statusCode).toBe(410);
   });
 
   // Last here: the clock jumps a day, past every session of this describe.

@@ -13,12 +13,14 @@ import {
   billingStatusSchema,
   deleteUserSchema,
   grantSchema,
+  invitationsSchema,
   inviteSchema,
   limitsSchema,
   overviewSchema,
   paymentsSchema,
   reconcileSchema,
   refundSchema,
+  revokeInvitationSchema,
   roleSchema,
   usersListSchema,
 } from './admin.schemas.js';
@@ -85,6 +87,15 @@ export async function adminRoutes(
   r.post('/admin/invite', { schema: inviteSchema, ...confirmed }, async (request, reply) => {
     reply.code(201);
     return { data: await invitations.invite(authOf(request).user, request.body, originOf(request)) };
+  });
+
+  r.get('/admin/invitations', { schema: invitationsSchema, ...guard }, async () => ({
+    data: { invitations: await invitations.listPending() },
+  }));
+
+  r.delete('/admin/invitations/:id', { schema: revokeInvitationSchema, ...confirmed }, async (request) => {
+    await invitations.revoke(authOf(request).user, request.params.id);
+    return { data: { id: request.params.id } };
   });
 }
 

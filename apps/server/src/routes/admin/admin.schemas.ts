@@ -14,6 +14,8 @@ import {
   adminUsersResponseSchema,
   apiErrorBodySchema,
   grantCreditsBodySchema,
+  invitationIdParamsSchema,
+  invitationsResponseSchema,
   inviteBodySchema,
   inviteResponseSchema,
   limitsBodySchema,
@@ -24,8 +26,8 @@ import {
 
 const errorResponses = { 400: apiErrorBodySchema, 401: apiErrorBodySchema, 403: apiErrorBodySchema };
 /**
- * The actions: also 404 (no such user), 409 (a plan the payment provider manages), 423 (too many
- * wrong codes locked the account), and 502/503 (the payment provider refused or is unreachable).
+ * The actions: also 404 (no such user), 409 (a plan the payment provider manages), 423 (a lock
+ * from wrong codes still running), and 502/503 (the payment provider refused or is unreachable).
  */
 const actionErrors = {
   ...errorResponses,
@@ -60,6 +62,13 @@ export const grantSchema = {
 };
 
 export const inviteSchema = { body: inviteBodySchema, response: { 201: inviteResponseSchema, ...actionErrors } };
+
+export const invitationsSchema = { response: { 200: invitationsResponseSchema, ...errorResponses } };
+
+export const revokeInvitationSchema = {
+  params: invitationIdParamsSchema,
+  response: { 200: adminDeleteResponseSchema, ...actionErrors },
+};
 
 export const limitsSchema = {
   params: userIdParamsSchema,

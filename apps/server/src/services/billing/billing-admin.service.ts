@@ -13,6 +13,7 @@ import {
 } from '@ownvoice/shared';
 import type { PaymentRow, UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
+import { adminPolicy } from '../../policies/index.js';
 import type { BillingEventsRepository, ReconciliationRow } from '../../repositories/billing-events.repository.js';
 import type { PaymentsRepository } from '../../repositories/payments.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
@@ -46,6 +47,11 @@ export class BillingAdminService {
     body: AdminRefundBody,
   ): Promise<{ payment: AdminPayment; user: UserRow }> {
     const { provider, events } = this.require();
+    const owner = await this.users.findById(targetId);
+    if (!owner) throw errors.notFound('User');
+    // Money back to oneself, or to a super admin by an admin, goes through someone else.
+    const refusal = adminPolicy.refusalToActOn(actor, owner, { kind: 'refund' }, 0);
+    if (refusal) throw errors.forbidden(refusal);
     const payment = await this.paymentsRepo.find(paymentId);
     if (!payment || payment.userId !== targetId) throw errors.notFound('Payment');
     if (!payment.paymentIntentId)

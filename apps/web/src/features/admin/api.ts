@@ -1,5 +1,5 @@
-// The admin console's calls. The seven that change something (role, delete, grant, invite, limits,
-// refund, reconcile) take an optional second-factor code: the server refuses them without a fresh one, and
+// The admin console's calls. The eight that change something (role, delete, grant, invite, revoke
+// an invitation, limits, refund, reconcile) take an optional second-factor code: the server refuses them without a fresh one, and
 // useMfaAction sends them again with the code the admin types.
 import {
   type ActivitiesQuery,
@@ -23,8 +23,10 @@ import {
   type GrantCreditsBody,
   type InviteBody,
   type InviteResponse,
+  invitationsResponseSchema,
   inviteResponseSchema,
   type LimitsBody,
+  type PendingInvitation,
   type Reconciliation,
   type Role,
   reconcileResponseSchema,
@@ -80,6 +82,17 @@ export const updateLimits = async (id: string, body: LimitsBody, mfaToken?: stri
 export const inviteAdmin = async (body: InviteBody, mfaToken?: string): Promise<InviteResponse['data']> => {
   const answer = await api.post('/admin/invite', body, { schema: inviteResponseSchema, ...withMfa(mfaToken) });
   return answer.data;
+};
+
+export const fetchPendingInvitations = async (signal?: AbortSignal): Promise<PendingInvitation[]> =>
+  (await api.get('/admin/invitations', { schema: invitationsResponseSchema, ...withSignal(signal) })).data.invitations;
+
+export const revokeInvitation = async (id: string, mfaToken?: string): Promise<string> => {
+  const answer = await api.delete(`/admin/invitations/${encodeURIComponent(id)}`, {
+    schema: adminDeleteResponseSchema,
+    ...withMfa(mfaToken),
+  });
+  return answer.data.id;
 };
 
 export const fetchUserPayments = async (id: string, signal?: AbortSignal): Promise<AdminPayment[]> =>

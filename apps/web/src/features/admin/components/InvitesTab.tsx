@@ -14,6 +14,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useInviteAdmin } from '../hooks/use-admin-actions';
 import { optionOf } from '../select-option';
 import { InvitationLinkAlert } from './InvitationLinkAlert';
+import { PendingInvitations } from './PendingInvitations';
 
 const ROLE_OPTIONS = INVITE_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 const TTL_HOURS = Math.round(INVITATION_TTL_MS / (60 * 60 * 1000));
@@ -77,6 +78,7 @@ export function InvitesTab() {
         </Stack>
       </form>
       {invitation && <InvitationLinkAlert invitation={invitation} />}
+      <PendingInvitations />
     </Stack>
   );
 }

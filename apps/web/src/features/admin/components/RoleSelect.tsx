@@ -1,12 +1,12 @@
-// A user's role, changed in place (with a second-factor code). Super admins' roles are not
-// changed from the console.
+// A user's role, changed in place (with a second-factor code). Super admins' roles, and one's own,
+// are not changed from the console.
 import { NativeSelect } from '@mantine/core';
 import { ROLE_LABELS, ROLES, type User } from '@ownvoice/shared';
 import { useChangeRole } from '../hooks/use-admin-actions';
 
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
-export function RoleSelect({ user }: { user: User }) {
+export function RoleSelect({ user, self = false }: { user: User; self?: boolean }) {
   const { execute, pending, variables } = useChangeRole(user.id);
   return (
     <NativeSelect
@@ -17,7 +17,7 @@ export function RoleSelect({ user }: { user: User }) {
       data={ROLE_OPTIONS}
       // The role asked for shows while it is being set (and while the code dialog is open).
       value={variables ?? user.role}
-      disabled={user.role === 'super_admin' || pending}
+      disabled={self || user.role === 'super_admin' || pending}
       onChange={(event) => {
         const role = ROLES.find((r) => r === event.currentTarget.value);
         if (role && role !== user.role) execute(role);

@@ -1,6 +1,6 @@
 // The Edit limits form's usage grant: a tranche of one resource, its amount and the day it ends.
 import { NativeSelect, NumberInput, SimpleGrid, TextInput } from '@mantine/core';
-import { RESOURCE_LABELS, TRANCHE_TYPES } from '@ownvoice/shared';
+import { ADMIN_USAGE_GRANT_MAX, RESOURCE_LABELS, TRANCHE_TYPES } from '@ownvoice/shared';
 import type { LimitsFormValues } from '../limits-form';
 import { optionOf } from '../select-option';
 
@@ -26,6 +26,7 @@ export function UsageGrantFields({ values, set }: LimitsFieldsProps) {
       <NumberInput
         label="Amount to grant"
         min={1}
+        max={ADMIN_USAGE_GRANT_MAX}
         allowDecimal={false}
         allowNegative={false}
         value={values.grantAmount}

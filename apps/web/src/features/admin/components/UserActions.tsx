@@ -1,5 +1,6 @@
 // A row's actions as a compact group of icon buttons: grant credits, edit limits, payments (where
-// this server takes them), the activity log, delete (never offered for a super admin).
+// this server takes them), the activity log, delete (never offered for a super admin). On one's own
+// row only the activity log: another admin changes your account.
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { IconAdjustments, IconCoins, IconHistory, IconReceipt } from '@tabler/icons-react';
@@ -14,10 +15,24 @@ import { PaymentsModal } from './PaymentsModal';
 
 type OpenModal = 'grant' | 'limits' | 'payments' | null;
 
-export function UserActions({ user }: { user: User }) {
+export function UserActions({ user, self = false }: { user: User; self?: boolean }) {
   const [open, setOpen] = useState<OpenModal>(null);
   const close = () => setOpen(null);
   const billing = useBillingAvailability();
+  const activity = (
+    <Tooltip label="Activity" withArrow>
+      <ActionIcon variant="subtle" component={Link} to={userActivityPath(user.id)} aria-label="Activity">
+        <IconHistory size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+  if (self) {
+    return (
+      <Group gap={4} wrap="nowrap" justify="flex-end">
+        {activity}
+      </Group>
+    );
+  }
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       <Tooltip label="Grant credits" withArrow>
@@ -37,11 +52,7 @@ export function UserActions({ user }: { user: User }) {
           </ActionIcon>
         </Tooltip>
       )}
-      <Tooltip label="Activity" withArrow>
-        <ActionIcon variant="subtle" component={Link} to={userActivityPath(user.id)} aria-label="Activity">
-          <IconHistory size={18} />
-        </ActionIcon>
-      </Tooltip>
+      {activity}
       {user.role !== 'super_admin' && <DeleteUserButton user={user} />}
       {/* Mounted only while open, so each opening starts from the user's current values. */}
       {open === 'grant' && <GrantCreditsModal user={user} onClose={close} />}

@@ -1,23 +1,33 @@
-// One user in the console's list: who, role (changeable), plan, two-factor, credits, actions.
-import { Badge, Table, Text } from '@mantine/core';
+// One user in the console's list: who, role (changeable), plan, two-factor, credits, actions. The
+// signed-in admin's own row changes nothing: nobody grants themself usage or sets their own role.
+import { Badge, Group, Table, Text } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { formatCount } from '../../../lib/format';
+import { useCurrentUser } from '../../../lib/session/session-context';
 import { RoleSelect } from './RoleSelect';
 import { UserActions } from './UserActions';
 
 export function UserRow({ user }: { user: User }) {
+  const self = useCurrentUser().id === user.id;
   return (
     <Table.Tr data-testid={`admin-user-row-${user.username}`}>
       <Table.Td>
-        <Text fw={600} fz="sm">
-          {user.username}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text fw={600} fz="sm">
+            {user.username}
+          </Text>
+          {self && (
+            <Badge size="xs" variant="light">
+              You
+            </Badge>
+          )}
+        </Group>
         <Text fz="xs" c="dimmed">
           {user.email}
         </Text>
       </Table.Td>
       <Table.Td>
-        <RoleSelect user={user} />
+        <RoleSelect user={user} self={self} />
       </Table.Td>
       <Table.Td>{user.plan.name === 'none' ? '—' : user.plan.name}</Table.Td>
       <Table.Td>
@@ -29,7 +39,7 @@ export function UserRow({ user }: { user: User }) {
         {formatCount(user.credits)}
       </Table.Td>
       <Table.Td>
-        <UserActions user={user} />
+        <UserActions user={user} self={self} />
       </Table.Td>
     </Table.Tr>
   );

@@ -1,4 +1,4 @@
-// The console's seven sensitive actions, each with its wording; all go through useMfaAction.
+// The console's eight sensitive actions, each with its wording; all go through useMfaAction.
 import type {
   AdminPayment,
   AdminRefundBody,
@@ -17,6 +17,7 @@ import {
   inviteAdmin,
   reconcileBilling,
   refundPayment,
+  revokeInvitation,
   updateLimits,
 } from '../api';
 import { useMfaAction } from './use-mfa-action';
@@ -29,6 +30,8 @@ export const ADMIN_ACTION_MESSAGES = {
   deleteFailed: 'Failed to delete user',
   deleteDone: 'User deleted successfully',
   inviteFailed: 'Failed to invite admin',
+  revokeFailed: 'Failed to revoke the invitation',
+  revokeDone: 'Invitation revoked: its link no longer works',
   limitsFailed: 'Failed to update limits',
   limitsDone: 'Limits updated',
   refundFailed: 'Failed to refund the payment',
@@ -75,6 +78,13 @@ export const useInviteAdmin = (onDone: (invitation: InviteResponse['data']) => v
     failureMessage: ADMIN_ACTION_MESSAGES.inviteFailed,
     errorDisplay: 'inline',
     onDone,
+  });
+
+export const useRevokeInvitation = (invitationId: string) =>
+  useMfaAction<void, string>({
+    run: (_vars, mfaToken) => revokeInvitation(invitationId, mfaToken),
+    successMessage: ADMIN_ACTION_MESSAGES.revokeDone,
+    failureMessage: ADMIN_ACTION_MESSAGES.revokeFailed,
   });
 
 export const useRefundPayment = (userId: string, paymentId: string, onDone: () => void) =>

@@ -7,6 +7,7 @@ import {
   fetchAdminOverview,
   fetchAdminUsers,
   fetchBillingStatus,
+  fetchPendingInvitations,
   fetchUserActivities,
   fetchUserPayments,
 } from '../api';
@@ -35,6 +36,12 @@ export const useUserPayments = (userId: string) =>
   useQuery({
     queryKey: [...ADMIN_QUERY_KEY, 'payments', userId],
     queryFn: ({ signal }) => fetchUserPayments(userId, signal),
+  });
+
+export const usePendingInvitations = () =>
+  useQuery({
+    queryKey: [...ADMIN_QUERY_KEY, 'invitations'],
+    queryFn: ({ signal }) => fetchPendingInvitations(signal),
   });
 
 export const useBillingStatus = () =>
