@@ -29,7 +29,8 @@ const envSchema = z.object({
   OWNVOICE_TRUST_PROXY: bool.default(false),
   OWNVOICE_REQUEST_TIMEOUT_SECONDS: envInt(10, 3600).default(300),
   OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: envInt(1, 600).default(30),
-  OWNVOICE_UPLOADS_PER_USER: envInt(1, 1000).default(6),
+  OWNVOICE_UPLOADS_PER_USER: envInt(1, 1000).default(2),
+  OWNVOICE_UPLOADS_PER_IP: envInt(1, 10_000).default(4),
   OWNVOICE_UPLOADS_TOTAL: envInt(1, 100_000).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OWNVOICE_WEB_DIR: z.string().trim().min(1).optional(),
@@ -122,7 +123,11 @@ export type Config = {
     bodyIdleTimeoutMs: number;
   };
   /** Uploads received at once, per signed-in user and in all; one more is refused with a 429. */
-  uploads: { perUser: number; total: number };
+  /**
+   * Uploads being received at once: per account, per client address, and in all; a quarter of
+   * the total is kept for accounts sending their first.
+   */
+  uploads: { perUser: number; perIp: number; total: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Folder of the built web app; undefined serves the API alone. */
   webDir: string | undefined;
@@ -213,7 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       headersTimeoutMs: Math.min(30, e.OWNVOICE_REQUEST_TIMEOUT_SECONDS) * 1000,
       bodyIdleTimeoutMs: e.OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS * 1000,
     },
-    uploads: { perUser: e.OWNVOICE_UPLOADS_PER_USER, total: e.OWNVOICE_UPLOADS_TOTAL },
+    uploads: {
+      perUser: e.OWNVOICE_UPLOADS_PER_USER,
+      perIp: e.OWNVOICE_UPLOADS_PER_IP,
+      total: e.OWNVOICE_UPLOADS_TOTAL,
+    },
     logLevel: e.LOG_LEVEL,
     webDir: e.OWNVOICE_WEB_DIR ? path.resolve(e.OWNVOICE_WEB_DIR) : defaults.webDir,
     downloadsDir: path.resolve(e.OWNVOICE_DOWNLOADS_DIR ?? DEFAULT_DOWNLOADS_DIR),

@@ -13,7 +13,7 @@ let port: number;
 beforeAll(async () => {
   ctx = await createTestContext({
     http: { requestTimeoutMs: 4000, headersTimeoutMs: 1000, bodyIdleTimeoutMs: 500 },
-    uploads: { perUser: 2, total: 3 },
+    uploads: { perUser: 2, perIp: 100, total: 3 },
   });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as net.AddressInfo).port;

@@ -24,15 +24,22 @@ export const LINGER_MAX_BYTES = MAX_TOTAL_UPLOAD_BYTES + 16 * 1024 * 1024;
 
 /** The key that counts every upload; user ids are hex, so it never names a user. */
 const ALL = '*';
+/** The share of all slots kept for accounts sending their first upload. */
+const FIRST_UPLOAD_SHARE = 0.25;
 
-/** Uploads being received: a bounded number per user and in all, so stalled ones cannot pile up. */
+/**
+ * Uploads being received: a bounded number per account, per client address and in all, so
+ * stalled ones cannot pile up. An account's second upload waits while a quarter of all slots or
+ * fewer is free: that quarter is for people sending their first, so a handful of accounts (or
+ * one address with many) cannot take every slot.
+ */
 export class UploadSlots {
   private readonly slots = new Slots();
 
   constructor(private readonly limits: Config['uploads']) {}
 
-  /** Takes a slot for `userId` or throws a 429 saying why; the returned function gives it back (once). */
-  take(userId: string): () => void {
+  /** Takes a slot for `userId` from `ip` or throws a 429 saying why; the returned function gives it back (once). */
+  take(userId: string, ip: string): () => void {
     const mine = this.slots.tryTake(userId, this.limits.perUser);
     if (!mine) {
       throw new AppError(
@@ -42,18 +49,24 @@ export class UploadSlots {
         { retryAfterSeconds: 10 },
       );
     }
-    const ofAll = this.slots.tryTake(ALL, this.limits.total);
-    if (!ofAll) {
+    const fromIp = this.slots.tryTake(`ip:${ip}`, this.limits.perIp);
+    const reserve = this.slots.count(userId) > 1 ? Math.ceil(this.limits.total * FIRST_UPLOAD_SHARE) : 0;
+    const ofAll = fromIp && this.slots.tryTake(ALL, this.limits.total - reserve);
+    if (!fromIp || !ofAll) {
       mine();
+      fromIp?.();
       throw new AppError(
         429,
         'RATE_LIMITED',
-        'The server is receiving many uploads right now. Please try again in a minute.',
+        fromIp
+          ? 'The server is receiving many uploads right now. Please try again in a minute.'
+          : 'Many uploads are coming from your network right now. Please wait for one to finish, then try again.',
         { retryAfterSeconds: 60 },
       );
     }
     return () => {
       mine();
+      fromIp();
       ofAll();
     };
   }

@@ -21,18 +21,21 @@ export interface CheckedTrainingInput {
   characters: number;
 }
 
-/** Characters the engine will train on from one file; throws the upload message when it cannot read it. */
-export async function countFileCharacters(file: FileOnDisk): Promise<number> {
-  const counts = await countFiles([file]);
+/**
+ * Characters the engine will train on from one file; throws the upload message when it cannot
+ * read it. `owner` is the account: its files take their turn at the shared readers fairly.
+ */
+export async function countFileCharacters(file: FileOnDisk, owner: string): Promise<number> {
+  const counts = await countFiles([file], owner);
   return counts[0] ?? 0;
 }
 
-async function countFiles(files: readonly FileOnDisk[]): Promise<number[]> {
+async function countFiles(files: readonly FileOnDisk[], owner: string): Promise<number[]> {
   const counts: number[] = [];
   const failed: TextExtractionError[] = [];
   for (const file of files) {
     try {
-      const { characters } = await extractTrainingText({ name: file.name, data: await readFile(file.path) });
+      const { characters } = await extractTrainingText({ name: file.name, data: await readFile(file.path) }, { owner });
       counts.push(characters);
     } catch (error) {
       if (!(error instanceof TextExtractionError)) throw error;
@@ -53,8 +56,9 @@ export const countPastedCharacters = (text: string): number => countWrittenChars
 export async function checkTrainingInput(
   fields: { name: string; text: string },
   files: readonly FileOnDisk[],
+  owner: string,
 ): Promise<CheckedTrainingInput> {
-  const fileChars = await countFiles(files);
+  const fileChars = await countFiles(files, owner);
   const characters = countPastedCharacters(fields.text) + fileChars.reduce((a, b) => a + b, 0);
   if (characters < MIN_TRAINING_CHARS) throw errors.validation(VOICE_MESSAGES.tooFewChars(characters));
   return { name: fields.name, pastedText: fields.text, characters };

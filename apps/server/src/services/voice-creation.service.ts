@@ -41,7 +41,7 @@ export class VoiceCreationService {
   ): Promise<Voice> {
     let input: CheckedTrainingInput;
     try {
-      input = await checkTrainingInput(upload.fields, upload.files);
+      input = await checkTrainingInput(upload.fields, upload.files, user.id);
     } catch (error) {
       await rm(upload.dir, { recursive: true, force: true });
       throw error;

@@ -2,12 +2,15 @@
 // or gigabytes, and some failures (V8's "invalid size" and out-of-memory errors) abort the whole
 // process they happen in, worker threads included. So each file is read in a child process with
 // a small heap, watched for time and resident memory and killed past either; the caller sees an
-// UNREADABLE error and this process is untouched. Children are reused while they behave.
+// UNREADABLE error and this process is untouched. Children are reused while they behave. Turns at
+// the processes are shared fairly between accounts (fair-queue.ts): nobody's slow files make
+// another person's wait behind all of them.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENGINE_DIR } from '../package-dir.js';
 import { TextExtractionError, type TextExtractionErrorCode } from './errors.js';
+import { FairQueue } from './fair-queue.js';
 import { EXTRACTOR_LIMITS, extractionTimeLimitMs } from './limits.js';
 import { acceptedFormat, type ExtractedText, type TrainingText, type UploadedFile, unreadable } from './parse.js';
 
@@ -37,10 +40,16 @@ interface Worker {
   leave?: () => void;
 }
 
+/** Whose turn it is: files of one owner (an account) wait behind each other, not behind others'. */
+export interface ExtractionOwner {
+  owner?: string;
+}
+/** Files with no owner named (the command line, a training in the worker) share one. */
+const NO_OWNER = '';
+
 let nextId = 1;
 const idle: Worker[] = [];
-let running = 0;
-const waiting: (() => void)[] = [];
+const turns = new FairQueue(EXTRACTOR_LIMITS.processes);
 
 function spawnWorker(): Worker {
   const child = fork(CHILD_ENTRY, [], {
@@ -69,30 +78,29 @@ function spawnWorker(): Worker {
   return { child, ready };
 }
 
-async function acquire(): Promise<Worker> {
-  if (running >= EXTRACTOR_LIMITS.processes) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+/** A process for `owner`'s next file, once it is their turn; with the turn's release. */
+async function acquire(owner: string): Promise<{ worker: Worker; endTurn: () => void }> {
+  const endTurn = await turns.take(owner);
   const worker = idle.pop();
   if (worker) {
     clearTimeout(worker.idleTimer);
     if (worker.leave) worker.child.off('exit', worker.leave);
     worker.child.ref();
     worker.child.channel?.ref();
-    return worker;
+    return { worker, endTurn };
   }
-  return spawnWorker();
+  return { worker: spawnWorker(), endTurn };
 }
 
-function release(worker: Worker, reusable: boolean): void {
-  running--;
+function release(worker: Worker, reusable: boolean, endTurn: () => void): void {
   if (reusable && worker.child.exitCode === null && worker.child.signalCode === null) {
     park(worker);
   } else {
     worker.child.kill('SIGKILL');
     // A fresh one starts now rather than when the next file comes: starting takes a second.
-    if (idle.length + running < EXTRACTOR_LIMITS.processes) park(spawnWorker());
+    if (idle.length + turns.busy - 1 < EXTRACTOR_LIMITS.processes) park(spawnWorker());
   }
-  waiting.shift()?.();
+  endTurn();
 }
 
 function park(worker: Worker): void {
@@ -126,12 +134,24 @@ function residentBytes(pid: number | undefined): number | null {
 }
 
 /** Reads `file` in an extraction process; throws TextExtractionError, UNREADABLE when it goes past a bound. */
-export async function extractIsolated(file: UploadedFile, mode: 'raw'): Promise<ExtractedText>;
-export async function extractIsolated(file: UploadedFile, mode: 'training'): Promise<TrainingText>;
-export async function extractIsolated(file: UploadedFile, mode: ExtractionMode): Promise<ExtractedText | TrainingText> {
+export async function extractIsolated(
+  file: UploadedFile,
+  mode: 'raw',
+  options?: ExtractionOwner,
+): Promise<ExtractedText>;
+export async function extractIsolated(
+  file: UploadedFile,
+  mode: 'training',
+  options?: ExtractionOwner,
+): Promise<TrainingText>;
+export async function extractIsolated(
+  file: UploadedFile,
+  mode: ExtractionMode,
+  { owner = NO_OWNER }: ExtractionOwner = {},
+): Promise<ExtractedText | TrainingText> {
   // Checks that need no parsing come first, and need no process.
   const format = acceptedFormat(file.name);
-  const worker = await acquire();
+  const { worker, endTurn } = await acquire(owner);
   let reusable = false;
   try {
     try {
@@ -148,7 +168,7 @@ export async function extractIsolated(file: UploadedFile, mode: ExtractionMode):
     if (error instanceof TextExtractionError) throw error;
     throw unreadable(file.name, format, error instanceof Error ? error.message : String(error), error);
   } finally {
-    release(worker, reusable);
+    release(worker, reusable, endTurn);
   }
 }
 

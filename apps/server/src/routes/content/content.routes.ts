@@ -39,7 +39,9 @@ export async function contentRoutes(
         reference: file
           ? async () => {
               try {
-                return (await extractTrainingText({ name: file.name, data: await readFile(file.path) })).text;
+                return (
+                  await extractTrainingText({ name: file.name, data: await readFile(file.path) }, { owner: user.id })
+                ).text;
               } catch (error) {
                 if (error instanceof TextExtractionError) throw errors.validation(uploadErrorMessage([error]));
                 throw error;

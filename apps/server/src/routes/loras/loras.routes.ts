@@ -42,7 +42,7 @@ export async function lorasRoutes(
     try {
       const [file] = upload.files;
       if (!file || upload.files.length > 1) throw errors.validation('Send exactly one file, in the field "file".');
-      return { name: file.name, characters: await countFileCharacters(file) };
+      return { name: file.name, characters: await countFileCharacters(file, authOf(request).user.id) };
     } finally {
       await rm(upload.dir, { recursive: true, force: true });
     }

@@ -124,7 +124,7 @@ export async function receiveVoiceUpload<Schema extends z.ZodObject>(
   }
   const { fileField } = form;
   const fields = Object.keys(form.schema.shape);
-  const release = request.server.uploadSlots.take(authOf(request).user.id);
+  const release = request.server.uploadSlots.take(authOf(request).user.id, request.ip);
   const dir = path.join(tmpRoot, `upload-${randomBytes(8).toString('hex')}`);
   const upload: VoiceUpload = { dir, fields: {}, files: [] };
   const badTypes: string[] = [];

@@ -56,6 +56,38 @@ describe('create voice store', () => {
     ]);
   });
 
+  it('counts one file at a time, across batches, and waits out a busy server', async () => {
+    vi.useFakeTimers();
+    try {
+      let running = 0;
+      let most = 0;
+      let busyOnce = true;
+      count.mockImplementation(async (f: File) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running -= 1;
+        if (f.name === 'b.md' && busyOnce) {
+          busyOnce = false;
+          throw new ApiError({ status: 429, msg: 'busy', code: 'RATE_LIMITED', details: { retryAfterSeconds: 2 } });
+        }
+        return { name: f.name, characters: 5_000 };
+      });
+      addFiles([file('a.md'), file('b.md')]);
+      addFiles([file('c.md')]);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(most).toBe(1);
+      expect(read().files.map((f) => [f.file.name, f.charCount])).toEqual([
+        ['a.md', 5_000],
+        ['b.md', 5_000],
+        ['c.md', 5_000],
+      ]);
+      expect(read().fileErrors).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('returns the files that would pass 50 MB for the EGAD! modal', () => {
     count.mockResolvedValue({ name: 'x', characters: 1 });
     const names = addFiles([file('1.pdf', 9 * MB), file('2.pdf', 9 * MB), file('3.pdf', 9 * MB)]);

@@ -2,6 +2,7 @@
 // "Creating Voice..." placeholder as soon as it submits, and comes back with everything kept when
 // the upload fails. File counts arrive here too, so a count that lands after a navigation is kept.
 import { filterVoiceNameInput, MAX_PASTED_CHARS, stripNul, type Voice, voiceNameSchema } from '@ownvoice/shared';
+import { ApiError } from '../../lib/api-error';
 import { createStore, useStore } from '../../lib/create-store';
 import { handleInsufficientLimit } from '../../lib/purchase-prompt';
 import { countCharacters, createVoice } from './api';
@@ -95,7 +96,7 @@ export function dismissCreateError(): void {
 let nextFileId = 0;
 
 /**
- * Adds the files the rules accept and asks the server to count each, in parallel. Returns the
+ * Adds the files the rules accept and asks the server to count each, one after another. Returns the
  * names left out for passing the 50 MB total, for the EGAD! modal; other refusals land in
  * fileErrors once every count of the batch has answered.
  */
@@ -114,12 +115,36 @@ export function addFiles(incoming: readonly File[]): string[] {
   return screening.overTotal.map((f) => f.name);
 }
 
+/**
+ * Counts go one at a time, batches included: the server takes few uploads from one account at
+ * once (2 by default), and the Voice's own upload must still find a slot.
+ */
+let countsDone: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const run = countsDone.then(task, task);
+  countsDone = run.catch(() => undefined);
+  return run;
+}
+
+/** Waits what the server asks (at most 10 s) and tries again, up to three times, when it is busy. */
+async function countWhenFree(file: File): Promise<{ characters: number }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await countCharacters(file);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 429 || attempt >= 3) throw error;
+      const seconds = Number(error.details.retryAfterSeconds) || 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, 10) * 1000));
+    }
+  }
+}
+
 async function countBatch(added: readonly SelectedFile[], earlier: readonly FileFailure[]): Promise<void> {
   const failures: FileFailure[] = [...earlier];
   await Promise.all(
     added.map(async (entry) => {
       try {
-        const { characters } = await countCharacters(entry.file);
+        const { characters } = await oneAtATime(() => countWhenFree(entry.file));
         store.set((s) => ({
           ...s,
           files: s.files.map((f) => (f.id === entry.id ? { ...f, charCount: characters } : f)),
