@@ -56,6 +56,10 @@ async function main(): Promise<void> {
   const baseModel = new BaseModelService();
   const app = await buildApp({ config, database, baseModel });
   app.addHook('onClose', async () => database.close());
+  // Forks made before they took only the adapter lose the evaluation (the source's writing) they copied.
+  await app.platform.services.voices.tidyForks().catch((error: unknown) => {
+    app.log.warn({ err: error }, 'could not tidy the files of older forks');
+  });
   for (const warning of openFolderWarnings([
     { path: config.dataDir, what: 'data folder' },
     { path: config.artifactDir, what: 'artifact folder' },

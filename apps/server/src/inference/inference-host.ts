@@ -19,6 +19,7 @@ import { socketsDir } from '../data-folder.js';
 import type { BaseModelService } from '../engine/base-model.service.js';
 import { type BaseModelInfo, baseModelInfo } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
+import { PEFT_FOLDER } from '../storage/voice-files.js';
 import { InferenceEndpoint, InferenceUnavailableError, PromptTooLongError } from './inference-endpoint.js';
 import { InferenceSupervisor, type SupervisorLog, type SupervisorOptions } from './supervisor.js';
 
@@ -188,7 +189,7 @@ export class InferenceHost extends EventEmitter<HostEvents> {
   adapterPath(localAdapterPath: string): string {
     const { settings, artifactDir } = this.options;
     const file =
-      settings.adapterFormat === 'peft' ? path.join(path.dirname(localAdapterPath), 'peft') : localAdapterPath;
+      settings.adapterFormat === 'peft' ? path.join(path.dirname(localAdapterPath), PEFT_FOLDER) : localAdapterPath;
     if (!settings.artifactDirOnEndpoints) return file;
     return path.join(settings.artifactDirOnEndpoints, path.relative(artifactDir, file));
   }

@@ -34,6 +34,14 @@ export class VoicesRepository {
     return byOwner(this.db).execute({ userId });
   }
 
+  /** Every fork's id and adapter key. */
+  async listForks(): Promise<{ id: string; adapterKey: string | null }[]> {
+    return this.db
+      .select({ id: voices.id, adapterKey: voices.adapterKey })
+      .from(voices)
+      .where(isNotNull(voices.forkedFromId));
+  }
+
   /** Public Voices with their owners' usernames. */
   async listPublic(): Promise<(VoiceRow & { ownerName: UserRow['username'] })[]> {
     const rows = await this.db

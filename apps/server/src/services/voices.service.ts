@@ -11,7 +11,7 @@ import { voicePolicy } from '../policies/index.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
-import { voiceFolder } from '../storage/voice-files.js';
+import { copyForFork, tidyForkedFiles, voiceFolder } from '../storage/voice-files.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice, visibleVoice } from './voice-access.js';
 
@@ -100,12 +100,18 @@ export class VoicesService {
     await this.storage.remove(voiceFolder(voice.id));
   }
 
+  /** At start: forks made before they took only the adapter lose the evaluation they copied. */
+  async tidyForks(): Promise<void> {
+    await tidyForkedFiles(this.storage, await this.voices.listForks());
+  }
+
   /**
    * Copies a trained Voice the user can see into a new private Voice of theirs. Like creating
    * one, it runs in one transaction under the user's row lock (the storage-slot check and the
    * insert are one step), and it holds the source's row while copying its files, so a delete of
    * the source waits for the copy, or has happened and the fork is refused: never a fork
-   * without files. The fork carries no training text: evaluation samples stay with the owner.
+   * without files. The fork carries no training text: it gets the adapter and its PEFT export,
+   * never the evaluation file or the samples in the row, which quote the owner's writing.
    */
   async fork(user: UserRow, id: string): Promise<Voice> {
     await this.visible(user, id);
@@ -123,7 +129,7 @@ export class VoicesService {
         if (!source.adapterKey || !(await this.storage.exists(source.adapterKey))) {
           throw errors.voiceNotReady('This Voice’s files are not available, so it cannot be forked.');
         }
-        await this.storage.copy(voiceFolder(source.id), voiceFolder(forkId));
+        const adapterKey = await copyForFork(this.storage, { id: source.id, adapterKey: source.adapterKey }, forkId);
         const evaluation = evaluationOf(source.evaluation, false);
         const row = await this.voices.insert(
           {
@@ -134,7 +140,7 @@ export class VoicesService {
             progress: 100,
             isPublic: false,
             pipelineId: source.pipelineId,
-            adapterKey: source.adapterKey.replace(voiceFolder(source.id), voiceFolder(forkId)),
+            adapterKey,
             forkedFromId: source.id,
             characters: source.characters,
             evaluation,

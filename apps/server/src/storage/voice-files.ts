@@ -17,6 +17,38 @@ export const workKey = (voiceId: string): string => `${voiceFolder(voiceId)}/wor
 /** The trained adapter (GGUF and PEFT export); the only part a ready Voice keeps. */
 export const adapterFolderKey = (voiceId: string): string => `${voiceFolder(voiceId)}/adapter`;
 
+/**
+ * Copies what a fork of `source` needs into the fork's folder: the adapter and, beside it, its
+ * PEFT export (what a vLLM endpoint loads). Nothing else: the evaluation beside them quotes the
+ * source's training writing, which stays its owner's. Answers the fork's adapter key.
+ */
+export async function copyForFork(
+  storage: ArtifactStorage,
+  source: { id: string; adapterKey: string },
+  forkId: string,
+): Promise<string> {
+  const from = voiceFolder(source.id);
+  if (!source.adapterKey.startsWith(`${from}/`))
+    throw new Error(`adapter ${source.adapterKey} is outside its Voice's folder`);
+  const adapterKey = `${voiceFolder(forkId)}${source.adapterKey.slice(from.length)}`;
+  await storage.copy(source.adapterKey, adapterKey);
+  const peft = `${path.posix.dirname(source.adapterKey)}/${PEFT_FOLDER}`;
+  if (await storage.exists(peft)) await storage.copy(peft, `${path.posix.dirname(adapterKey)}/${PEFT_FOLDER}`);
+  return adapterKey;
+}
+
+/** The PEFT export's folder, beside the GGUF adapter (the engine's trainVoice writes both). */
+export const PEFT_FOLDER = 'peft';
+/** The evaluation the engine writes beside the adapter; its samples quote the training writing. */
+export const EVALUATION_FILE = 'evaluation.json';
+
+/** Removes what forks copied before they took only the adapter (copyForFork): their source's evaluation. */
+export async function tidyForkedFiles(storage: ArtifactStorage, forks: { adapterKey: string | null }[]): Promise<void> {
+  for (const { adapterKey } of forks) {
+    if (adapterKey) await storage.remove(`${path.posix.dirname(adapterKey)}/${EVALUATION_FILE}`);
+  }
+}
+
 export const UPLOAD_MANIFEST = 'manifest.json';
 export const PASTED_TEXT_FILE = 'pasted.txt';
 

@@ -143,6 +143,16 @@ describe('/api/loras', () => {
       samples: [{ generic: 'Generic text.', voice: 'Rewritten text.', original: secret }],
     };
     const source = await addVoice(ownerId, { isPublic: true, evaluation });
+    // Laid out as a training leaves it: the adapter, its PEFT export, and the evaluation file.
+    const adapterDir = path.join(ctx.config.dataDir, 'voices', source.id, 'adapter');
+    mkdirSync(path.join(adapterDir, 'peft'), { recursive: true });
+    writeFileSync(path.join(adapterDir, 'voice-v1.gguf'), 'adapter bytes');
+    writeFileSync(path.join(adapterDir, 'peft', 'adapter_model.safetensors'), 'weights');
+    writeFileSync(path.join(adapterDir, 'evaluation.json'), JSON.stringify(evaluation));
+    await ctx.database.db
+      .update(voices)
+      .set({ adapterKey: `voices/${source.id}/adapter/voice-v1.gguf` })
+      .where(eq(voices.id, source.id));
     expect((await owner.get(`/api/loras/${source.id}`)).json().evaluation.samples[0].original).toBe(secret);
     expect((await owner.get('/api/loras/public')).body).toContain(secret);
 
@@ -157,6 +167,27 @@ describe('/api/loras', () => {
     expect(fork.body).not.toContain(secret);
     expect(JSON.stringify((await rowOf(fork.json()._id))?.evaluation)).not.toContain(secret);
     expect((await other.get(`/api/loras/${fork.json()._id}`)).body).not.toContain(secret);
+    // Its folder holds the adapter and the PEFT export, and nothing of the writing.
+    const forkFolder = path.join(ctx.config.dataDir, 'voices', fork.json()._id);
+    const files = readdirSync(forkFolder, { recursive: true, encoding: 'utf8' }).sort();
+    expect(files).toEqual([
+      'adapter',
+      'adapter/peft',
+      'adapter/peft/adapter_model.safetensors',
+      'adapter/voice-v1.gguf',
+    ]);
+    expect((await rowOf(fork.json()._id))?.adapterKey).toBe(`voices/${fork.json()._id}/adapter/voice-v1.gguf`);
+  });
+
+  it('takes the source’s evaluation out of forks made before forks took only the adapter', async () => {
+    const source = await addVoice(ownerId, { isPublic: true });
+    const older = await addVoice(otherId, { forkedFromId: source.id });
+    const copied = path.join(ctx.config.dataDir, 'voices', older.id, 'evaluation.json');
+    writeFileSync(copied, '{"samples":[{"original":"the source owner’s diary"}]}');
+    await ctx.app.platform.services.voices.tidyForks();
+    expect(existsSync(copied)).toBe(false);
+    expect(existsSync(path.join(ctx.config.dataDir, 'voices', older.id, 'voice-v1.gguf'))).toBe(true);
+    expect(existsSync(path.join(ctx.config.dataDir, 'voices', source.id, 'voice-v1.gguf'))).toBe(true);
   });
 
   it('lets concurrent forks take only the free storage slots', async () => {
