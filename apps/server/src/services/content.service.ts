@@ -1,7 +1,8 @@
 // Create Content, Quick mode: the plain base model thinks (a short plan), then drafts from the
 // prompt, streamed; the awake Voice then rewrites the draft chunk by chunk, as Convert does.
-// One generation spends one short content, given back only when no part of the draft reached the
-// person (a reader who takes the draft and hangs up has had it).
+// One generation spends one short content, given back when no part of the draft reached the
+// person (a reader who takes the draft and hangs up has had it), or when the writing service
+// stopped under them.
 import {
   BASE_CHAT_SETTINGS,
   createRequest,
@@ -13,7 +14,7 @@ import {
 } from '@ownvoice/engine';
 import type { ContentFormat, CreateEvent } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import { streamText } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
@@ -116,6 +117,11 @@ export class ContentService {
       }
       await this.activation.touch(voice.id);
       yield { type: 'complete' };
+    } catch (error) {
+      // The writing service stopped under them (its message says nothing was charged): they did
+      // not get what they paid for, whatever reached them.
+      if (error instanceof AppError && error.code === 'ENGINE_UNAVAILABLE') delivered = false;
+      throw error;
     } finally {
       // No draft reached the person: the short content is theirs again.
       if (!delivered) await this.usage.refund(user.id, 'shortContent', 1, receipt);

@@ -15,7 +15,7 @@ import { embeddedEndpoint, isLoaded } from '../../test/inference.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
 import type { TestClient, TestContext } from '../../test/test-app.js';
-import { createTestContext } from '../../test/test-app.js';
+import { createTestContext, encodeMultipart } from '../../test/test-app.js';
 import { writingSample } from '../../test/writing.js';
 
 const MINUTE = 60_000;
@@ -73,6 +73,25 @@ describe('the inference process killed in the middle of a Convert', () => {
     const events = streamEvents(await stream.done);
     expect(events.at(-1)).toEqual({ type: 'error', code: 'ENGINE_UNAVAILABLE', error: STOPPED_MIDWAY });
     await convertsAgain();
+  }, 180_000);
+
+  it('ends a Create whose draft was reaching the person, and gives its short content back as it says', async () => {
+    const shortContentLeft = async () =>
+      (await owner.get('/api/auth/me'))
+        .json()
+        .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0) as number;
+    const before = await shortContentLeft();
+    const { payload, contentType } = encodeMultipart({
+      fields: { prompt: 'A long essay on the history of our town’s river', format: 'article', selectedLora: voice.id },
+    });
+    const stream = await openStream(ctx, owner, '/api/content/generate-stream', { body: payload, contentType });
+    await stream.seen('"type":"content_chunk"');
+    await killAndRecover('SIGKILL');
+    const events = streamEvents(await stream.done);
+    expect(events.some((e) => e.type === 'content_chunk')).toBe(true);
+    expect(events.at(-1)).toEqual({ type: 'error', code: 'ENGINE_UNAVAILABLE', error: STOPPED_MIDWAY });
+    expect(STOPPED_MIDWAY).toContain('Nothing was charged');
+    await expect.poll(shortContentLeft).toBe(before);
   }, 180_000);
 
   it('charges waking hours for the time the Voice could be used, never for the time it was down', async () => {
