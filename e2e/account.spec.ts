@@ -2,8 +2,8 @@
 // computing the code with Debian's oathtool (an implementation independent of the server's), save
 // the backup codes, log out, log in with a code, log in with a backup code, and turn it off; then
 // delete the account. Screenshots of the setup dialog and the account page go to e2e/artifacts/.
-import { expect, type Page, test } from '@playwright/test';
-import { enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot, totp } from './support';
+import type { Page } from '@playwright/test';
+import { enableTwoFactorOnAccountPage, expect, logIn, registerViaApi, screenshot, test, totp } from './support';
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).click();

@@ -2,14 +2,16 @@
 // (the code dialog opens on the server's requiresMFAToken), grants credits, edits limits, invites
 // an admin who accepts and sets up two-factor, deletes a user, and reads the activity page. Each
 // action takes a fresh code: the authenticator's for the first, backup codes after (a code is good once).
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   E2E_CONSOLE_ADMIN,
   enableTwoFactorOnAccountPage,
+  expect,
   logIn,
   registerViaApi,
   runId,
   screenshot,
+  test,
   totp,
 } from './support';
 

@@ -1,7 +1,6 @@
 // The account journey through the real UI: sign up, onboarding, the dashboard, log out, log in;
 // plus the error messages of the auth screen. Screenshots go to e2e/artifacts/ for review.
-import { expect, test } from '@playwright/test';
-import { fillRegistration, logIn, runId, screenshot } from './support';
+import { expect, fillRegistration, logIn, runId, screenshot, test } from './support';
 
 const account = {
   username: `e2e_${runId}`,

@@ -1,8 +1,17 @@
 // Paying, on the embedded default's offline provider (a test checkout, no card): the pay-later
 // trial to the Minimum plan, a pack from the plans page, cancelling and reactivating, an upgrade
 // charged at once and a downgrade shown as the pending change. Screenshots go to e2e/artifacts/.
-import { expect, type Page, test } from '@playwright/test';
-import { completeTestCheckout, expectPaymentConfirmed, logIn, registerThroughForm, runId, screenshot } from './support';
+import type { Page } from '@playwright/test';
+import {
+  completeTestCheckout,
+  expect,
+  expectPaymentConfirmed,
+  logIn,
+  registerThroughForm,
+  runId,
+  screenshot,
+  test,
+} from './support';
 
 const payer = { username: `payer_${runId}`, email: `payer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 

@@ -1,8 +1,8 @@
 // The landing page as a visitor sees it at desktop and phone widths: the demo video of the real
 // product loads, the demo Voice's measured evaluation shows, the FAQ opens, and the ways in lead
 // to sign-up or back to the dashboard. Screenshots go to e2e/artifacts/ for review.
-import { expect, type Page, test } from '@playwright/test';
-import { registerThroughForm, runId, screenshot } from './support';
+import type { Page } from '@playwright/test';
+import { expect, registerThroughForm, runId, screenshot, test } from './support';
 
 /** The demo video's duration in seconds, once the browser has read its metadata. */
 async function videoDuration(page: Page): Promise<number> {

@@ -6,16 +6,18 @@
 // e2e/artifacts/tour-*.png for review.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   completeTestCheckout,
   E2E_ADMIN,
   e2eDir,
+  expect,
   expectPaymentConfirmed,
   logIn,
   registerThroughForm,
   runId,
   screenshot,
+  test,
 } from './support';
 
 const corpus = readFileSync(path.join(e2eDir, '..', 'packages', 'engine', 'corpus', 'jargon.txt'), 'utf8');

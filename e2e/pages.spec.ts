@@ -1,10 +1,12 @@
 // Routes, guards and the less travelled auth paths (second factor, full beta), with screenshots
 // of every public page for review.
-import { expect, test } from '@playwright/test';
-import { E2E_ADMIN, enableTwoFactorOnAccountPage, logIn, registerViaApi, screenshot } from './support';
+import { E2E_ADMIN, enableTwoFactorOnAccountPage, expect, logIn, registerViaApi, screenshot, test } from './support';
 
 test('public pages render with their key content', async ({ page }) => {
-  await page.goto('/');
+  // Served under the strict policy (the fixture in support.ts fails any test it blocks something in).
+  const landing = await page.goto('/');
+  expect(landing?.headers()['content-security-policy']).toContain("script-src 'self';");
+  expect(landing?.headers()['x-frame-options']).toBe('DENY');
   await expect(page.getByRole('link', { name: 'Get Started' })).toHaveAttribute(
     'href',
     '/auth?tab=register&redirect=%2Fonboarding%2Fplans',

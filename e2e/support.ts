@@ -1,11 +1,38 @@
-// What every e2e spec shares: screenshots for review, a run id that keeps accounts unique across
-// runs against the same server, sign-up through the API and log-in through the form.
+// What every e2e spec shares: `test` that fails on any Content-Security-Policy violation,
+// screenshots for review, a run id that keeps accounts unique across runs against the same
+// server, sign-up through the API and log-in through the form.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { withCheckDigit } from '../apps/server/src/payments/test-cards';
+
+export { expect };
+
+/**
+ * Playwright's `test`, watching every page of the test's browser context: the app runs under the
+ * server's strict Content-Security-Policy, and anything it blocks (an inline script, an eval, a
+ * foreign request) fails the test that caused it.
+ */
+export const test = base.extend<{ cspViolations: undefined }>({
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      const watch = (page: Page) =>
+        page.on('console', (message) => {
+          if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+            violations.push(`${page.url()}: ${message.text()}`);
+          }
+        });
+      for (const page of context.pages()) watch(page);
+      context.on('page', watch);
+      await use(undefined);
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');

@@ -1,6 +1,16 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
-import { logIn, payNowAtOnboarding, prose, quickTopUp, registerThroughForm, runId, screenshot } from './support';
+import {
+  expect,
+  logIn,
+  payNowAtOnboarding,
+  prose,
+  quickTopUp,
+  registerThroughForm,
+  runId,
+  screenshot,
+  test,
+} from './support';
 
 const writer = { username: `writer_${runId}`, email: `writer-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };
 const reader = { username: `reader_${runId}`, email: `reader-${runId}@example.com`, password: 'Corr3ct-Horse-Battery' };

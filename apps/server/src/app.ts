@@ -15,6 +15,7 @@ import { registerCsrfCheck } from './plugins/csrf.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
 import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-limits.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
@@ -100,6 +101,7 @@ export async function buildApp({
   app.setSerializerCompiler(responseSerializerCompiler({ check: checkResponses }));
   registerErrorHandling(app);
   registerHttpLimits(app, config);
+  await registerSecurityHeaders(app);
   await app.register(cookie);
 
   const platform = createPlatform({
