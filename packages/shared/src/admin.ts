@@ -78,6 +78,10 @@ export type AdminUserResponse = z.infer<typeof adminUserResponseSchema>;
 
 export const adminDeleteResponseSchema = z.object({ data: z.object({ id: z.string() }) });
 
+/** GET/DELETE /api/admin/confirmation: until when this session's admin actions need no code (null: the next needs one). */
+export const adminConfirmationResponseSchema = z.object({ data: z.object({ confirmedUntil: z.string().nullable() }) });
+export type AdminConfirmation = z.infer<typeof adminConfirmationResponseSchema>['data'];
+
 // ---- The activity log -------------------------------------------------------------------------
 
 /** security: the user's own sign-ins and account changes; admin: an admin acted; billing: payments. */

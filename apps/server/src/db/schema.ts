@@ -104,6 +104,8 @@ export const sessions = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Until when an admin's actions need no fresh code: a right one was given (services/step-up.service.ts). */
+    confirmedUntil: timestamp('confirmed_until', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId)],
 );

@@ -5,9 +5,14 @@ import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
 import { type UserUsage, type UserViewRow, usageColumns, usageOf, userViewColumns } from './user-usage.js';
 
-/** What a request needs of its session: which one it is and when it was last used. */
-export type RequestSession = Pick<SessionRow, 'id' | 'userId' | 'lastUsedAt'>;
-const requestSession = { id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt };
+/** What a request needs of its session: which one it is, when it was last used, until when an admin is confirmed. */
+export type RequestSession = Pick<SessionRow, 'id' | 'userId' | 'lastUsedAt' | 'confirmedUntil'>;
+const requestSession = {
+  id: sessions.id,
+  userId: sessions.userId,
+  lastUsedAt: sessions.lastUsedAt,
+  confirmedUntil: sessions.confirmedUntil,
+};
 
 /** Every signed-in request runs this one. */
 const withUserByTokenHash = preparedQuery((db) =>
@@ -34,7 +39,7 @@ const withUserViewByTokenHash = preparedQuery((db) =>
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(row: Omit<SessionRow, 'createdAt'> & { createdAt?: Date }): Promise<SessionRow> {
+  async insert(row: typeof sessions.$inferInsert): Promise<SessionRow> {
     const [created] = await this.db.insert(sessions).values(row).returning();
     if (!created) throw new Error('insert into sessions returned no row');
     return created;
@@ -60,6 +65,11 @@ export class SessionsRepository {
       .update(sessions)
       .set({ lastUsedAt: at })
       .where(and(eq(sessions.id, id), lt(sessions.lastUsedAt, before)));
+  }
+
+  /** Sets (or, with null, ends) the session's confirmed window. */
+  async setConfirmedUntil(id: string, until: Date | null): Promise<void> {
+    await this.db.update(sessions).set({ confirmedUntil: until }).where(eq(sessions.id, id));
   }
 
   async delete(id: string): Promise<void> {

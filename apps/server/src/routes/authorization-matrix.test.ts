@@ -237,6 +237,8 @@ const MATRIX: Record<string, Row> = {
     expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
   },
   'GET /api/admin/overview': adminOnly(json('GET', () => '/api/admin/overview')),
+  'GET /api/admin/confirmation': adminOnly(json('GET', () => '/api/admin/confirmation')),
+  'DELETE /api/admin/confirmation': adminOnly(json('DELETE', () => '/api/admin/confirmation')),
   'GET /api/admin/billing': adminOnly(json('GET', () => '/api/admin/billing')),
   'GET /api/admin/users/:id/payments': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/payments`)),
   'POST /api/admin/users/:id/payments/:paymentId/refund': adminOnly(

@@ -197,7 +197,7 @@ export function createServices(
     ),
     invitations,
     activity,
-    stepUp: new StepUpService(mfa, loginGuard),
+    stepUp: new StepUpService(mfa, loginGuard, sessions, clock),
     loginGuard,
     auth,
     sessions,

@@ -89,6 +89,11 @@ export class SessionsService {
     return this.sessions.deleteAllForUser(userId);
   }
 
+  /** Until `until` (or, with null, no longer) the session's admin actions need no fresh code. */
+  setConfirmedUntil(sessionId: string, until: Date | null): Promise<void> {
+    return this.sessions.setConfirmedUntil(sessionId, until);
+  }
+
   /** Ends every session of the user but `keep` (two-factor turned on there: the others were made without it). */
   revokeOthers(userId: string, keep: string): Promise<void> {
     return this.sessions.deleteAllForUser(userId, keep);

@@ -13,6 +13,11 @@ export const ADMIN_REASON_MIN = 5;
 export const ADMIN_REASON_MAX = 500;
 /** The header that carries a fresh second-factor code for a sensitive admin action. */
 export const ADMIN_MFA_HEADER = 'x-mfa-token';
+/**
+ * After a right code, the session's admin actions need no other for this long (like GitHub's sudo
+ * mode); signing out, or ending it from the console, ends it sooner.
+ */
+export const ADMIN_CONFIRMED_WINDOW_MS = 5 * 60_000;
 /** Roles an invitation may give. */
 export const INVITE_ROLES = ['admin', 'super_admin'] as const;
 

@@ -1,6 +1,7 @@
 // The admin console's actions over HTTP: who may act on whom (the policy matrix with two-factor
 // on), the fresh second factor each action needs, and what each action leaves behind — exactly
 // one activity row, ledger lines with the admin as author, ended sessions, nothing of a deleted user.
+import { ADMIN_CONFIRMED_WINDOW_MS } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, invitations, ledgerEntries, users } from '../../db/schema.js';
@@ -203,6 +204,47 @@ describe('the fresh second factor', () => {
     expect((await send(sup, grant, withoutHyphen.replace('-', '').toUpperCase())).statusCode).toBe(200);
     expect((await send(sup, grant, withHyphen)).json().code).toBe('INVALID_MFA_TOKEN');
     expect(await credits()).toBe(75);
+  });
+
+  it('opens a five-minute window after a right code, shown to the console, ended early or by signing out', async () => {
+    const sup = await member('super_admin', 'sudo');
+    const target = await member('user', 'sudoed');
+    const grant = ACTIONS.grant(target.id);
+    const confirmation = async (who = sup) =>
+      (await who.client.get('/api/admin/confirmation')).json().data.confirmedUntil as string | null;
+    expect(await confirmation()).toBeNull();
+    expect((await send(sup, grant, null)).json().code).toBe('MFA_TOKEN_REQUIRED');
+
+    expect((await send(sup, grant)).statusCode).toBe(200);
+    const until = await confirmation();
+    expect(until).toBe(new Date(ctx.clock.now().getTime() + ADMIN_CONFIRMED_WINDOW_MS).toISOString());
+    // Back-to-back changes need no new code inside the window; a wrong one sent anyway is still refused.
+    for (let i = 0; i < 3; i++) expect((await send(sup, grant, null)).statusCode).toBe(200);
+    expect((await send(sup, grant, '000000')).statusCode).toBe(403);
+    ctx.clock.advance(ADMIN_CONFIRMED_WINDOW_MS - 1000);
+    expect((await send(sup, grant, null)).statusCode).toBe(200);
+    ctx.clock.advance(2000);
+    expect((await send(sup, grant, null)).json().code).toBe('MFA_TOKEN_REQUIRED');
+    expect(await confirmation()).toBeNull();
+
+    // Ended from the console: the next action needs a code again.
+    expect((await send(sup, grant)).statusCode).toBe(200);
+    expect((await sup.client.delete('/api/admin/confirmation')).json().data.confirmedUntil).toBeNull();
+    expect((await send(sup, grant, null)).json().code).toBe('MFA_TOKEN_REQUIRED');
+
+    // A window is the session's: another session of the same admin has none, and signing out ends it.
+    expect((await send(sup, grant)).statusCode).toBe(200);
+    expect(await confirmation()).not.toBeNull();
+    const again = ctx.client();
+    const login = await again.post('/api/auth/login', {
+      email: `${sup.username}@example.com`,
+      password: 'Passw0rdOk',
+      mfaToken: sup.code(),
+    });
+    again.token = login.json().token;
+    expect((await again.get('/api/admin/confirmation')).json().data.confirmedUntil).toBeNull();
+    expect((await sup.client.post('/api/auth/logout')).statusCode).toBe(200);
+    expect((await send(sup, grant, null)).statusCode).toBe(401);
   });
 
   it('ends the guessing session after five wrong codes in a row, and locks nobody out', async () => {

@@ -11,6 +11,7 @@ import { originOf } from '../origin.js';
 import {
   activitiesSchema,
   billingStatusSchema,
+  confirmationSchema,
   deleteUserSchema,
   grantSchema,
   invitationsSchema,
@@ -38,6 +39,17 @@ export async function adminRoutes(
     onRequest: app.requireAdmin,
     preHandler: async (request: FastifyRequest) => stepUp.confirm(authOf(request), freshCode(request)),
   };
+
+  // The confirmed window a right code opened (step-up.service.ts), shown in the console; ending it
+  // needs no code (it only takes rights away).
+  r.get('/admin/confirmation', { schema: confirmationSchema, ...guard }, async (request) => ({
+    data: { confirmedUntil: stepUp.confirmedUntil(authOf(request))?.toISOString() ?? null },
+  }));
+
+  r.delete('/admin/confirmation', { schema: confirmationSchema, ...guard }, async (request) => {
+    await stepUp.endConfirmation(authOf(request));
+    return { data: { confirmedUntil: null } };
+  });
 
   r.get('/admin/overview', { schema: overviewSchema, ...guard }, async () => admin.overview());
 

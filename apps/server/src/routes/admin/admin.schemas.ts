@@ -3,6 +3,7 @@ import {
   activitiesQuerySchema,
   activitiesResponseSchema,
   adminBillingStatusSchema,
+  adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
   adminOverviewSchema,
   adminPaymentParamsSchema,
@@ -37,6 +38,8 @@ const actionErrors = {
   502: apiErrorBodySchema,
   503: apiErrorBodySchema,
 };
+
+export const confirmationSchema = { response: { 200: adminConfirmationResponseSchema, ...errorResponses } };
 
 export const overviewSchema = { response: { 200: adminOverviewSchema, ...errorResponses } };
 

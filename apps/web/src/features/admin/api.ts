@@ -6,6 +6,7 @@ import {
   type ActivitiesResponse,
   ADMIN_MFA_HEADER,
   type AdminBillingStatus,
+  type AdminConfirmation,
   type AdminOverview,
   type AdminPayment,
   type AdminRefundBody,
@@ -14,6 +15,7 @@ import {
   type AdminUsersResponse,
   activitiesResponseSchema,
   adminBillingStatusSchema,
+  adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
   adminOverviewSchema,
   adminPaymentsResponseSchema,
@@ -46,6 +48,13 @@ function queryString(query: object): string {
   }
   return params.toString();
 }
+
+/** Until when this session's actions need no code (a right one opened the window). */
+export const fetchConfirmation = async (signal?: AbortSignal): Promise<AdminConfirmation> =>
+  (await api.get('/admin/confirmation', { schema: adminConfirmationResponseSchema, ...withSignal(signal) })).data;
+
+export const endConfirmation = async (): Promise<AdminConfirmation> =>
+  (await api.delete('/admin/confirmation', { schema: adminConfirmationResponseSchema })).data;
 
 export const fetchAdminOverview = (signal?: AbortSignal): Promise<AdminOverview> =>
   api.get('/admin/overview', { schema: adminOverviewSchema, ...withSignal(signal) });

@@ -1,11 +1,12 @@
 // /admin and /admin/dashboard: overview, users and invitations. The open tab is kept in ?tab= so
 // a link (or the activity page's back link) lands on it; the sensitive actions share one
-// second-factor prompt (MfaProvider).
+// second-factor prompt (MfaProvider), whose right code opens a few minutes without prompts.
 import { Tabs } from '@mantine/core';
 import { IconChartBar, IconMailForward, IconUsers } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/Page';
 import { ADMIN_TABS, type AdminTab } from '../../../lib/paths';
+import { ConfirmationStatus } from './ConfirmationStatus';
 import { InvitesTab } from './InvitesTab';
 import { MfaProvider } from './MfaProvider';
 import { SystemOverview } from './SystemOverview';
@@ -29,6 +30,7 @@ export function AdminDashboardPage() {
   return (
     <Page eyebrow="Administration" title="Admin Dashboard" description="Users, credits and invitations.">
       <MfaProvider>
+        <ConfirmationStatus />
         <Tabs value={tab} onChange={select} keepMounted={false}>
           <Tabs.List mb="lg">
             <Tabs.Tab value="overview" leftSection={<IconChartBar size={16} />}>

@@ -7,6 +7,7 @@ import {
   fetchAdminOverview,
   fetchAdminUsers,
   fetchBillingStatus,
+  fetchConfirmation,
   fetchPendingInvitations,
   fetchUserActivities,
   fetchUserPayments,
@@ -37,6 +38,10 @@ export const useUserPayments = (userId: string) =>
     queryKey: [...ADMIN_QUERY_KEY, 'payments', userId],
     queryFn: ({ signal }) => fetchUserPayments(userId, signal),
   });
+
+/** The session's confirmed window; refreshed with every admin query (an action opens or extends it). */
+export const useConfirmation = () =>
+  useQuery({ queryKey: [...ADMIN_QUERY_KEY, 'confirmation'], queryFn: ({ signal }) => fetchConfirmation(signal) });
 
 export const usePendingInvitations = () =>
   useQuery({
