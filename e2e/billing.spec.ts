@@ -22,7 +22,12 @@ test.describe
     }) => {
       await registerThroughForm(page, payer);
       await screenshot(page, 'onboarding-choice');
+      // Making the choice is the onboarding step `choice`, recorded before the next page.
+      const choiceMade = page.waitForRequest(
+        (request) => request.url().endsWith('/api/auth/onboarding') && request.postDataJSON()?.step === 'choice',
+      );
       await page.getByRole('link', { name: 'Pay later' }).click();
+      await choiceMade;
       await expect(page).toHaveURL(/\/onboarding\/pay-later$/);
       await expect(page.getByTestId('first-charge')).toContainText('$10.00');
       await screenshot(page, 'pay-later');
@@ -36,6 +41,14 @@ test.describe
       await expect(page.getByTestId('trial-panel')).toBeVisible();
       await screenshot(page, 'plans-trial');
       await page.getByTestId('finish-trial').click();
+      // It charges the saved card now: the page asks first, saying what and how much.
+      const ask = page.getByRole('dialog', { name: 'Start the Minimum plan now?' });
+      await expect(ask).toContainText('The first charge is $10.00');
+      await expect(ask).toContainText('Then $8.99 a month');
+      await page.waitForTimeout(300); // the modal's fade-in, for the picture
+      await screenshot(page, 'plans-confirm-finish-trial', { fullPage: false });
+      await ask.getByRole('button', { name: 'Start and pay $10.00' }).click();
+      await expect(page.getByText('$10.00 was charged to your card')).toBeVisible();
       await expect(page.getByTestId('trial-panel')).toHaveCount(0);
       await expect(page.getByTestId('plan-button-minimum')).toHaveText('Current plan');
       await expect(page.getByTestId('plan-button-minimum')).toBeDisabled();
@@ -62,7 +75,8 @@ test.describe
       await page.getByTestId('cancel-subscription').click();
       await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel Subscription' }).click();
       await expect(page.getByTestId('reactivate-subscription')).toBeVisible();
-      await expect(page.getByTestId('subscription-status')).toContainText(/end/i);
+      await expect(page.getByTestId('subscription-status')).toHaveText('Canceled');
+      await expect(page.getByTestId('subscription-period-end')).toBeVisible();
       await screenshot(page, 'account-cancelled');
       await page.getByTestId('reactivate-subscription').click();
       await expect(page.getByTestId('cancel-subscription')).toBeVisible();
@@ -98,3 +112,28 @@ async function logInAs(page: Page) {
   await logIn(page, payer.email, payer.password);
   await expect(page).toHaveURL(/\/dashboard/);
 }
+
+test('a card declined when the plan starts says the bank’s reason and offers the payment page', async ({ page }) => {
+  const decliner = {
+    username: `declined_${runId}`,
+    email: `declined-${runId}@example.com`,
+    password: 'Corr3ct-Horse-Battery',
+  };
+  await registerThroughForm(page, decliner);
+  await page.getByRole('link', { name: 'Pay later' }).click();
+  await page.getByTestId('pay-later-start').click();
+  // Stripe's test card that saves, then declines when charged.
+  await completeTestCheckout(page, 'Pay', undefined, '4000000000000341');
+  await expectPaymentConfirmed(page);
+  await page.goto('/dashboard/plans');
+  await page.getByTestId('finish-trial').click();
+  await page
+    .getByRole('dialog', { name: 'Start the Minimum plan now?' })
+    .getByRole('button', { name: 'Start and pay $10.00' })
+    .click();
+  const problem = page.getByTestId('form-error');
+  await expect(problem).toContainText('Your card was declined.');
+  await expect(problem).not.toContainText('Please try again');
+  await expect(problem.getByTestId('pay-link')).toBeVisible();
+  await screenshot(page, 'plans-card-declined');
+});

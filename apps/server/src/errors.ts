@@ -31,7 +31,15 @@ export const errors = {
   sessionExpired: () =>
     new AppError(401, 'SESSION_EXPIRED', 'Your session has expired after a period of inactivity. Please log in again.'),
   invalidCredentials: () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials'),
-  invalidMfaToken: (status = 401) => new AppError(status, 'INVALID_MFA_TOKEN', 'Invalid MFA token'),
+  /** Sign-in's wrong code, in the contract's words (the login screen words it for people). */
+  invalidMfaToken: () => new AppError(401, 'INVALID_MFA_TOKEN', 'Invalid MFA token'),
+  /** A wrong code from someone signed in (setting up, turning off, deleting), shown as it is: 400, not a sign-out. */
+  wrongCode: () =>
+    new AppError(
+      400,
+      'INVALID_MFA_TOKEN',
+      'That code is not right. Enter the current code from your authenticator app, or one of your backup codes.',
+    ),
   mfaAlreadyEnabled: () =>
     new AppError(
       409,

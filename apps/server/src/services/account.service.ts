@@ -50,7 +50,7 @@ export class AccountService {
         return new AppError(400, 'INVALID_CREDENTIALS', 'That password is not right. Nothing was deleted.');
       }
       if (!user.mfaEnabled || !input.mfaToken) return undefined;
-      return (await this.mfa.checkCode(user, input.mfaToken)) ? undefined : errors.invalidMfaToken(400);
+      return (await this.mfa.checkCode(user, input.mfaToken)) ? undefined : errors.wrongCode();
     });
     await this.erase(user, {
       userId: user.id,

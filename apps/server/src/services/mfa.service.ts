@@ -54,7 +54,7 @@ export class MfaService {
       throw errors.validation('This two-factor setup has expired. Start the setup again.');
     }
     const step = matchTotp(pending, token, this.clock.now());
-    if (step === null) throw errors.invalidMfaToken(400);
+    if (step === null) throw errors.wrongCode();
     const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
     const now = this.clock.now();
     await this.mfa.enable(
@@ -77,7 +77,7 @@ export class MfaService {
   async disable({ user, session }: AuthContext, code: string): Promise<void> {
     if (!user.mfaEnabled) throw errors.mfaNotEnabled();
     await this.guard.check(user, session.id, 'Wrong code to turn two-factor off', async () =>
-      (await this.checkCode(user, code)) ? undefined : errors.invalidMfaToken(400),
+      (await this.checkCode(user, code)) ? undefined : errors.wrongCode(),
     );
     await this.mfa.disable(user.id);
     await this.activity.record({

@@ -21,7 +21,7 @@ describe('Create Voice rules', () => {
 
   it('words the Create Voice messages with the numbers and files filled in', () => {
     expect(VOICE_MESSAGES.tooFewChars(12345)).toBe(
-      'Training requires at least 20,000 characters. You currently have 12,345 characters. (A run of spaces, tabs or line breaks counts as one character.)',
+      'Training requires at least 20,000 characters. You currently have 12,345 characters.',
     );
     expect(VOICE_MESSAGES.invalidTypes(['a.exe', 'b.png'])).toBe(
       'Invalid file types: a.exe, b.png. Please use: .txt, .md, .pdf, .docx, .epub, .html, .jsonl',

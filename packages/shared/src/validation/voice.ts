@@ -16,9 +16,11 @@ export const VOICE_MESSAGES = {
   nameRequired: 'Please enter a name for your Voice',
   nameLength: 'Voice name must be 1-100 characters long',
   pastedTooLong: 'Pasted text can be at most 2,000,000 characters',
-  // Characters are counted as countWrittenChars counts them; the message says so.
+  // The product's exact words; how characters are counted is said beside it (charsCountedNote).
   tooFewChars: (n: number) =>
-    `Training requires at least 20,000 characters. You currently have ${n.toLocaleString('en-US')} characters. (A run of spaces, tabs or line breaks counts as one character.)`,
+    `Training requires at least 20,000 characters. You currently have ${n.toLocaleString('en-US')} characters.`,
+  /** Shown beside the count: characters are counted as countWrittenChars counts them. */
+  charsCountedNote: 'A run of spaces, tabs or line breaks counts as one character.',
   invalidTypes: (files: string[]) =>
     `Invalid file types: ${files.join(', ')}. Please use: ${VOICE_FILE_EXTENSIONS.join(', ')}`,
   tooLarge: (files: string[]) => `Files too large: ${files.join(', ')}. Maximum size per file: 10 MB`,

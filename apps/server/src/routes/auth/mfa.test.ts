@@ -143,6 +143,10 @@ describe('turning two-factor off', () => {
     const wrong = await client.post('/api/auth/mfa/disable', { mfaToken: '000000' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().code).toBe('INVALID_MFA_TOKEN');
+    // Said in the product's words, not the protocol's.
+    expect(wrong.json().msg).toBe(
+      'That code is not right. Enter the current code from your authenticator app, or one of your backup codes.',
+    );
     const ok = await client.post('/api/auth/mfa/disable', { mfaToken: oathtool(secret, ctx.clock.now()) });
     expect(ok.statusCode, ok.body).toBe(200);
     const [row] = await ctx.database.db.select().from(users).where(eq(users.id, userId));

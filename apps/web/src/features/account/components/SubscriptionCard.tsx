@@ -49,7 +49,8 @@ export function SubscriptionCard({ user, onError }: { user: User; onError: (mess
             color={status === 'active' && !cancelAtPeriodEnd ? 'teal' : 'orange'}
             data-testid="subscription-status"
           >
-            {cancelAtPeriodEnd ? 'Ends at period end' : capitalise(status)}
+            {/* The product's status after Cancel is "canceled"; the plan still runs to the date below. */}
+            {cancelAtPeriodEnd ? 'Canceled' : capitalise(status)}
           </Badge>
         ) : (
           'No subscription'

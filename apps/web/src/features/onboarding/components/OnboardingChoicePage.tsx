@@ -1,10 +1,10 @@
 // /onboarding/choice: pay later after a trial, or pay now with 15% off for life.
 // Admins may skip onboarding altogether.
 import { Badge, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { isAdminRole } from '@ownvoice/shared';
+import { clientMayMoveTo, isAdminRole } from '@ownvoice/shared';
 import { IconCheck, IconClockPause, IconDiscount, IconShieldCheck } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import type { MouseEvent, ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../../components/Page';
 import { authPath, ONBOARDING_BYPASS_PATH, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
@@ -17,10 +17,12 @@ interface ChoiceProps {
   points: string[];
   cta: string;
   to: string;
+  /** Runs before going on (the step moves to `choice`); going on does not wait for its failure. */
+  onChoose: (event: MouseEvent) => void;
   highlighted?: boolean;
 }
 
-function Choice({ icon, title, badge, points, cta, to, highlighted = false }: ChoiceProps) {
+function Choice({ icon, title, badge, points, cta, to, onChoose, highlighted = false }: ChoiceProps) {
   return (
     <Card
       h="100%"
@@ -56,7 +58,14 @@ function Choice({ icon, title, badge, points, cta, to, highlighted = false }: Ch
             </List.Item>
           ))}
         </List>
-        <Button component={Link} to={to} size="md" fullWidth variant={highlighted ? 'filled' : 'light'}>
+        <Button
+          component={Link}
+          to={to}
+          onClick={onChoose}
+          size="md"
+          fullWidth
+          variant={highlighted ? 'filled' : 'light'}
+        >
           {cta}
         </Button>
       </Stack>
@@ -65,10 +74,20 @@ function Choice({ icon, title, badge, points, cta, to, highlighted = false }: Ch
 }
 
 export function OnboardingChoicePage() {
-  const { user } = useSession();
+  const { user, advanceOnboarding } = useSession();
+  const navigate = useNavigate();
   useDocumentTitle('Choose how to start');
   // Signed-out visitors see the same choice; picking one asks them to create an account first.
   const through = (path: string) => (user ? path : authPath('register', path));
+  // Picking one is the `choice` step; it is recorded before the next page moves the step on, so
+  // the two never arrive out of order.
+  const choose = (path: string) => (event: MouseEvent) => {
+    if (!user || !clientMayMoveTo(user.onboarding.step, 'choice')) return;
+    event.preventDefault();
+    void advanceOnboarding('choice')
+      .catch(() => undefined)
+      .then(() => navigate(path));
+  };
 
   return (
     <Container size="md" py={{ base: 'xl', sm: 56 }}>
@@ -95,6 +114,7 @@ export function OnboardingChoicePage() {
             ]}
             cta="Pay later"
             to={through(PATHS.onboardingPayLater)}
+            onChoose={choose(PATHS.onboardingPayLater)}
           />
           <Choice
             icon={<IconDiscount size={26} />}
@@ -107,6 +127,7 @@ export function OnboardingChoicePage() {
             ]}
             cta="Pay now and get 15% off"
             to={through(PATHS.onboardingPlans)}
+            onChoose={choose(PATHS.onboardingPlans)}
             highlighted
           />
         </SimpleGrid>

@@ -43,9 +43,14 @@ export function CharacterTotal({ total, counting }: { total: number; counting: b
         />
       </div>
       {total < MIN_TRAINING_CHARS ? (
-        <Text fz="sm" c="orange.9" data-testid="create-voice-too-few">
-          {VOICE_MESSAGES.tooFewChars(total)}
-        </Text>
+        <Stack gap={2}>
+          <Text fz="sm" c="orange" data-testid="create-voice-too-few">
+            {VOICE_MESSAGES.tooFewChars(total)}
+          </Text>
+          <Text fz="xs" c="dimmed">
+            {VOICE_MESSAGES.charsCountedNote}
+          </Text>
+        </Stack>
       ) : (
         total < RECOMMENDED_TRAINING_CHARS && (
           <Text fz="sm" c="dimmed">

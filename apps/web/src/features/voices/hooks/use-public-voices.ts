@@ -24,7 +24,8 @@ export function useForkVoice() {
     },
     onError: (error) => {
       if (handleInsufficientLimit(error)) return;
-      notifyError(errorMessage(error, 'Failed to fork LoRA'));
+      // The product's words: the title says what failed, the text why (the server's, or its fallback).
+      notifyError(errorMessage(error, 'Failed to fork LoRA'), 'Failed to fork Voice');
     },
   });
   return {
