@@ -184,6 +184,13 @@ test.describe('Onboarding', () => {
     // Finish tutorial on the trial: the trial is finished first, then onboarding is over.
     await expect(page).toHaveURL(/\/dashboard\/plans$/);
     await page.getByTestId('finish-tutorial').click();
+    // Finishing the trial with it charges the card: asked first, with the amount, and confirmed after.
+    const ask = page.getByRole('dialog', { name: 'Start the Minimum plan now?' });
+    await expect(ask).toContainText('This finishes the tutorial.');
+    await expect(ask).toContainText('The first charge is $10.00');
+    await screenshot(page, 'plans-confirm-finish-tutorial', { fullPage: false });
+    await ask.getByRole('button', { name: 'Start and pay $10.00' }).click();
+    await expect(page.getByText('$10.00 was charged to your card')).toBeVisible();
     await expect.poll(() => stepOf(page)).toBe('tutorial_complete');
     await expect(page.getByTestId('finish-tutorial-panel')).toHaveCount(0);
     await page.goto('/dashboard');

@@ -1,11 +1,14 @@
 // The last step of onboarding, offered once the Create quickstart is done: on the trial, the
-// trial is finished first (the Minimum plan starts), then the tutorial.
+// trial is finished first (the Minimum plan starts and is charged, asked and confirmed), then the
+// tutorial.
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconConfetti } from '@tabler/icons-react';
 import { useState } from 'react';
+import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
+import { TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import type { FinishTutorialPlan } from '../tutorial';
@@ -19,8 +22,10 @@ export function FinishTutorialPanel({
 }) {
   const { advanceOnboarding, refresh } = useSession();
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
 
   const finish = async () => {
+    setAsking(false);
     onError(null);
     setBusy(true);
     try {
@@ -29,7 +34,12 @@ export function FinishTutorialPanel({
         await refresh();
       }
       await advanceOnboarding('tutorial_complete');
-      notifySuccess('Everything is unlocked. Enjoy writing in your Voice!', 'Tutorial finished');
+      notifySuccess(
+        plan === 'trial'
+          ? `Your Minimum plan has started and ${TRIAL_FIRST_CHARGE} was charged to your card. Everything is unlocked.`
+          : 'Everything is unlocked. Enjoy writing in your Voice!',
+        'Tutorial finished',
+      );
     } catch (error) {
       // Finishing the trial can be refused for its payment (402, with the link to pay): say so.
       onError(billingProblem(error, BILLING_MESSAGES.finishTutorialFailed));
@@ -47,12 +57,12 @@ export function FinishTutorialPanel({
           </Title>
           <Text fz="sm" c="dimmed">
             {plan === 'trial'
-              ? 'Finishing the tutorial also finishes your trial: the Minimum plan starts now.'
+              ? `Finishing the tutorial also finishes your trial: the Minimum plan starts now and ${TRIAL_FIRST_CHARGE} is charged to your card.`
               : 'Finish the tutorial to close the guides and use OwnVoice freely.'}
           </Text>
         </Stack>
         <Button
-          onClick={finish}
+          onClick={() => (plan === 'trial' ? setAsking(true) : void finish())}
           loading={busy}
           color="teal"
           leftSection={<IconConfetti size={18} />}
@@ -61,6 +71,12 @@ export function FinishTutorialPanel({
           Finish tutorial
         </Button>
       </Group>
+      <StartMinimumDialog
+        opened={asking}
+        also="This finishes the tutorial."
+        onConfirm={() => void finish()}
+        onCancel={() => setAsking(false)}
+      />
     </Card>
   );
 }

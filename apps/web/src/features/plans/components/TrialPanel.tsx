@@ -3,9 +3,11 @@ import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/cor
 import { formatUsd, planPriceCents } from '@ownvoice/shared';
 import { IconHourglass } from '@tabler/icons-react';
 import { useState } from 'react';
+import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
+import { TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
@@ -14,16 +16,21 @@ export function TrialPanel({ onError }: { onError: (problem: BillingProblem | nu
   const user = useCurrentUser();
   const { refresh } = useSession();
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
   const endsAt = user.plan.trialEndsAt;
   const minimumPrice = formatUsd(planPriceCents('minimum', 'monthly', { payNow: user.plan.payNowDiscount }));
 
   const finish = async () => {
+    setAsking(false);
     onError(null);
     setBusy(true);
     try {
       await finishTrial();
       await refresh();
-      notifySuccess('Your Minimum plan has started.', 'Trial finished');
+      notifySuccess(
+        `Your Minimum plan has started and ${TRIAL_FIRST_CHARGE} was charged to your card.`,
+        'Trial finished',
+      );
     } catch (error) {
       // A declined or unconfirmed first payment (402) says so with the link to pay; the account,
       // read again, shows it as the payment due.
@@ -47,14 +54,15 @@ export function TrialPanel({ onError }: { onError: (problem: BillingProblem | nu
             <Text fz="sm" c="dimmed">
               The Minimum plan ({minimumPrice} a month) starts by itself
               {endsAt ? ` on ${formatDateTime(endsAt)}` : ' about a day after your trial began'}, with its own usage.
-              Finish the trial now to start it at once, or choose another plan below.
+              Finish the trial now to start it at once, or choose another plan below. {TRIAL_CHARGE_STATEMENT}
             </Text>
           </Stack>
         </Group>
-        <Button onClick={finish} loading={busy} data-testid="finish-trial">
+        <Button onClick={() => setAsking(true)} loading={busy} data-testid="finish-trial">
           Finish trial now
         </Button>
       </Group>
+      <StartMinimumDialog opened={asking} onConfirm={() => void finish()} onCancel={() => setAsking(false)} />
     </Card>
   );
 }
