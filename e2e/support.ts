@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { withCheckDigit } from '../apps/server/src/payments/test-cards';
 
@@ -33,6 +34,19 @@ export const test = base.extend<{ cspViolations: undefined }>({
     { auto: true },
   ],
 });
+
+/** The serious and critical axe findings (WCAG 2.1 A and AA) on the page as it is now, each naming `what`, the rule and the elements. */
+export async function accessibilityFindings(page: Page, what: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${what}: ${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Fails on any serious or critical axe finding on the page as it is now. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  expect(await accessibilityFindings(page, what), `axe on ${what}`).toEqual([]);
+}
 
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const artifactsDir = path.join(e2eDir, 'artifacts');
@@ -132,10 +146,15 @@ export async function enableTwoFactorOnAccountPage(page: Page, { open = true } =
  * On the offline provider's test checkout page: checks it says it is a test, types a card of this
  * run's own (a card gets one trial, as a person does), then presses a button.
  */
-export async function completeTestCheckout(page: Page, button: 'Pay' | 'Cancel' = 'Pay', shot?: string) {
+export async function completeTestCheckout(
+  page: Page,
+  button: 'Pay' | 'Cancel' = 'Pay',
+  shot?: string,
+  card: string = freshCardNumber(),
+) {
   await expect(page).toHaveURL(/\/api\/offline-checkout\/cs_offline_[0-9a-f]{24}$/);
   await expect(page.getByTestId('offline-checkout')).toContainText('Test checkout');
-  await page.getByLabel(/another card number/i).fill(freshCardNumber());
+  await page.getByLabel(/another card number/i).fill(card);
   if (shot) await screenshot(page, shot);
   await page.getByRole('button', { name: button }).click();
 }

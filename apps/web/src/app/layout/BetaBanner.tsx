@@ -5,7 +5,7 @@ import { IconFlask } from '@tabler/icons-react';
 /** The early-beta notice at the very top of every page. */
 export function BetaBanner() {
   return (
-    <Box bg="violet.9" c="white" px="md" py={8} role="note" aria-label="Beta notice">
+    <Box component="aside" bg="violet.9" c="white" px="md" py={8} aria-label="Beta notice">
       <Text fz="sm" ta="center" lh={1.45}>
         <IconFlask size={16} style={{ verticalAlign: '-3px', marginRight: 6 }} aria-hidden="true" />
         <Text span fw={700}>

@@ -62,7 +62,7 @@ export function HowToPage() {
         <Text c="dimmed">
           Use writing you actually like and that was written by you alone: blog posts, newsletters, long e-mails.
           Several topics help; text you edited heavily with other tools does not. Ready?{' '}
-          <Anchor component={Link} to={PATHS.auth}>
+          <Anchor component={Link} to={PATHS.auth} underline="always">
             Create your account
           </Anchor>
           .

@@ -1,0 +1,70 @@
+// Every route of the web app through axe (WCAG 2.1 A and AA), signed out and as a paying user:
+// no serious or critical finding anywhere. The admin console's tabs are checked in admin.spec.ts,
+// where an admin with two-factor is at hand.
+import {
+  accessibilityFindings,
+  expect,
+  payNowAtOnboarding,
+  registerThroughForm,
+  runId,
+  screenshot,
+  test,
+} from './support';
+
+const PUBLIC_ROUTES = [
+  '/',
+  '/about',
+  '/how-to',
+  '/privacy',
+  '/download',
+  '/waitlist',
+  '/onboarding/choice',
+  '/auth?tab=login',
+  '/auth?tab=register',
+  '/invite/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  '/no/such/page',
+];
+
+const SIGNED_IN_ROUTES = [
+  '/dashboard',
+  '/dashboard/create',
+  '/dashboard/convert',
+  '/dashboard/create-content',
+  '/dashboard/account',
+  '/dashboard/plans',
+  '/dashboard/plans/cancel',
+  '/dashboard/public-loras',
+  '/onboarding/plans',
+  '/admin',
+];
+
+test('every public page passes axe with no serious finding', async ({ page }) => {
+  const findings: string[] = [];
+  for (const route of PUBLIC_ROUTES) {
+    await page.goto(route);
+    await expect(page.locator('main, [role="main"]').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    findings.push(...(await accessibilityFindings(page, route)));
+  }
+  expect(findings).toEqual([]);
+});
+
+test('every page of a paying user passes axe with no serious finding', async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerThroughForm(page, {
+    username: `a11y_${runId}`,
+    email: `a11y-${runId}@example.com`,
+    password: 'Corr3ct-Horse-Battery',
+  });
+  const findings = await accessibilityFindings(page, '/onboarding/choice (signed in)');
+  await payNowAtOnboarding(page, 'minimum');
+  findings.push(...(await accessibilityFindings(page, '/dashboard/plans/success')));
+  for (const route of SIGNED_IN_ROUTES) {
+    await page.goto(route);
+    await expect(page.locator('main, [role="main"]').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    findings.push(...(await accessibilityFindings(page, route)));
+  }
+  await screenshot(page, 'a11y-last-page');
+  expect(findings).toEqual([]);
+});
