@@ -3,21 +3,14 @@
 // under another scheme and the right key, answers 401 without the right key (but /health, open to
 // a load balancer's probe) and is served with it; and the refused calls change nothing (no adapter
 // loaded or unloaded). A route added without a row here fails the test.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { HOUSE_MODEL_PATH, VoiceEngine } from '@ownvoice/engine';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
 import { UNAUTHORIZED_BODY } from './openai-errors.js';
-import { writeRandomAdapter } from './test/adapter-fixture.js';
+import { type KeyedApp, startKeyedApp } from './test/keyed-app.js';
 
 const KEY = 'matrix-test-key-0123456789abcdef';
-let dir: string;
-let engine: VoiceEngine;
+let keyed: KeyedApp;
 let app: FastifyInstance;
-let adapterPath: string;
 
 type Caller = 'none' | 'wrong' | 'basic' | 'right';
 const HEADERS: Record<Caller, Record<string, string>> = {
@@ -37,7 +30,7 @@ const ROWS: Record<string, { open?: boolean; body?: () => Record<string, unknown
   'HEAD /v1/models': {},
   'POST /v1/completions': { body: () => ({ prompt: 'It was', max_tokens: 2 }) },
   'POST /v1/chat/completions': { body: () => ({ messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 }) },
-  'POST /v1/load_lora_adapter': { body: () => ({ lora_name: 'intruder', lora_path: adapterPath }) },
+  'POST /v1/load_lora_adapter': { body: () => ({ lora_name: 'intruder', lora_path: keyed.adapterPath }) },
   'POST /v1/unload_lora_adapter': { body: () => ({ lora_name: 'owned' }) },
   'POST /tokenize': { body: () => ({ prompt: 'It was' }) },
 };
@@ -49,30 +42,14 @@ function spellings(url: string): string[] {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-matrix-'));
-  adapterPath = writeRandomAdapter(path.join(dir, 'voice.gguf'));
-  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH });
-  app = await buildApp({ engine, baseModel: { name: 'ownvoice-tiny', path: HOUSE_MODEL_PATH }, apiKey: KEY });
-  await app.ready();
-  const loaded = await app.inject({
-    method: 'POST',
-    url: '/v1/load_lora_adapter',
-    headers: HEADERS.right,
-    payload: { lora_name: 'owned', lora_path: adapterPath },
-  });
-  expect(loaded.statusCode).toBe(200);
+  keyed = await startKeyedApp(KEY);
+  app = keyed.app;
 });
 afterAll(async () => {
-  await app?.close();
-  await engine?.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await keyed?.close();
 });
 
-const served = async () =>
-  (await app.inject({ method: 'GET', url: '/v1/models', headers: HEADERS.right }))
-    .json()
-    .data.map((m: { id: string }) => m.id)
-    .sort();
+const served = () => keyed.served();
 
 describe('the inference server’s authorization matrix', () => {
   it('has a row for every route', () => {

@@ -3,49 +3,27 @@
 // contents and wrong types, not-JSON, garbage under other content types; sent with the key and
 // without. Every answer must be a 4xx or a success in vLLM's shape, never a 5xx; no request
 // without the key changes what is served; and the server answers afterwards.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { HOUSE_MODEL_PATH, VoiceEngine } from '@ownvoice/engine';
 import { nasty, requestFor } from '@ownvoice/shared/testing/fuzz-requests';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
 import { UNAUTHORIZED_BODY } from './openai-errors.js';
-import { writeRandomAdapter } from './test/adapter-fixture.js';
+import { type KeyedApp, startKeyedApp } from './test/keyed-app.js';
 
 const KEY = 'fuzz-test-key-0123456789abcdef';
 const RUNS = 150;
-let dir: string;
-let engine: VoiceEngine;
+let keyed: KeyedApp;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-fuzz-'));
-  const adapterPath = writeRandomAdapter(path.join(dir, 'voice.gguf'));
-  engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH });
-  app = await buildApp({ engine, baseModel: { name: 'ownvoice-tiny', path: HOUSE_MODEL_PATH }, apiKey: KEY });
-  await app.ready();
-  const loaded = await app.inject({
-    method: 'POST',
-    url: '/v1/load_lora_adapter',
-    headers: { authorization: `Bearer ${KEY}` },
-    payload: { lora_name: 'owned', lora_path: adapterPath },
-  });
-  expect(loaded.statusCode).toBe(200);
+  keyed = await startKeyedApp(KEY);
+  app = keyed.app;
 });
 afterAll(async () => {
-  await app?.close();
-  await engine?.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await keyed?.close();
 });
 
-const served = async () =>
-  (await app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${KEY}` } }))
-    .json()
-    .data.map((m: { id: string }) => m.id)
-    .sort();
+const served = () => keyed.served();
 
 /** vLLM's ErrorResponse: `{error: {message, type, param, code}}`, code the status. */
 function isErrorBody(body: unknown, status: number): boolean {

@@ -41,12 +41,17 @@ export async function registerAuthRateLimit(
   // Runs as a preValidation hook: a malformed body counts against the budget as any attempt does,
   // and is refused before any rule reads it.
   app.decorate('authRateLimit', async (request: FastifyRequest) => {
+    // The client's own budget first: a flood from one address is refused before it costs a
+    // database read to find its account.
+    await spend(perIp, request);
     request.rateLimitAccount = await accountKey(request, guard);
-    for (const limiter of [perIp, perAccount]) {
-      const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(result.ttlInSeconds);
-    }
+    await spend(perAccount, request);
   });
+}
+
+async function spend(limiter: ReturnType<FastifyInstance['createRateLimit']>, request: FastifyRequest): Promise<void> {
+  const result = await limiter(request);
+  if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(result.ttlInSeconds);
 }
 
 /**

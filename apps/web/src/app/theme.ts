@@ -108,6 +108,9 @@ function accessibleColors(): Record<string, string> {
   return variables;
 }
 
+/** Computed once: the resolver runs on every provider render. */
+const ACCESSIBLE_COLORS = accessibleColors();
+
 /**
  * Mantine's dimmed grey (gray 6, 3.3:1 on white) fails the 4.5:1 contrast small text needs; the
  * dimmed text, descriptions and footer links read in gray 7 instead (5.7:1). Colours are darkened
@@ -116,7 +119,7 @@ function accessibleColors(): Record<string, string> {
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
-    ...accessibleColors(),
+    ...ACCESSIBLE_COLORS,
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // A select's "Choose…" text is read as text, and needs the same contrast.
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',

@@ -16,15 +16,17 @@ const clockOf = (ms: number): string => {
 export function ConfirmationStatus() {
   const { data } = useConfirmation();
   const queryClient = useQueryClient();
-  const [now, setNow] = useState(() => Date.now());
   const until = data?.confirmedUntil ? Date.parse(data.confirmedUntil) : null;
-  const open = until !== null && until > now;
-
+  const [now, setNow] = useState(() => Date.now());
+  // A window that opens later than this component mounted would otherwise count from the stale
+  // mount time for a second ("5:05"); the clock restarts whenever the window does.
   useEffect(() => {
     if (until === null) return;
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [until]);
+  const open = until !== null && until > now;
 
   if (!open || until === null) return null;
   const end = async () => {

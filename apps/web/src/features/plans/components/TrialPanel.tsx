@@ -1,13 +1,12 @@
 // For someone on the trial: when the Minimum plan starts by itself, and a button to start it now.
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { formatUsd, planPriceCents } from '@ownvoice/shared';
 import { IconHourglass } from '@tabler/icons-react';
 import { useState } from 'react';
 import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
-import { TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
+import { MINIMUM_MONTH, TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
@@ -18,7 +17,6 @@ export function TrialPanel({ onError }: { onError: (problem: BillingProblem | nu
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
   const endsAt = user.plan.trialEndsAt;
-  const minimumPrice = formatUsd(planPriceCents('minimum', 'monthly', { payNow: user.plan.payNowDiscount }));
 
   const finish = async () => {
     setAsking(false);
@@ -52,7 +50,7 @@ export function TrialPanel({ onError }: { onError: (problem: BillingProblem | nu
               You are on the trial
             </Title>
             <Text fz="sm" c="dimmed">
-              The Minimum plan ({minimumPrice} a month) starts by itself
+              The Minimum plan ({MINIMUM_MONTH} a month) starts by itself
               {endsAt ? ` on ${formatDateTime(endsAt)}` : ' about a day after your trial began'}, with its own usage.
               Finish the trial now to start it at once, or choose another plan below. {TRIAL_CHARGE_STATEMENT}
             </Text>
