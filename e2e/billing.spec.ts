@@ -6,6 +6,7 @@ import {
   completeTestCheckout,
   expect,
   expectPaymentConfirmed,
+  fillRegistration,
   logIn,
   registerThroughForm,
   runId,
@@ -29,16 +30,29 @@ test.describe
       await page.getByRole('link', { name: 'Pay later' }).click();
       await choiceMade;
       await expect(page).toHaveURL(/\/onboarding\/pay-later$/);
-      await expect(page.getByTestId('first-charge')).toContainText('$10.00');
+      // One statement of what is charged when, on every page that mentions it.
+      const statement =
+        "The first charge is $10.00: the Minimum plan's first month ($8.99) and $1.01 for the trial day.";
+      await expect(page.getByTestId('first-charge')).toContainText('Nothing is charged today.');
+      await expect(page.getByTestId('first-charge')).toContainText(statement);
       await screenshot(page, 'pay-later');
       await page.getByTestId('pay-later-start').click();
       await expect(page.getByTestId('offline-checkout-amount')).toHaveText('Nothing today');
-      await completeTestCheckout(page, 'Pay', 'offline-checkout-trial');
+      await expect(page.getByTestId('offline-checkout')).toContainText(statement);
+      // Saving a card is not a payment: the button and the page after it say so.
+      await expect(page.getByRole('button', { name: 'Pay' })).toHaveCount(0);
+      await completeTestCheckout(page, 'Start trial', 'offline-checkout-trial');
       await expectPaymentConfirmed(page);
+      await expect(page.getByRole('heading', { name: 'Your trial has started' })).toBeVisible();
+      await expect(page.getByTestId('payment-success-text')).toContainText('nothing was charged today');
+      await expect(page.getByTestId('payment-success-text')).toContainText(statement);
+      await expect(page.getByText('Payment successful')).toHaveCount(0);
+      await screenshot(page, 'pay-later-success');
 
       // On the trial: the plans page says when the Minimum plan starts, and can start it now.
       await page.goto('/dashboard/plans');
       await expect(page.getByTestId('trial-panel')).toBeVisible();
+      await expect(page.getByTestId('trial-panel')).toContainText(statement);
       await screenshot(page, 'plans-trial');
       await page.getByTestId('finish-trial').click();
       // It charges the saved card now: the page asks first, saying what and how much.
@@ -67,6 +81,15 @@ test.describe
       await page.goto('/dashboard/account');
       // 20 from the trial, 200 from the Minimum plan's month, 100 from the pack.
       await expect(page.getByTestId('usage-chunkEdits')).toContainText('320');
+    });
+
+    test('a returning subscriber’s Login on the landing page leads to their dashboard', async ({ page }) => {
+      await page.goto('/');
+      await page.getByRole('main').getByRole('link', { name: 'Login', exact: true }).click();
+      await expect(page).toHaveURL(/tab=login&redirect=%2Fonboarding%2Fplans/);
+      await logIn(page, payer.email, payer.password);
+      // Not the "Pay now and save 15%" page: there is no first plan left to choose.
+      await expect(page).toHaveURL(/\/dashboard$/);
     });
 
     test('cancel the subscription, then reactivate it', async ({ page }) => {
@@ -123,7 +146,7 @@ test('a card declined when the plan starts says the bank’s reason and offers t
   await page.getByRole('link', { name: 'Pay later' }).click();
   await page.getByTestId('pay-later-start').click();
   // Stripe's test card that saves, then declines when charged.
-  await completeTestCheckout(page, 'Pay', undefined, '4000000000000341');
+  await completeTestCheckout(page, 'Start trial', undefined, '4000000000000341');
   await expectPaymentConfirmed(page);
   await page.goto('/dashboard/plans');
   await page.getByTestId('finish-trial').click();
@@ -136,4 +159,23 @@ test('a card declined when the plan starts says the bank’s reason and offers t
   await expect(problem).not.toContainText('Please try again');
   await expect(problem.getByTestId('pay-link')).toBeVisible();
   await screenshot(page, 'plans-card-declined');
+});
+
+test('a plan chosen on the landing page carries through sign-up to its checkout', async ({ page }) => {
+  await page.goto('/#plans');
+  await page.getByTestId('landing-plans').getByTestId('plan-button-pro').click();
+  await expect(page).toHaveURL(/tab=register/);
+  await fillRegistration(page, {
+    username: `chooser_${runId}`,
+    email: `chooser-${runId}@example.com`,
+    password: 'Corr3ct-Horse-Battery',
+  });
+  // Straight on to the Pro plan's checkout, at the pay-now price a first plan gets.
+  await expect(page.getByTestId('offline-checkout')).toContainText('Pro plan, billed monthly');
+  await screenshot(page, 'landing-plan-checkout');
+  await completeTestCheckout(page);
+  await expectPaymentConfirmed(page);
+  await page.goto('/dashboard/account');
+  await expect(page.getByTestId('subscription-status')).toContainText('Active');
+  await expect(page.getByTestId('subscription-plan')).toHaveText(/Pro/);
 });

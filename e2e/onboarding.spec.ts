@@ -85,7 +85,7 @@ test.describe('Onboarding', () => {
     await registerThroughForm(page, learner);
     await page.getByRole('link', { name: 'Pay later' }).click();
     await page.getByTestId('pay-later-start').click();
-    await completeTestCheckout(page);
+    await completeTestCheckout(page, 'Start trial');
     await expectPaymentConfirmed(page);
     expect(await stepOf(page)).toBe('trial_ready');
 

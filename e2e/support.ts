@@ -148,7 +148,7 @@ export async function enableTwoFactorOnAccountPage(page: Page, { open = true } =
  */
 export async function completeTestCheckout(
   page: Page,
-  button: 'Pay' | 'Cancel' = 'Pay',
+  button: 'Pay' | 'Start trial' | 'Cancel' = 'Pay',
   shot?: string,
   card: string = freshCardNumber(),
 ) {

@@ -4,7 +4,7 @@
 // `npm run billing:setup`. Every Stripe failure becomes a PaymentProviderError that says what to
 // do (stripe-errors.ts); Stripe's objects are read into billing's facts in stripe-read.ts. How each
 // call behaves is taken from the SDK's type docs (node_modules/stripe/esm/resources).
-import type { PackId } from '@ownvoice/shared';
+import { type PackId, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import Stripe from 'stripe';
 import {
   type BillingEvent,
@@ -139,6 +139,10 @@ export class StripeProvider implements PaymentProvider {
       mode: 'setup',
       currency: PRICE_CURRENCY,
       setup_intent_data: { metadata: { [META.userId]: base.userId } },
+      // Stripe's page beside its button says what the saved card will be charged and when
+      // (custom_text.submit.message, at most 1,200 characters, API reference "Create a Checkout
+      // Session"), the statement every page of ours uses.
+      custom_text: { submit: { message: TRIAL_START_STATEMENT } },
     });
   }
 

@@ -74,6 +74,12 @@ export const ACCOUNT_TWO_FACTOR_SETUP_PATH = `${PATHS.account}?${ACCOUNT_SETUP_P
 export const TOPUPS_ANCHOR = 'topups';
 export const PLANS_TOPUPS_PATH = `${PATHS.plans}#${TOPUPS_ANCHOR}`;
 
+/** The onboarding plans page's query parameter naming a plan chosen on the landing page. */
+export const CHOSEN_PLAN_PARAM = 'plan';
+/** The onboarding plans page, going straight on to this plan's checkout once signed in. */
+export const onboardingPlanPath = (plan: string): string =>
+  `${PATHS.onboardingPlans}?${new URLSearchParams({ [CHOSEN_PLAN_PARAM]: plan }).toString()}`;
+
 /** Admins skip onboarding from the choice screen straight into Voice creation. */
 export const ONBOARDING_BYPASS_PATH = `${PATHS.createVoice}?onboard=bypass`;
 

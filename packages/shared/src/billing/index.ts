@@ -6,3 +6,4 @@ export * from './plan-change.js';
 export * from './plan-labels.js';
 export * from './prices.js';
 export * from './schemas.js';
+export * from './trial-charge.js';

@@ -2,7 +2,7 @@
 // card, Pay or Cancel) and the hosted invoice page (an unpaid invoice: why it failed, a test card,
 // Pay). They say plainly that they are tests and that no card is charged. Plain HTML without
 // scripts, every value escaped.
-import { formatUsd, PACKS, PLANS, RESOURCE_LABELS } from '@ownvoice/shared';
+import { formatUsd, PACKS, PLANS, RESOURCE_LABELS, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import type { OfflineCheckoutRow, OfflineInvoiceRow } from '../../db/schema.js';
 import { DEFAULT_TEST_CARD, TEST_CARD_NUMBERS, testCardLabel } from '../../payments/test-cards.js';
 
@@ -16,7 +16,7 @@ export function checkoutItem(session: OfflineCheckoutRow): { title: string; deta
   if (session.kind === 'trial') {
     return {
       title: 'Pay later: start your trial',
-      detail: 'Save a card now; nothing is charged today. Your first charge comes when the Minimum plan starts.',
+      detail: `Save a card now. ${TRIAL_START_STATEMENT}`,
     };
   }
   if (session.kind === 'pack' && session.pack && session.pack in PACKS) {
@@ -49,7 +49,7 @@ export function checkoutPage(session: OfflineCheckoutRow, actionBase: string, er
   ${
     session.status === 'open'
       ? `<form method="post" action="${escapeHtml(actionBase)}/pay">${cardChoice()}
-    <div class="actions"><button class="pay" type="submit">Pay</button>
+    <div class="actions"><button class="pay" type="submit">${session.kind === 'trial' ? 'Start trial' : 'Pay'}</button>
     <button type="submit" formaction="${escapeHtml(actionBase)}/cancel">Cancel</button></div></form>`
       : `<p class="closed">${escapeHtml(closed.text)} <a href="${escapeHtml(closed.href)}">Continue</a></p>`
   }`,
@@ -122,7 +122,7 @@ function page(title: string, main: string): string {
 </head>
 <body>
 <main data-testid="offline-checkout">
-  <p class="banner"><strong>${title === 'Invoice' ? 'Test payment page.' : 'Test checkout.'}</strong> This server takes no real payments: the cards below are test cards and nothing is charged. Pay completes the payment as a real one would.</p>
+  <p class="banner"><strong>${title === 'Invoice' ? 'Test payment page.' : 'Test checkout.'}</strong> This server takes no real payments: the cards below are test cards and nothing is charged. The button below completes it as a real checkout would.</p>
   ${main}
 </main>
 </body>

@@ -1,7 +1,7 @@
 // Asks before ending the trial, which charges the saved card at once: what starts, what it costs
 // now and after, and when.
 
-import { TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '../../lib/billing/trial-charge';
+import { TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '@ownvoice/shared';
 import { ConfirmDialog } from '../ConfirmDialog';
 
 export function StartMinimumDialog({

@@ -1,12 +1,11 @@
 // What the pay-later page says the trial includes, read from the one trial allowance.
-import { formatUsd, PAY_LATER_FIRST_CHARGE_CENTS, TRIAL_ALLOWANCE, TRIAL_LENGTH_MS } from '@ownvoice/shared';
+import { MINIMUM_MONTH, TRIAL_ALLOWANCE, TRIAL_FIRST_CHARGE, TRIAL_HOURS } from '@ownvoice/shared';
 import { formatCount } from '../../lib/format';
 
 const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-export const TRIAL_HOURS = TRIAL_LENGTH_MS / (60 * 60 * 1000);
-
-export const FIRST_CHARGE_TEXT = `Your first charge is ${formatUsd(PAY_LATER_FIRST_CHARGE_CENTS)}`;
+/** The choice card's short form of the trial charge statement (TRIAL_START_STATEMENT). */
+export const FIRST_CHARGE_TEXT = `Nothing today; your first charge is ${TRIAL_FIRST_CHARGE} after ${TRIAL_HOURS} hours, then ${MINIMUM_MONTH} a month`;
 
 export function trialAllowanceLines(): string[] {
   const { resources, storageSlots } = TRIAL_ALLOWANCE;

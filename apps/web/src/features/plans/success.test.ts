@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testUser } from '../../lib/test-user';
-import { autoContinueTarget, nextSteps } from './success';
+import { autoContinueTarget, nextSteps, successWording } from './success';
 
 describe('nextSteps', () => {
   it('sends someone before their first Voice to create it', () => {
@@ -37,5 +37,25 @@ describe('autoContinueTarget', () => {
 
   it('stays without a remembered page', () => {
     expect(autoContinueTarget(null, 'confirmed')).toBeNull();
+  });
+});
+
+describe('what the success page says', () => {
+  it('calls a saved trial card what it is: nothing charged, the first charge and when', () => {
+    const words = successWording('confirmed', true);
+    expect(words.pageTitle).toBe('Trial started');
+    expect(words.settled.heading).toBe('Your trial has started');
+    expect(words.settled.text).toContain('nothing was charged today');
+    expect(words.settled.text).toContain('The first charge is $10.00');
+    expect(words.confirming.heading).toBe('Starting your trial…');
+    expect(JSON.stringify(words)).not.toMatch(/payment (is confirmed|went through)/i);
+  });
+
+  it('keeps the payment wording for a payment', () => {
+    expect(successWording('confirmed', false)).toMatchObject({
+      pageTitle: 'Payment successful',
+      settled: { heading: 'Thank you!', text: 'Your payment is confirmed and your new usage is ready.' },
+    });
+    expect(successWording('trial_refused', true).settled.heading).toBe('No second trial');
   });
 });

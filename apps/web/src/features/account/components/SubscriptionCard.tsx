@@ -2,7 +2,7 @@
 // plan, or of the trial), a payment that is due, a pending change when it applies, Cancel or
 // Reactivate, and the priority support link on plans that include it.
 import { Badge, Button, Card, Group, Title } from '@mantine/core';
-import { isPaidPlan, type User } from '@ownvoice/shared';
+import { isPaidPlan, TRIAL_CHARGE_STATEMENT, type User } from '@ownvoice/shared';
 import { IconCreditCard } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PaymentDueAlert } from '../../../components/billing/PaymentDueAlert';
@@ -57,7 +57,12 @@ export function SubscriptionCard({ user, onError }: { user: User; onError: (mess
         )}
       </AccountField>
       {user.plan.name === 'trial' && user.plan.trialEndsAt && (
-        <AccountField label="Minimum plan starts">{formatDateTime(user.plan.trialEndsAt)}</AccountField>
+        <>
+          <AccountField label="Minimum plan starts">{formatDateTime(user.plan.trialEndsAt)}</AccountField>
+          <AccountField label="First charge">
+            <span data-testid="subscription-first-charge">{TRIAL_CHARGE_STATEMENT}</span>
+          </AccountField>
+        </>
       )}
       {periodLabel && currentPeriodEnd && (
         <AccountField label={periodLabel}>

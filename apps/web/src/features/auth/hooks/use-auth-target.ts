@@ -1,12 +1,15 @@
-// Where the auth screen sends the user after success: the redirect it was given (a path on
-// this site), else the default for the tab.
+// Goes where the auth screen should send this person after success (auth-target.ts).
+import type { User } from '@ownvoice/shared';
 import { useCallback } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { safeRedirectTarget } from '../../../lib/paths';
+import { authTarget } from '../auth-target';
 
-export function useAuthTarget(fallback: string): () => void {
+export function useAuthTarget(fallback: string): (user: User) => void {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const target = safeRedirectTarget(params.get('redirect')) ?? fallback;
-  return useCallback(() => navigate(target, { replace: true }), [navigate, target]);
+  const redirect = params.get('redirect');
+  return useCallback(
+    (user: User) => navigate(authTarget(redirect, fallback, user), { replace: true }),
+    [navigate, redirect, fallback],
+  );
 }

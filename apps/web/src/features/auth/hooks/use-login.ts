@@ -28,7 +28,7 @@ export function useLogin() {
         return;
       }
       notifySuccess(`Welcome back, ${outcome.user.username}!`);
-      goOn();
+      goOn(outcome.user);
     },
     onError: (cause) => setError(cause instanceof FormError ? cause.message : loginErrorMessage(cause, step)),
   });

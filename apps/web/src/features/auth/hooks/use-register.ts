@@ -32,7 +32,7 @@ export function useRegister() {
     onMutate: () => setError(null),
     onSuccess: (user) => {
       notifySuccess(`Welcome to OwnVoice, ${user.username}!`);
-      goOn();
+      goOn(user);
     },
     onError: (cause) => {
       if (isBetaWaitlistError(cause)) {

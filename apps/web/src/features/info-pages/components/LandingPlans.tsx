@@ -29,7 +29,7 @@ export function LandingPlans() {
             cycle="monthly"
             payNow={false}
             renderAction={(plan) => (
-              <Button component={Link} to={links.plan} fullWidth data-testid={`plan-button-${plan}`}>
+              <Button component={Link} to={links.plan(plan)} fullWidth data-testid={`plan-button-${plan}`}>
                 Choose plan
               </Button>
             )}

@@ -17,6 +17,7 @@ import { planCardAction } from '../../../lib/billing/plan-card-action';
 import { authPath, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { useAdvanceOnboarding } from '../../../lib/session/use-advance-onboarding';
+import { useChosenPlan } from '../hooks/use-chosen-plan';
 import { usePayNow } from '../hooks/use-pay-now';
 import { onboardingPlanButton, payNowOffer } from '../pay-now-offer';
 import { OnboardingFrame } from './OnboardingFrame';
@@ -70,6 +71,7 @@ export function OnboardingPlansPage() {
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
   const offer = payNowOffer(user);
   const { busyPlan, error, clearError, buy } = usePayNow(user, offer.discounted);
+  useChosenPlan(user, billing.kind === 'selling', buy);
 
   const step = user?.onboarding.step;
   useEffect(() => {

@@ -1,7 +1,7 @@
 // /onboarding/pay-later: a card is saved with the payment provider, the trial starts, and the
 // Minimum plan follows by itself after a day (or as soon as the trial is finished).
 import { Button, Card, Center, List, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { isPaidPlan } from '@ownvoice/shared';
+import { isPaidPlan, TRIAL_HOURS, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import { IconCheck, IconCreditCard } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -15,7 +15,7 @@ import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { goToCheckout } from '../../../lib/billing/go-to-checkout';
 import { authPath, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
-import { FIRST_CHARGE_TEXT, TRIAL_HOURS, trialAllowanceLines } from '../trial-copy';
+import { trialAllowanceLines } from '../trial-copy';
 import { OnboardingFrame } from './OnboardingFrame';
 
 function StartTrial() {
@@ -88,7 +88,7 @@ export function PayLaterPage() {
   return (
     <OnboardingFrame
       title="Try first, pay later"
-      intro={`Save a card, then use OwnVoice for ${TRIAL_HOURS} hours on a trial. Nothing is charged today.`}
+      intro={`Save a card, then use OwnVoice for ${TRIAL_HOURS} hours on a trial.`}
     >
       {billing.kind === 'loading' && (
         <Center py={64}>
@@ -116,12 +116,12 @@ export function PayLaterPage() {
                 <List.Item key={line}>{line}</List.Item>
               ))}
             </List>
-            <Text c="dimmed" maw={520}>
-              After {TRIAL_HOURS} hours the Minimum plan starts by itself, with its own usage; what is left of the trial
-              carries over. You can finish the trial sooner, or choose another plan, from Buy More Usage.
+            <Text fw={600} maw={560} data-testid="first-charge">
+              {TRIAL_START_STATEMENT}
             </Text>
-            <Text fw={700} fz="lg" data-testid="first-charge">
-              {FIRST_CHARGE_TEXT}.
+            <Text c="dimmed" fz="sm" maw={520}>
+              The Minimum plan comes with its own usage; what is left of the trial carries over. You can finish the
+              trial sooner, or choose another plan, from Buy More Usage.
             </Text>
             <StartTrial />
           </Stack>

@@ -2,13 +2,13 @@
 // trial is finished first (the Minimum plan starts and is charged, asked and confirmed), then the
 // tutorial.
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { TRIAL_FIRST_CHARGE } from '@ownvoice/shared';
 import { IconConfetti } from '@tabler/icons-react';
 import { useState } from 'react';
 import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
-import { TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
 import type { FinishTutorialPlan } from '../tutorial';

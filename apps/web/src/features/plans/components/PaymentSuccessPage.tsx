@@ -12,16 +12,7 @@ import { readReturnTo } from '../../../lib/billing/return-to';
 import { useSession } from '../../../lib/session/session-context';
 import { useAutoContinue } from '../hooks/use-auto-continue';
 import { usePaymentConfirmation } from '../hooks/use-payment-confirmation';
-import { autoContinueTarget, nextSteps } from '../success';
-
-const STATUS_TEXT: Record<Exclude<ConfirmationState, 'confirming'>, string> = {
-  confirmed: 'Your payment is confirmed and your new usage is ready.',
-  pending:
-    'Your payment went through. It can take a minute to reach your account: your account page shows it once it arrives.',
-  unknown: 'Your payment went through. Your new usage is added as soon as the payment provider confirms it.',
-  trial_refused:
-    'Your card is saved, but this address or card has had a trial before, so no new trial started and nothing was charged. Choose a plan to go on.',
-};
+import { autoContinueTarget, nextSteps, successWording } from '../success';
 
 function ContinueWhereYouWere({ target, state }: { target: string; state: ConfirmationState }) {
   const { counting, secondsLeft, go, stay } = useAutoContinue(autoContinueTarget(target, state));
@@ -50,22 +41,24 @@ export function PaymentSuccessPage() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
   const payNow = params.get('source') === 'pay_now';
+  const payLater = params.get('source') === 'pay_later';
   const { user } = useSession();
   const state = usePaymentConfirmation();
   const [returnTo] = useState(readReturnTo);
   const [primary, secondary] = nextSteps(user);
+  const words = successWording(state, payLater);
 
   return (
-    <Page title="Payment successful" size="sm">
+    <Page title={words.pageTitle} size="sm">
       <Card py={40} data-testid="payment-success" data-state={state}>
         <Stack align="center" ta="center" gap="md">
           {state === 'confirming' ? (
             <>
               <Loader size="xl" aria-hidden="true" />
               <Title order={2} fz="xl" aria-live="polite">
-                Confirming your payment…
+                {words.confirming.heading}
               </Title>
-              <Text c="dimmed">This takes a few seconds while the payment provider tells us it went through.</Text>
+              <Text c="dimmed">{words.confirming.text}</Text>
             </>
           ) : (
             <>
@@ -73,9 +66,11 @@ export function PaymentSuccessPage() {
                 <IconCircleCheck size={40} />
               </ThemeIcon>
               <Title order={2} fz="xl">
-                {state === 'trial_refused' ? 'No second trial' : 'Thank you!'}
+                {words.settled.heading}
               </Title>
-              <Text c="dimmed">{STATUS_TEXT[state]}</Text>
+              <Text c="dimmed" data-testid="payment-success-text">
+                {words.settled.text}
+              </Text>
             </>
           )}
           {payNow && (

@@ -1,12 +1,12 @@
 // For someone on the trial: when the Minimum plan starts by itself, and a button to start it now.
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { MINIMUM_MONTH, TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '@ownvoice/shared';
 import { IconHourglass } from '@tabler/icons-react';
 import { useState } from 'react';
 import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
 import { finishTrial } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
-import { MINIMUM_MONTH, TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '../../../lib/billing/trial-charge';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toast';
