@@ -232,7 +232,14 @@ test.describe
         await page.getByTestId('convert-submit').click();
       };
       await convertWithEditPass();
-      // The rewrite streams; the edit pass then finds no proofreads left.
+      // The rewrite streams; before the edit pass starts it finds no proofreads left and asks.
+      const ask = page.getByRole('dialog', { name: 'Not enough proofreads' });
+      await expect(ask).toContainText('this one needs 1 proofread, and you have none left', { timeout: 150_000 });
+      await page.waitForTimeout(300); // the modal's fade-in, for the picture
+      await screenshot(page, 'convert-not-enough-proofreads', { fullPage: false });
+      await ask.getByRole('button', { name: 'Buy proofreads' }).click();
+      // Never a silent partial result: the chunk left as the Voice wrote it says so.
+      await expect(page.getByTestId('convert-status')).toContainText('1 chunk(s) not proofread');
       await quickTopUp(page, /proofread/i, 'purchase-modal-proofreads');
       await page.goto('/dashboard');
       await convertWithEditPass();

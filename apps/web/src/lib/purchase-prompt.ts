@@ -13,8 +13,13 @@ const prompt = createStore<InsufficientLimit | null>(null);
 export function handleInsufficientLimit(error: unknown): boolean {
   const limit = detectInsufficientLimit(error);
   if (!limit) return false;
-  prompt.set(() => limit);
+  openPurchasePrompt(limit);
   return true;
+}
+
+/** Opens the purchase modal for a resource the screen knows will run short. */
+export function openPurchasePrompt(limit: InsufficientLimit): void {
+  prompt.set(() => limit);
 }
 
 export function closePurchasePrompt(): void {

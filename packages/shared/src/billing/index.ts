@@ -5,5 +5,6 @@ export * from './pack-matching.js';
 export * from './plan-change.js';
 export * from './plan-labels.js';
 export * from './prices.js';
+export * from './remaining.js';
 export * from './schemas.js';
 export * from './trial-charge.js';

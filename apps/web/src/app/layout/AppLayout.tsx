@@ -1,10 +1,11 @@
 // Every page shares the beta banner, the navbar and the footer around its own content, and the
-// one purchase modal any feature may raise. Pages load lazily: until a page's code arrives the
+// one purchase modal (and the edit pass's proofread question) any feature may raise. Pages load lazily: until a page's code arrives the
 // header and footer stay and a loader fills the page's place.
 import { Box } from '@mantine/core';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { FullPageLoader } from '../../components/FullPageLoader';
+import { ProofreadPlanDialog } from '../purchase/ProofreadPlanDialog';
 import { PurchaseModal } from '../purchase/PurchaseModal';
 import { BetaBanner } from './BetaBanner';
 import { ModelNotice } from './ModelNotice';
@@ -26,6 +27,7 @@ export function AppLayout() {
       </Box>
       <SiteFooter />
       <PurchaseModal />
+      <ProofreadPlanDialog />
     </Box>
   );
 }

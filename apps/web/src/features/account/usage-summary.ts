@@ -1,6 +1,6 @@
 // What the account screen shows of usage limits: per resource, the amount
 // left and the nearest expiry, counting only tranches that have not expired and hold something.
-import { RESOURCE_LABELS, TRANCHE_TYPES, type TrancheType, type UsageLimits } from '@ownvoice/shared';
+import { RESOURCE_LABELS, remainingOf, TRANCHE_TYPES, type TrancheType, type UsageLimits } from '@ownvoice/shared';
 
 export interface UsageLine {
   key: TrancheType | 'storageSlots';
@@ -17,11 +17,10 @@ export function usageSummary(limits: UsageLimits, now: Date): UsageLine[] {
   const lines: UsageLine[] = TRANCHE_TYPES.map((key) => {
     const live = limits[key].filter((t) => t.amount > 0 && new Date(t.expiresAt).getTime() > now.getTime());
     const soonest = live.map((t) => t.expiresAt).sort()[0] ?? null;
-    const remaining = live.reduce((sum, t) => sum + t.amount, 0);
     return {
       key,
       label: RESOURCE_LABELS[key],
-      remaining: Math.round(remaining * 100) / 100,
+      remaining: remainingOf(limits[key], now),
       total: null,
       nearestExpiry: soonest,
     };

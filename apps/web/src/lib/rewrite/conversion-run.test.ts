@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api-error';
 import { forEachWithConcurrency } from './concurrency';
-import { type ConversionAction, conversionReducer, initialConversionState, mixedOutput } from './conversion';
+import {
+  type ConversionAction,
+  conversionReducer,
+  initialConversionState,
+  mixedOutput,
+  statusTexts,
+} from './conversion';
 import { type ConversionRunDeps, runConversion } from './conversion-run';
 import { convertRequestError } from './errors';
 import type { ConvertStreamEvent, EditChunkPayload } from './events';
@@ -154,7 +160,39 @@ describe('runConversion', () => {
     expect(edits).toEqual([0, 1]);
     expect(handled).toEqual([limit]);
     expect(state.editPass.status).toBe('stopped');
-    expect(state.chunks.map((c) => c.status)).toEqual(['edited', 'ready', 'ready', 'ready']);
+    // Nothing silent: the chunks the pass did not get to say so (chunk 3 was never a target).
+    expect(state.chunks.map((c) => c.status)).toEqual(['edited', 'unproofread', 'ready', 'unproofread']);
+  });
+
+  it('asks before the pass how many proofreads to spend, and marks the rest as not proofread', async () => {
+    const asked: number[] = [];
+    const edits: number[] = [];
+    const { deps, screen } = setup({
+      editPassEnabled: () => true,
+      planEditPass: async (needed) => {
+        asked.push(needed);
+        return 2;
+      },
+      editChunk: async ({ chunkIndex, rephrasedChunk }) => {
+        edits.push(chunkIndex);
+        return `${rephrasedChunk}!`;
+      },
+    });
+    const state = await runConversion(deps);
+    expect(asked).toEqual([3]);
+    expect(edits.sort()).toEqual([0, 1]);
+    expect(state.chunks.map((c) => c.status)).toEqual(['edited', 'edited', 'ready', 'unproofread']);
+    expect(state.editPass).toEqual({ status: 'done', total: 2 });
+    expect(statusTexts(screen())).toEqual(['(1 chunk(s) not proofread: out of proofreads)']);
+  });
+
+  it('proofreads nothing when the person chose to skip, and says so', async () => {
+    const editChunk = vi.fn(async () => 'never');
+    const { deps } = setup({ editPassEnabled: () => true, planEditPass: async () => 0, editChunk });
+    const state = await runConversion(deps);
+    expect(editChunk).not.toHaveBeenCalled();
+    expect(state.editPass.status).toBe('off');
+    expect(statusTexts(state)).toEqual(['(3 chunk(s) not proofread: out of proofreads)']);
   });
 
   it('reads the edit-pass box when the conversion completes, not when it starts', async () => {

@@ -32,6 +32,11 @@ export interface ConversionRunDeps {
   editChunk(payload: EditChunkPayload, signal: AbortSignal): Promise<string>;
   /** Read once the conversion completes, so ticking the box mid-stream still counts. */
   editPassEnabled(): boolean;
+  /**
+   * How many of the `needed` proofreads to spend, asked before the pass starts (the screen compares
+   * them with what is left, and asks the person when they fall short); all of them when absent.
+   */
+  planEditPass?(needed: number): Promise<number>;
   /** Opens the purchase prompt when the error says a resource ran out; true when it did. */
   handleInsufficientLimit(error: unknown): boolean;
   /** The conversion completed (before any edit pass). */
@@ -89,7 +94,12 @@ export async function runConversion(deps: ConversionRunDeps): Promise<Conversion
   if (!deps.editPassEnabled()) return state;
   const targets = editPassTargets(state.chunks);
   if (targets.length === 0) return state;
-  await runEditPass(deps, targets, apply, () => state);
+  // Never a silent partial pass: what will not be proofread is marked so before the pass starts.
+  const planned = deps.planEditPass ? await deps.planEditPass(targets.length) : targets.length;
+  if (signal.aborted) return state;
+  const allowed = Math.max(0, Math.min(targets.length, Math.floor(planned)));
+  if (allowed < targets.length) apply({ type: 'chunksNotProofread', runId, indexes: targets.slice(allowed) });
+  if (allowed > 0) await runEditPass(deps, targets.slice(0, allowed), apply, () => state);
   return state;
 }
 
@@ -105,7 +115,11 @@ async function runEditPass(
 
   await forEachWithConcurrency(targets, deps.concurrency ?? EDIT_PASS_CONCURRENCY, async (index) => {
     const chunk = current().chunks[index];
-    if (stopped || signal.aborted || !chunk) return;
+    if (signal.aborted || !chunk) return;
+    if (stopped) {
+      apply({ type: 'chunkEditCancelled', runId, index });
+      return;
+    }
     apply({ type: 'chunkEditStart', runId, index });
     try {
       const edited = await deps.editChunk(
@@ -115,7 +129,8 @@ async function runEditPass(
       if (!signal.aborted) apply({ type: 'chunkEdited', runId, index, text: edited });
     } catch (error) {
       if (signal.aborted) return;
-      // Out of proofreads: the purchase prompt opens and no further chunk is sent.
+      // Out of proofreads after all (spent elsewhere meanwhile): the purchase prompt opens, no
+      // further chunk is sent, and the ones not sent are marked as not proofread.
       if (deps.handleInsufficientLimit(error)) {
         stopped = true;
         apply({ type: 'chunkEditCancelled', runId, index });

@@ -7,7 +7,8 @@ import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, clampSpans, separatorsOf, stitch 
 import type { ChunkPosition, ConvertStreamEvent } from './events';
 import { CONVERT_STATUS } from './status';
 
-export type ChunkStatus = 'streaming' | 'ready' | 'editing' | 'edited' | 'failed';
+/** `unproofread`: the edit pass left it as the Voice wrote it, for want of proofreads. */
+export type ChunkStatus = 'streaming' | 'ready' | 'editing' | 'edited' | 'failed' | 'unproofread';
 
 export interface Chunk {
   index: number;
@@ -48,8 +49,10 @@ export type ConversionAction =
   | { type: 'chunkEditStart'; runId: number; index: number }
   | { type: 'chunkEdited'; runId: number; index: number; text: string }
   | { type: 'chunkEditFailed'; runId: number; index: number; error: string }
-  /** An edit that was not made (the pass stopped): the chunk is ready again. */
+  /** An edit that was not made: the pass stopped when the proofreads ran out. */
   | { type: 'chunkEditCancelled'; runId: number; index: number }
+  /** Chunks the pass will not proofread: fewer proofreads were left than it needed. */
+  | { type: 'chunksNotProofread'; runId: number; indexes: readonly number[] }
   | { type: 'editPassEnd'; runId: number; stopped: boolean };
 
 /** Chunks beyond this index are never created from chunk events alone (a guard against bad input). */
@@ -193,7 +196,12 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
     case 'chunkEditFailed':
       return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'failed', error: action.error }));
     case 'chunkEditCancelled':
-      return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'ready' }));
+      return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'unproofread' }));
+    case 'chunksNotProofread':
+      return action.indexes.reduce(
+        (next, index) => updateChunk(next, index, (chunk) => ({ ...chunk, status: 'unproofread' })),
+        state,
+      );
     case 'editPassEnd':
       if (state.editPass.status !== 'running') return state;
       return { ...state, editPass: { ...state.editPass, status: action.stopped ? 'stopped' : 'done' } };
@@ -260,6 +268,8 @@ export function statusTexts(state: ConversionState): string[] {
     const { settled, total } = editProgress(state);
     texts.push(CONVERT_STATUS.editing(settled, total));
   }
+  const unproofread = state.chunks.filter((chunk) => chunk.status === 'unproofread').length;
+  if (unproofread > 0) texts.push(CONVERT_STATUS.notProofread(unproofread));
   return texts;
 }
 

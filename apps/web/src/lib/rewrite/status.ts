@@ -4,4 +4,6 @@ export const CONVERT_STATUS = {
   streaming: '(streaming...)',
   editing: (settled: number, total: number) => `(editing ${settled}/${total}...)`,
   rerolling: (count: number) => `(rerolling ${count} chunk(s)...)`,
+  /** Chunks the edit pass left as the Voice wrote them, for want of proofreads. */
+  notProofread: (count: number) => `(${count} chunk(s) not proofread: out of proofreads)`,
 } as const;

@@ -1,15 +1,19 @@
 // What every screen that runs a rewrite needs (Convert, Create's quick mode): one run at a time (a
 // newer run aborts the one before it, leaving the page aborts the last), and the calls a run makes,
 // with a refused request about a sleeping or vanished Voice refreshing the Voice list.
+import { remainingOf } from '@ownvoice/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { handleInsufficientLimit } from '../purchase-prompt';
+import { useSession } from '../session/session-context';
 import { voiceKeys } from '../voice-queries';
 import { editChunk } from './api';
 import type { ConvertRequestError } from './errors';
+import { planProofreads } from './proofread-plan';
 
 export function useRewriteRun() {
   const queryClient = useQueryClient();
+  const { refresh } = useSession();
   const controllerRef = useRef<AbortController | null>(null);
   const runIdRef = useRef(0);
 
@@ -31,6 +35,11 @@ export function useRewriteRun() {
     () => ({
       editChunk,
       handleInsufficientLimit,
+      // What is left now, read afresh: the pass is planned against it before any is spent.
+      planEditPass: async (needed: number) => {
+        const user = await refresh().catch(() => null);
+        return user ? planProofreads(needed, remainingOf(user.usageLimits.chunkEdits, new Date())) : needed;
+      },
       // A Voice that fell asleep or vanished: the selectors should learn about it.
       onRequestRefused: (error: ConvertRequestError) => {
         if (error.status === 404 || error.apiError.code === 'VOICE_NOT_READY') {
@@ -38,7 +47,7 @@ export function useRewriteRun() {
         }
       },
     }),
-    [queryClient],
+    [queryClient, refresh],
   );
 
   return { next, calls };

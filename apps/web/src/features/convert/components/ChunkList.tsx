@@ -11,6 +11,16 @@ const STATUS_COLORS: Record<ChunkStatus, string> = {
   editing: 'violet',
   edited: 'teal',
   failed: 'red',
+  unproofread: 'orange',
+};
+
+const STATUS_WORDS: Record<ChunkStatus, string> = {
+  streaming: 'streaming',
+  ready: 'ready',
+  editing: 'editing',
+  edited: 'edited',
+  failed: 'failed',
+  unproofread: 'not proofread',
 };
 
 function ChunkItem({ chunk }: { chunk: Chunk }) {
@@ -21,7 +31,7 @@ function ChunkItem({ chunk }: { chunk: Chunk }) {
         <Text fz="xs" c="dimmed">
           Chunk {chunk.index + 1}{' '}
           <Badge size="xs" variant="light" color={STATUS_COLORS[chunk.status]}>
-            {chunk.status}
+            {STATUS_WORDS[chunk.status]}
           </Badge>
           {chunk.attempts > 1 && ` attempt ${chunk.attempts}`}
         </Text>
@@ -44,7 +54,7 @@ function ChunkItem({ chunk }: { chunk: Chunk }) {
 export function ChunkList({ chunks }: { chunks: readonly Chunk[] }) {
   const [open, setOpen] = useState(false);
   if (chunks.length === 0) return null;
-  const failed = chunks.filter((chunk) => chunk.status === 'failed').length;
+  const failed = chunks.filter((chunk) => chunk.status === 'failed' || chunk.status === 'unproofread').length;
   return (
     <Stack gap="xs">
       <Button
