@@ -1,12 +1,15 @@
 // The create form's draft and its submission, kept outside React: the form navigates to the
 // "Creating Voice..." placeholder as soon as it submits, and comes back with everything kept when
 // the upload fails. File counts arrive here too, so a count that lands after a navigation is kept.
+// The person's input is also kept in the browser (draft-keeper.ts), so a checkout round trip or a
+// reload brings the form back.
 import { filterVoiceNameInput, MAX_PASTED_CHARS, stripNul, type Voice, voiceNameSchema } from '@ownvoice/shared';
 import { ApiError } from '../../lib/api-error';
 import { createStore, useStore } from '../../lib/create-store';
 import { handleInsufficientLimit } from '../../lib/purchase-prompt';
 import { countCharacters, createVoice } from './api';
 import { createErrorMessage } from './create-error';
+import { draftToKeep, keepDraft, keptDraftOf } from './draft-keeper';
 import { classifyCountFailure, type FileFailure, failureMessages, screenFiles } from './file-selection';
 import { newTempVoiceId } from './temp-voice-id';
 
@@ -51,6 +54,18 @@ const EMPTY: CreateVoiceState = {
 
 const store = createStore<CreateVoiceState>(EMPTY);
 
+// Writes the input a moment after it changes; an empty form deletes the kept draft only once this
+// page has kept something itself, so arriving at an empty form never wipes one about to be restored.
+let keptSomething = false;
+let keepTimer: ReturnType<typeof setTimeout> | undefined;
+store.subscribe(() => {
+  const draft = draftToKeep(store.get());
+  if (draft === null && !keptSomething) return;
+  keptSomething = draft !== null;
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => void keepDraft(draftToKeep(store.get())), 300);
+});
+
 /** The draft of this user; a draft left by someone else reads as empty until it is claimed. */
 export function useCreateVoiceState(userId: string): CreateVoiceState {
   const state = useStore(store);
@@ -63,6 +78,21 @@ export const readCreateVoiceState = (): CreateVoiceState => store.get();
 /** Makes the draft this user's, starting afresh when it was someone else's. */
 export function claimDraft(userId: string): void {
   store.set((current) => (current.ownerId === userId ? current : { ...EMPTY, ownerId: userId }));
+  void restoreKeptDraft(userId);
+}
+
+/** Brings back this person's kept draft into an empty form (anything typed meanwhile wins). */
+async function restoreKeptDraft(userId: string): Promise<void> {
+  const kept = await keptDraftOf(userId);
+  const current = store.get();
+  if (!kept || current.ownerId !== userId || draftToKeep(current) !== null) return;
+  const files: SelectedFile[] = kept.files.map(({ file, charCount }) => {
+    nextFileId += 1;
+    return { id: `file-${nextFileId}`, file, charCount };
+  });
+  patch({ name: kept.name, text: kept.text, files });
+  const uncounted = files.filter((f) => f.charCount === null);
+  if (uncounted.length > 0) void countBatch(uncounted, []);
 }
 
 export function clearDraft(): void {

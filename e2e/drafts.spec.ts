@@ -1,0 +1,39 @@
+// Nothing typed is lost where money meets work: the create-Voice form keeps the pasted text, the
+// name and the chosen files across an accidental reload and across the checkout round trip for a
+// resource the Voice needs.
+import { expect, prose, quickTopUp, registerThroughForm, runId, screenshot, test } from './support';
+
+test('the create-Voice form survives a reload and a top-up round trip', async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerThroughForm(page, {
+    username: `drafter_${runId}`,
+    email: `drafter-${runId}@example.com`,
+    password: 'Corr3ct-Horse-Battery',
+  });
+  await page.goto('/dashboard/create');
+  const name = page.getByTestId('create-voice-name');
+  const text = page.getByTestId('create-voice-text');
+  const pasted = prose(24_000, 0.2);
+  await name.fill('Field notes');
+  await text.fill(pasted);
+  await page.locator('input[type="file"]').setInputFiles([
+    { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(prose(3_000, 0.7)) },
+  ]);
+  await expect(page.getByTestId('file-row')).toHaveCount(1);
+  await expect(page.getByTestId('file-row').getByTestId('file-characters')).toContainText(/\d,\d{3}/);
+
+  await page.waitForTimeout(500); // the draft is written a moment after the last change
+  await page.reload();
+  await expect(name).toHaveValue('Field notes');
+  await expect(text).toHaveValue(pasted);
+  await expect(page.getByTestId('file-row')).toContainText('notes.md');
+
+  // No plan yet: the Voice needs what the account does not have; buying it leaves for the checkout.
+  await page.getByTestId('create-voice-submit').click();
+  await quickTopUp(page, /storage|train/i);
+  await expect(name).toHaveValue('Field notes');
+  await expect(text).toHaveValue(pasted);
+  await expect(page.getByTestId('file-row')).toContainText('notes.md');
+  await expect(page.getByTestId('file-row').getByTestId('file-characters')).toContainText(/\d,\d{3}/);
+  await screenshot(page, 'create-voice-after-top-up');
+});
