@@ -35,11 +35,17 @@ export const test = base.extend<{ cspViolations: undefined }>({
   ],
 });
 
-/** The serious and critical axe findings (WCAG 2.1 A and AA) on the page as it is now, each naming `what`, the rule and the elements. */
-export async function accessibilityFindings(page: Page, what: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+/**
+ * The serious and critical axe findings (WCAG 2.1 A and AA, and with `moderate` the moderate ones
+ * and axe's heading-order rule too) on the page as it is now, each naming `what`, the rule and the
+ * elements.
+ */
+export async function accessibilityFindings(page: Page, what: string, { moderate = false } = {}): Promise<string[]> {
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', ...(moderate ? ['best-practice'] : [])];
+  const impacts = moderate ? ['moderate', 'serious', 'critical'] : ['serious', 'critical'];
+  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
   return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => impacts.includes(v.impact ?? ''))
     .map((v) => `${what}: ${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
 import {
+  accessibilityFindings,
   expect,
   logIn,
   payNowAtOnboarding,
@@ -207,6 +208,8 @@ test.describe
       await page.getByTestId('interactive-submit').click();
       await expect(step).toHaveAttribute('data-step', 'section_drafted', { timeout: 120_000 });
       await expect(page.getByTestId('interactive-rephrased')).not.toHaveValue('');
+      // Headings in order, and no moderate finding either, on the page writing interactively.
+      expect(await accessibilityFindings(page, 'interactive Create', { moderate: true })).toEqual([]);
       await screenshot(page, 'create-interactive');
       await page.getByTestId('interactive-approve').click();
       await expect(step).toHaveAttribute('data-step', 'complete', { timeout: 60_000 });

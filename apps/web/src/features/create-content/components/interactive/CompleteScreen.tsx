@@ -15,7 +15,7 @@ export function CompleteScreen({
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs" wrap="wrap">
-        <Title order={3} fz="lg">
+        <Title order={2} fz="lg">
           Your piece
         </Title>
         <Group gap="xs">

@@ -14,7 +14,7 @@ export function OutlineScreen({ screen, state, pending, update, send }: ScreenPr
   const busy = pending !== null;
   return (
     <Stack gap="sm">
-      <Title order={3} fz="lg">
+      <Title order={2} fz="lg">
         Outline
       </Title>
       {screen.titles.map((title, index) => (

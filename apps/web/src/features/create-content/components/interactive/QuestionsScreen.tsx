@@ -8,7 +8,7 @@ export function QuestionsScreen({ screen, state, pending, update, send }: Screen
   const busy = pending !== null;
   return (
     <Stack gap="sm">
-      <Title order={3} fz="lg">
+      <Title order={2} fz="lg">
         {screen.heading}
       </Title>
       {screen.notice && (

@@ -16,7 +16,7 @@ export function SectionScreen({
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs" wrap="wrap">
-        <Title order={3} fz="lg" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={2} fz="lg" style={{ overflowWrap: 'anywhere' }}>
           {screen.heading}
         </Title>
         <Group gap="xs">
