@@ -2,32 +2,39 @@
 // Voice's evaluation, the command-line tool and the service bench all run.
 //
 //   text ──chunkText(maxChars)──> chunks (the size the Voice trained on; whitespace kept aside)
-//   for each chunk, attempt 1..maxAttempts:
-//     prompt    rewritePrompt(chunk)               the format the Voice trained on (prompts.ts)
-//     budget    1.5 × the chunk's tokens + 16      room for a longer wording, not for rambling
+//   each chunk ──planChunks──> in a text without markdown, the chunk whole; else its structure
+//                              (kept byte for byte) and its pieces of prose (markdown-structure.ts)
+//   for each chunk or piece, attempt 1..maxAttempts:
+//     prompt    rewritePrompt(chunk or piece's words)  the format the Voice trained on (prompts.ts)
+//     budget    1.5 × its tokens + 16                   room for a longer wording, not for rambling
 //     decoding  attempt 1 greedy; later attempts sample (temperature 0.7, top-p 0.95, seed =
 //               attempt) so they can come out differently; always a repeat penalty of 1.3
-//     stop      "\n### ", the start of another prompt heading: the Voice went past its chunk
-//     judge     judgeRewrite (rewrite-checks.ts); a rejected attempt is announced (chunk_reroll)
-//               and asked again; when attempts run out the chunk is its inline error marker
+//     stop      "\n### ", the start of another prompt heading: the Voice went past its text
+//     judge     judgeRewrite (rewrite-checks.ts), against the words it was given and the next
+//               ones; a rejected attempt is announced (chunk_reroll) and asked again; when
+//               attempts run out the chunk is its inline error marker
 //
 // Events, in order: chunk_positions once, then per chunk its `chunk` deltas, each reroll
-// resetting the chunk's text. Stitching the chunk texts back between separatorsOf(text,
-// positions) gives the rewritten text in the original layout (rewriteWhole does that).
+// resetting the chunk's text. A chunk of markdown streams its structure as it comes to it, and
+// after a reroll the text it had finished before the rejected piece again, so its deltas always
+// add up to its text so far. Stitching the chunk texts back between separatorsOf(text, positions)
+// gives the rewritten text in the original layout (rewriteWhole does that). A chunk that is only
+// structure (a code block) costs no model call.
 import { type ConvertEvent, chunkErrorMarker, separatorsOf, stitch } from '@ownvoice/shared';
 import { chunkText } from '../chunking/chunk.js';
 import type { TextGenerator } from '../runtime/text-generator.js';
 import { textDeltas } from './deltas.js';
+import { type ChunkPart, type PieceWriter, type ProsePiece, planChunks } from './markdown-structure.js';
 import { rewritePrompt } from './prompts.js';
 import { judgeRewrite, type RewriteVerdict } from './rewrite-checks.js';
 
 /** Greedy decoding loops on small models; a mild penalty keeps rewrites readable. */
 export const REWRITE_REPEAT_PENALTY = 1.3;
-/** Attempts per chunk, the first included. */
+/** Attempts per chunk (per piece of prose in a chunk of markdown), the first included. */
 export const REWRITE_MAX_ATTEMPTS = 3;
 const REWRITE_STOP = ['\n### '];
 
-/** Decides whether a rewrite of `original` is usable; `nextOriginal` is the chunk after it. */
+/** Decides whether a rewrite of `original` is usable; `nextOriginal` is what is rewritten after it. */
 export type RewriteJudge = (original: string, rewritten: string, nextOriginal?: string) => RewriteVerdict;
 
 export type RewriteEvent = Exclude<ConvertEvent, { type: 'complete' } | { type: 'error' }>;
@@ -51,42 +58,82 @@ export const rewriteBudget = async (model: TextGenerator, chunk: string): Promis
 export async function* rewriteText(
   model: TextGenerator,
   text: string,
-  { voiceId, maxChars, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal }: RewriteOptions,
+  options: RewriteOptions,
 ): AsyncGenerator<RewriteEvent> {
-  const { chunks } = chunkText(text, { maxChars });
+  const { chunks } = chunkText(text, { maxChars: options.maxChars });
   yield {
     type: 'chunk_positions',
     chunkPositions: chunks.map((c) => ({ start: c.start, end: c.end })),
     baseText: text,
   };
+  // In a text without markdown, a chunk is one piece, its own text, streamed as the model writes it.
+  const plans = planChunks(text, chunks) ?? chunks.map((c) => [{ plain: c.text, writer: () => AS_WRITTEN }]);
+  // Everything the model rewrites, in order: the judge checks each rewrite against the next one.
+  const pieces = plans.flat().filter((p): p is ProsePiece => typeof p !== 'string');
+  const nextOf = new Map(pieces.map((p, i) => [p, pieces[i + 1]?.plain]));
   for (const chunk of chunks) {
-    const next = chunks[chunk.index + 1]?.text;
-    const maxTokens = await rewriteBudget(model, chunk.text);
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      let written = '';
-      for await (const delta of textDeltas(signal, (onChunk) =>
-        model.complete(rewritePrompt(chunk.text), {
-          ...(voiceId ? { voiceId } : {}),
-          maxTokens,
-          repeatPenalty: REWRITE_REPEAT_PENALTY,
-          stop: REWRITE_STOP,
-          onChunk,
-          ...(signal ? { signal } : {}),
-          ...(attempt > 1 ? { temperature: 0.7, topP: 0.95, seed: attempt } : {}),
-        }),
-      )) {
-        written += delta;
-        yield { type: 'chunk', chunkIndex: chunk.index, text: delta };
+    let done = '';
+    for (const part of plans[chunk.index] as ChunkPart[]) {
+      if (typeof part === 'string') {
+        done += part;
+        yield { type: 'chunk', chunkIndex: chunk.index, text: part };
+        continue;
       }
-      const verdict = judge(chunk.text, written, next);
-      if (verdict.ok) break;
-      yield { type: 'chunk_reroll', chunkIndex: chunk.index, reason: verdict.reason };
-      if (attempt >= maxAttempts) {
-        yield { type: 'chunk', chunkIndex: chunk.index, text: chunkErrorMarker(chunk.index, verdict.reason) };
-        break;
-      }
+      const written = yield* rewritePiece(model, chunk.index, part, nextOf.get(part), done, options);
+      if (written === null) break;
+      done += written;
     }
+  }
+}
+
+const AS_WRITTEN: PieceWriter = { push: (delta) => delta, end: () => '' };
+
+/**
+ * One piece's rewrite, attempt after attempt, as events of its chunk; `done` is the chunk's text
+ * before it. Returns the piece's text, or null when attempts ran out (the chunk is then its marker).
+ */
+async function* rewritePiece(
+  model: TextGenerator,
+  chunkIndex: number,
+  piece: ProsePiece,
+  nextPlain: string | undefined,
+  done: string,
+  { voiceId, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal }: RewriteOptions,
+): AsyncGenerator<RewriteEvent, string | null> {
+  const maxTokens = await rewriteBudget(model, piece.plain);
+  for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
+    const writer = piece.writer();
+    let written = '';
+    let out = '';
+    for await (const delta of textDeltas(signal, (onChunk) =>
+      model.complete(rewritePrompt(piece.plain), {
+        ...(voiceId ? { voiceId } : {}),
+        maxTokens,
+        repeatPenalty: REWRITE_REPEAT_PENALTY,
+        stop: REWRITE_STOP,
+        onChunk,
+        ...(signal ? { signal } : {}),
+        ...(attempt > 1 ? { temperature: 0.7, topP: 0.95, seed: attempt } : {}),
+      }),
+    )) {
+      written += delta;
+      const text = writer.push(delta);
+      out += text;
+      if (text) yield { type: 'chunk', chunkIndex, text };
+    }
+    const verdict = judge(piece.plain, written, nextPlain);
+    if (verdict.ok) {
+      const text = writer.end();
+      if (text) yield { type: 'chunk', chunkIndex, text };
+      return out + text;
+    }
+    yield { type: 'chunk_reroll', chunkIndex, reason: verdict.reason };
+    if (attempt >= maxAttempts) {
+      yield { type: 'chunk', chunkIndex, text: chunkErrorMarker(chunkIndex, verdict.reason) };
+      return null;
+    }
+    if (done) yield { type: 'chunk', chunkIndex, text: done };
   }
 }
 
