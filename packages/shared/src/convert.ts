@@ -49,9 +49,27 @@ export const CHUNK_ERROR_PREFIX = '[Error converting chunk';
 export const chunkErrorMarker = (chunkIndex: number, reason: string): string =>
   `${CHUNK_ERROR_PREFIX} ${chunkIndex + 1}: ${reason}]`;
 
+/** A chunk's rewrite that failed: nothing written, or only its error marker. */
+export const isFailedRewrite = (text: string): boolean => {
+  const trimmed = text.trim();
+  return trimmed === '' || trimmed.startsWith(CHUNK_ERROR_PREFIX);
+};
+
+/**
+ * Whether a rewrite gave the person anything in their Voice: at least one chunk that did not fail.
+ * Create charges its short content only then (the server refunds otherwise, and the page says so).
+ */
+export const rewriteIsUsable = (chunkTexts: readonly string[]): boolean =>
+  chunkTexts.some((text) => !isFailedRewrite(text));
+
+/** Highest `variation` a convert request may ask for. */
+export const MAX_REWRITE_VARIATION = 1_000_000;
+
 export const convertRequestSchema = z.object({
   loraId: z.string().regex(ID_PATTERN).optional(),
   text: z.string().max(MAX_CONVERT_CHARS, CONVERT_MESSAGES.textTooLong(MAX_CONVERT_CHARS)),
+  /** Another rewrite than the default one (Re-rephrase, a retry): the Voice samples with this seed. */
+  variation: z.number().int().min(0).max(MAX_REWRITE_VARIATION).optional(),
 });
 
 export const chunkPositionSchema = z.object({

@@ -12,7 +12,7 @@ import {
   planChat,
   SHORT_ANSWER_TOKENS,
 } from '@ownvoice/engine';
-import type { ContentFormat, CreateEvent } from '@ownvoice/shared';
+import { type ContentFormat, type CreateEvent, rewriteIsUsable } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { AppError, errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
@@ -74,7 +74,8 @@ export class ContentService {
     receipt: UsageReceipt,
     signal: AbortSignal,
   ): AsyncGenerator<CreateEvent> {
-    // Set once a piece of the draft has been handed to the reader: from then on it is charged.
+    // Set once a piece of the draft has been handed to the reader: from then on it is charged,
+    // unless no part of its rewrite came out in the Voice.
     let delivered = false;
     try {
       const base = await this.inference.base();
@@ -112,10 +113,17 @@ export class ContentService {
         };
         return;
       }
+      // Each chunk's rewrite as it stands (a reroll starts it again), to know what was delivered.
+      const rewritten: string[] = [];
       for await (const event of this.conversion.rewrite(voice, draft, signal)) {
+        if (event.type === 'chunk') rewritten[event.chunkIndex] = (rewritten[event.chunkIndex] ?? '') + event.text;
+        if (event.type === 'chunk_reroll') rewritten[event.chunkIndex] = '';
         yield { ...event, stage: 'rephrase' };
       }
       await this.activation.touch(voice.id);
+      // A draft whose every chunk failed to come out in the Voice is not what Create sells: the
+      // short content is given back (the page says so and offers to retry those parts).
+      if (!rewriteIsUsable(Array.from(rewritten, (text) => text ?? ''))) delivered = false;
       yield { type: 'complete' };
     } catch (error) {
       // The writing service stopped under them (its message says nothing was charged): they did

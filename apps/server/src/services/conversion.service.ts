@@ -52,15 +52,21 @@ export class ConversionService {
   ) {}
 
   /** Checks the request (throws the 4xx to answer before any event); the stream comes after. */
-  async prepare(user: UserRow, voiceId: string, text: string): Promise<PreparedConversion> {
+  /** `variation` > 0 asks for another rewrite than the default one (Re-rephrase, a retry). */
+  async prepare(user: UserRow, voiceId: string, text: string, variation = 0): Promise<PreparedConversion> {
     if (!text.trim()) throw errors.validation(CONVERT_MESSAGES.emptyText);
     const voice = await awakeVoice(this.voices, this.inference, user, voiceId);
-    return { events: (signal) => this.stream(voice, text, signal) };
+    return { events: (signal) => this.stream(voice, text, variation, signal) };
   }
 
-  private async *stream(voice: VoiceRow, text: string, signal: AbortSignal): AsyncGenerator<ConvertEvent> {
+  private async *stream(
+    voice: VoiceRow,
+    text: string,
+    variation: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<ConvertEvent> {
     await this.activation.touch(voice.id);
-    yield* this.rewrite(voice, text, signal);
+    yield* this.rewrite(voice, text, signal, variation);
     await this.activation.touch(voice.id);
     yield { type: 'complete' };
   }
@@ -71,7 +77,7 @@ export class ConversionService {
   }
 
   /** The rewriting events of one text (positions, chunk deltas, rerolls), without `complete`. */
-  async *rewrite(voice: VoiceRow, text: string, signal: AbortSignal): AsyncGenerator<RewriteEvent> {
+  async *rewrite(voice: VoiceRow, text: string, signal: AbortSignal, variation = 0): AsyncGenerator<RewriteEvent> {
     const model = this.inference.forVoice(voice.id, voice.inferenceEndpoint);
     const preset = presetFor(this.inference.model(), this.options.preset);
     yield* engineErrors(
@@ -80,6 +86,7 @@ export class ConversionService {
         maxChars: preset.passageMaxChars,
         maxAttempts: this.options.maxAttempts,
         signal,
+        variation,
         ...(this.options.judge ? { judge: this.options.judge } : {}),
       }),
     );

@@ -3,7 +3,15 @@ import { Button, CopyButton } from '@mantine/core';
 import { COPIED_FEEDBACK_MS } from '@ownvoice/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
-export function CopyTextButton({ value, testId }: { value: string; testId: string }) {
+export function CopyTextButton({
+  value,
+  testId,
+  disabled = false,
+}: {
+  value: string;
+  testId: string;
+  disabled?: boolean;
+}) {
   return (
     <CopyButton value={value} timeout={COPIED_FEEDBACK_MS}>
       {({ copied, copy }) => (
@@ -13,7 +21,7 @@ export function CopyTextButton({ value, testId }: { value: string; testId: strin
           color={copied ? 'teal' : undefined}
           leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           onClick={copy}
-          disabled={value === ''}
+          disabled={disabled || value === ''}
           data-testid={testId}
         >
           {copied ? 'Copied' : 'Copy'}

@@ -24,6 +24,8 @@ export interface RewriteOutputProps {
   view: RewriteView | null;
   onToggleView: () => void;
   actions?: ReactNode;
+  /** Nothing worth copying (every chunk failed): Copy is off. */
+  copyDisabled?: boolean;
 }
 
 export function RewriteOutput(props: RewriteOutputProps) {
@@ -50,7 +52,7 @@ export function RewriteOutput(props: RewriteOutputProps) {
             </Button>
           )}
           {props.actions}
-          <CopyTextButton value={props.value} testId={`${testIdPrefix}-copy`} />
+          <CopyTextButton value={props.value} testId={`${testIdPrefix}-copy`} disabled={props.copyDisabled ?? false} />
         </Group>
       </Group>
       <Textarea

@@ -8,7 +8,8 @@
 //     prompt    rewritePrompt(chunk or piece's words)  the format the Voice trained on (prompts.ts)
 //     budget    1.5 × its tokens + 16                   room for a longer wording, not for rambling
 //     decoding  attempt 1 greedy; later attempts sample (temperature 0.7, top-p 0.95, seed =
-//               attempt) so they can come out differently; always a repeat penalty of 1.3
+//               attempt) so they can come out differently; always a repeat penalty of 1.3. A
+//               variation v > 0 (Re-rephrase, a retry) samples from attempt 1, seed 1000 v + attempt
 //     stop      "\n### ", the start of another prompt heading: the Voice went past its text
 //     judge     judgeRewrite (rewrite-checks.ts), against the words it was given and the next
 //               ones; a rejected attempt is announced (chunk_reroll) and asked again; when
@@ -47,6 +48,8 @@ export interface RewriteOptions {
   maxAttempts?: number;
   /** Tests swap it to force rejections. */
   judge?: RewriteJudge;
+  /** Another rewrite than the default greedy one: 0 (or absent) is the default, each v > 0 its own. */
+  variation?: number;
   signal?: AbortSignal;
 }
 
@@ -98,7 +101,7 @@ async function* rewritePiece(
   piece: ProsePiece,
   nextPlain: string | undefined,
   done: string,
-  { voiceId, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal }: RewriteOptions,
+  { voiceId, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal, variation = 0 }: RewriteOptions,
 ): AsyncGenerator<RewriteEvent, string | null> {
   const maxTokens = await rewriteBudget(model, piece.plain);
   for (let attempt = 1; ; attempt++) {
@@ -114,7 +117,7 @@ async function* rewritePiece(
         stop: REWRITE_STOP,
         onChunk,
         ...(signal ? { signal } : {}),
-        ...(attempt > 1 ? { temperature: 0.7, topP: 0.95, seed: attempt } : {}),
+        ...(attempt > 1 || variation > 0 ? { temperature: 0.7, topP: 0.95, seed: variation * 1000 + attempt } : {}),
       }),
     )) {
       written += delta;

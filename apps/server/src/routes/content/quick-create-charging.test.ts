@@ -1,9 +1,13 @@
 // Quick Create's charge under hostile clients: a reader who takes the draft and hangs up before
 // it is complete has had it (charged); one who hangs up before any draft reached them is not.
 // And a refused request costs no file parsing: the Voice and the balance are checked before the
-// reference file is read.
+// reference file is read. A draft none of whose rewrite came out in the Voice is not charged.
+import { type CreateEvent, isFailedRewrite } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VoiceRow } from '../../db/schema.js';
+import { type UserRow, users, type VoiceRow } from '../../db/schema.js';
+import { ContentService } from '../../services/content.service.js';
+import { ConversionService } from '../../services/conversion.service.js';
 import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { openStream } from '../../test/streams.js';
 import { createTestContext, encodeMultipart, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -80,4 +84,37 @@ describe('checks before the reference file is read', () => {
     expect(awake.statusCode).toBe(400);
     expect(awake.json().code).toBe('VALIDATION_ERROR');
   });
+});
+
+describe('a draft whose rewrite failed in every part', () => {
+  it('gives the short content back, and says which parts failed', async () => {
+    const { services, inference } = ctx.app.platform;
+    const { voices } = services.repositories;
+    // Every attempt at every chunk rejected: the rewrite ends in error markers only.
+    const conversion = new ConversionService(voices, services.activation, services.usage, inference, {
+      maxAttempts: 2,
+      preset: undefined,
+      judge: () => ({ ok: false, reason: 'rejected for the test' }),
+    });
+    const content = new ContentService(voices, conversion, services.activation, services.usage, inference);
+    const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
+    const before = await shortContentLeft();
+    const prepared = await content.prepareQuick(user, {
+      voiceId: voice.id,
+      prompt: 'A short note about the spring fair',
+      format: 'blog_post',
+      reference: undefined,
+    });
+    const events: CreateEvent[] = [];
+    for await (const event of prepared.events(new AbortController().signal)) events.push(event);
+    expect(events.at(-1)?.type).toBe('complete');
+    const chunks = new Map<number, string>();
+    for (const event of events) {
+      if (event.type === 'chunk') chunks.set(event.chunkIndex, (chunks.get(event.chunkIndex) ?? '') + event.text);
+      if (event.type === 'chunk_reroll') chunks.set(event.chunkIndex, '');
+    }
+    expect(chunks.size).toBeGreaterThan(0);
+    expect([...chunks.values()].every(isFailedRewrite)).toBe(true);
+    expect(await shortContentLeft()).toBe(before);
+  }, 120_000);
 });

@@ -31,7 +31,7 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       // Every refusal is a JSON error before the first event.
       const release = conversion.gate.enter(user.id);
       try {
-        const prepared = await conversion.prepare(user, id, request.body.text);
+        const prepared = await conversion.prepare(user, id, request.body.text, request.body.variation);
         await sendEventStream(
           request,
           reply,

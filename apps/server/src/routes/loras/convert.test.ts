@@ -94,6 +94,31 @@ describe('POST /api/loras/:id/convert-stream', () => {
     expect(chunkEvents.length).toBeGreaterThan(positions.length);
   });
 
+  it('gives the same rewrite again by default, and another one for a variation (Re-rephrase)', async () => {
+    const text = 'The committee met on Tuesday evening and agreed to move the spring fair to the school field.';
+    const rewrite = async (variation?: number) => {
+      const res = await owner.post(`/api/loras/${voice.id}/convert-stream`, {
+        loraId: voice.id,
+        text,
+        ...(variation === undefined ? {} : { variation }),
+      });
+      expect(res.statusCode).toBe(200);
+      return parseEvents(res.body)
+        .map((e) => (e.type === 'chunk' ? e.text : e.type === 'chunk_reroll' ? '\u0000' : ''))
+        .join('')
+        .split('\u0000')
+        .at(-1);
+    };
+    const plain = await rewrite();
+    expect(await rewrite()).toBe(plain);
+    const varied = await rewrite(1);
+    expect(varied).not.toBe(plain);
+    // A variation is a seed: the same one gives the same rewrite.
+    expect(await rewrite(1)).toBe(varied);
+    const bad = await owner.post(`/api/loras/${voice.id}/convert-stream`, { loraId: voice.id, text, variation: -1 });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('refuses blank text, a sleeping Voice, someone else’s Voice and a missing CSRF token', async () => {
     const blank = await convert(owner, voice.id, ' \n\t ');
     expect(blank.statusCode).toBe(400);
@@ -143,7 +168,10 @@ describe('POST /api/loras/:id/convert-stream', () => {
       const { port } = ctx.app.server.address() as AddressInfo;
       // A plain node:http client: destroying its socket is exactly a browser tab going away, with
       // no fetch machinery of its own left to settle afterwards.
-      const body = JSON.stringify({ text: `${TEXT}\n\n${TEXT}\n\n${TEXT}` });
+      // Plain prose: the first chunk event is then the model's own first words (markdown would
+      // send its structure first, before any generation starts).
+      const plain = TEXT.replace(/^(#+|-) /gm, '');
+      const body = JSON.stringify({ text: `${plain}\n\n${plain}\n\n${plain}` });
       const headers = {
         ...(await owner.csrfHeaders()),
         authorization: `Bearer ${owner.token}`,

@@ -44,11 +44,17 @@ export const openConvertStream = ({
   loraId,
   text,
   signal,
+  variation,
 }: ConvertRequest): Promise<AsyncIterable<ConvertStreamEvent>> =>
-  openEventStream(convertStreamPath(loraId), { body: { loraId, text }, signal }, convertEventSchema, {
-    refused: convertRequestError,
-    noBody: CONVERT_MESSAGES.streamingError,
-  });
+  openEventStream(
+    convertStreamPath(loraId),
+    { body: { loraId, text, ...(variation ? { variation } : {}) }, signal },
+    convertEventSchema,
+    {
+      refused: convertRequestError,
+      noBody: CONVERT_MESSAGES.streamingError,
+    },
+  );
 
 /** POST /loras/edit-chunk: the proofread chunk. */
 export async function editChunk(payload: EditChunkPayload, signal: AbortSignal): Promise<string> {

@@ -19,6 +19,8 @@ export interface ConvertRequest {
   loraId: string;
   text: string;
   signal: AbortSignal;
+  /** Another rewrite than the default one (Re-rephrase, a retry): the Voice samples with this seed. */
+  variation?: number;
 }
 
 export interface ConversionRunDeps {

@@ -3,7 +3,7 @@
 // stitch the chunk texts back between those separators (stitching in @ownvoice/shared). A pure
 // reducer: every action names its run, and actions of any run but the latest are ignored, so a
 // newer run always wins over a stale one.
-import { CHUNK_ERROR_PREFIX, CONVERT_MESSAGES, clampSpans, separatorsOf, stitch } from '@ownvoice/shared';
+import { CONVERT_MESSAGES, clampSpans, isFailedRewrite, rewriteIsUsable, separatorsOf, stitch } from '@ownvoice/shared';
 import type { ChunkPosition, ConvertStreamEvent } from './events';
 import { CONVERT_STATUS } from './status';
 
@@ -53,7 +53,12 @@ export type ConversionAction =
   | { type: 'chunkEditCancelled'; runId: number; index: number }
   /** Chunks the pass will not proofread: fewer proofreads were left than it needed. */
   | { type: 'chunksNotProofread'; runId: number; indexes: readonly number[] }
-  | { type: 'editPassEnd'; runId: number; stopped: boolean };
+  | { type: 'editPassEnd'; runId: number; stopped: boolean }
+  /** A retry of the failed chunks starts: the run adopts the retry's id, those chunks stream again. */
+  | { type: 'retryStart'; runId: number; indexes: readonly number[] }
+  /** A retried chunk's new rewrite (or its old error marker, when it failed again). */
+  | { type: 'chunkRetried'; runId: number; index: number; text: string }
+  | { type: 'retryEnd'; runId: number };
 
 /** Chunks beyond this index are never created from chunk events alone (a guard against bad input). */
 const MAX_CHUNKS = 10_000;
@@ -174,6 +179,28 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
   if (action.type === 'start') {
     return { ...initialConversionState, runId: action.runId, phase: 'streaming', baseText: action.text };
   }
+  if (action.type === 'retryStart') {
+    if (state.phase !== 'complete' || action.indexes.length === 0) return state;
+    const retried = new Set(action.indexes);
+    return {
+      ...state,
+      runId: action.runId,
+      phase: 'streaming',
+      editPass: { status: 'off', total: 0 },
+      chunks: state.chunks.map((chunk) =>
+        retried.has(chunk.index)
+          ? {
+              ...chunk,
+              rephrased: '',
+              edited: null,
+              status: 'streaming' as const,
+              error: null,
+              attempts: chunk.attempts + 1,
+            }
+          : chunk,
+      ),
+    };
+  }
   if (action.runId !== state.runId) return state;
 
   switch (action.type) {
@@ -197,6 +224,10 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
       return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'failed', error: action.error }));
     case 'chunkEditCancelled':
       return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'unproofread' }));
+    case 'chunkRetried':
+      return updateChunk(state, action.index, (chunk) => ({ ...chunk, rephrased: action.text, status: 'ready' }));
+    case 'retryEnd':
+      return state.phase === 'streaming' ? { ...state, phase: 'complete' } : state;
     case 'chunksNotProofread':
       return action.indexes.reduce(
         (next, index) => updateChunk(next, index, (chunk) => ({ ...chunk, status: 'unproofread' })),
@@ -212,9 +243,18 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
 
 /** Chunks the edit pass leaves alone, and the edited view drops: nothing rephrased, or an error marker. */
 export function isSkippedByEditPass(chunk: Chunk): boolean {
-  const text = chunk.rephrased.trim();
-  return text === '' || text.startsWith(CHUNK_ERROR_PREFIX);
+  return isFailedRewrite(chunk.rephrased);
 }
+
+/** Indexes of the chunks whose rewrite failed (an error marker where the Voice's text should be). */
+export const failedChunkIndexes = (state: ConversionState): number[] =>
+  state.phase === 'complete'
+    ? state.chunks.filter((chunk) => isFailedRewrite(chunk.rephrased)).map((chunk) => chunk.index)
+    : [];
+
+/** Whether the finished rewrite holds anything in the Voice (shared's rule, which Create charges by). */
+export const hasUsableRewrite = (state: ConversionState): boolean =>
+  rewriteIsUsable(state.chunks.map((chunk) => chunk.rephrased));
 
 /** Indexes of the chunks the edit pass proofreads. */
 export const editPassTargets = (chunks: readonly Chunk[]): number[] =>

@@ -19,6 +19,7 @@ import { AwakeVoicesNotice } from '../../../components/AwakeVoicesNotice';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { VoicePicker } from '../../../components/VoicePicker';
+import { hasUsableRewrite } from '../../../lib/rewrite/conversion';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { browserStorage } from '../../../lib/session/browser-storage';
 import { useCurrentUser } from '../../../lib/session/session-context';
@@ -35,6 +36,7 @@ import { canRerephrase, createStatusTexts, generateLabel, isCreateBusy } from '.
 import { CreateQuickstart, CreateTour, WrapUp } from './CreateGuides';
 import { InteractiveWriter } from './interactive/InteractiveWriter';
 import { QuickPanels } from './QuickPanels';
+import { RewriteFailures } from './RewriteFailures';
 
 type CreateMode = 'quick' | 'interactive';
 
@@ -92,7 +94,7 @@ export function CreateContentPage() {
     advance('create_quickstart_complete');
   }, [step, advance]);
 
-  const { draft, rewrite, generate, rerephrase } = useCreateRun();
+  const { draft, rewrite, generate, rerephrase, retryFailed } = useCreateRun();
   const session = useInteractiveSession(userId, length);
 
   const output = useRewriteOutput(rewrite);
@@ -128,6 +130,16 @@ export function CreateContentPage() {
     setFormError(null);
     output.reset();
     rerephrase({ loraId: selectedId, draft: draft.draft, editPassEnabled: () => editPassRef.current });
+  };
+
+  const submitRetry = () => {
+    if (selectedId === null) {
+      setFormError(CONVERT_MESSAGES.selectVoice);
+      return;
+    }
+    setFormError(null);
+    output.reset();
+    retryFailed(selectedId);
   };
 
   const startInteractive = () => {
@@ -259,6 +271,7 @@ export function CreateContentPage() {
       {mode === 'quick' ? (
         <>
           {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
+          <RewriteFailures rewrite={rewrite} onRetry={submitRetry} />
           <QuickPanels
             draft={draft}
             rephrased={output.text}
@@ -269,6 +282,7 @@ export function CreateContentPage() {
             onToggleView={output.toggleView}
             onRerephrase={submitRerephrase}
             rerephraseDisabled={!canRerephrase(draft, rewrite) || selectedId === null}
+            copyDisabled={rewrite.phase === 'complete' && !hasUsableRewrite(rewrite)}
           />
         </>
       ) : (

@@ -49,6 +49,8 @@ export interface QuickPanelsProps {
   onToggleView: () => void;
   onRerephrase: () => void;
   rerephraseDisabled: boolean;
+  /** Every chunk of the rewrite failed: nothing to copy. */
+  copyDisabled: boolean;
 }
 
 export function QuickPanels({
@@ -61,6 +63,7 @@ export function QuickPanels({
   onToggleView,
   onRerephrase,
   rerephraseDisabled,
+  copyDisabled,
 }: QuickPanelsProps) {
   const status = draftStatus(draft);
   return (
@@ -99,6 +102,7 @@ export function QuickPanels({
         statuses={statuses}
         view={view}
         onToggleView={onToggleView}
+        copyDisabled={copyDisabled}
         actions={
           <Button
             size="compact-sm"

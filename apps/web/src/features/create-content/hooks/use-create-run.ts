@@ -1,10 +1,13 @@
 // Quick mode's run: the draft and the rewrite (the shared conversion reducer), plus `generate`,
-// which streams a new draft and its rewrite, and `rerephrase`, which rewrites the current draft
-// again through the convert stream. A newer run aborts the one before it; leaving the page aborts.
-import { useCallback, useReducer } from 'react';
+// which streams a new draft and its rewrite, `rerephrase`, which rewrites the current draft again
+// through the convert stream (a new variation each time, so it can come out differently), and
+// `retryFailed`, which rewrites again just the chunks that failed. A newer run aborts the one
+// before it; leaving the page aborts.
+import { useCallback, useReducer, useRef } from 'react';
 import { openConvertStream } from '../../../lib/rewrite/api';
 import { conversionReducer, initialConversionState } from '../../../lib/rewrite/conversion';
 import { runConversion } from '../../../lib/rewrite/conversion-run';
+import { retryFailedChunks } from '../../../lib/rewrite/retry-chunks';
 import { useRewriteRun } from '../../../lib/rewrite/use-rewrite-run';
 import { type GenerateRequest, openGenerateStream } from '../api';
 import { runCreate } from '../create-run';
@@ -28,6 +31,8 @@ export function useCreateRun() {
   const [draft, dispatchDraft] = useReducer(draftReducer, initialDraftState);
   const [rewrite, dispatch] = useReducer(conversionReducer, initialConversionState);
   const { next, calls } = useRewriteRun();
+  // Each Re-rephrase or retry asks for a rewrite the earlier ones were not.
+  const variation = useRef(0);
 
   const generate = useCallback(
     ({ loraId, request, editPassEnabled, onComplete }: StartGenerate) => {
@@ -51,6 +56,8 @@ export function useCreateRun() {
   const rerephrase = useCallback(
     ({ loraId, draft: text, editPassEnabled }: StartRerephrase) => {
       const { runId, controller, release } = next();
+      variation.current += 1;
+      const seed = variation.current;
       void runConversion({
         ...calls,
         runId,
@@ -58,12 +65,30 @@ export function useCreateRun() {
         text,
         signal: controller.signal,
         dispatch,
-        openStream: openConvertStream,
+        openStream: (request) => openConvertStream({ ...request, variation: seed }),
         editPassEnabled,
       }).finally(release);
     },
     [next, calls],
   );
 
-  return { draft, rewrite, generate, rerephrase };
+  const retryFailed = useCallback(
+    (loraId: string) => {
+      const { runId, controller, release } = next();
+      variation.current += 1;
+      void retryFailedChunks({
+        runId,
+        loraId,
+        state: rewrite,
+        variation: variation.current,
+        signal: controller.signal,
+        dispatch,
+        openStream: openConvertStream,
+        handleInsufficientLimit: calls.handleInsufficientLimit,
+      }).finally(release);
+    },
+    [next, calls, rewrite],
+  );
+
+  return { draft, rewrite, generate, rerephrase, retryFailed };
 }
