@@ -219,9 +219,9 @@ export const voices = pgTable(
     forkedFromId: text('forked_from_id'),
     characters: integer('characters'),
     evaluation: jsonb('evaluation'),
-    /** Training stage and estimated seconds left, while training. */
+    /** Training stage, and when the training is estimated to end (null while it estimates), while training. */
     stage: text('stage', { enum: ['extract', 'pairs', 'train', 'export', 'evaluate'] }),
-    etaSeconds: integer('eta_seconds'),
+    estimatedDoneAt: timestamp('estimated_done_at', { withTimezone: true }),
     /** A worker training this Voice renews this; a lapsed lease means the worker died and the job is retried. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** Awake time is charged up to here (minute resolution); null while asleep. */

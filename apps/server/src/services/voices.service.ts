@@ -25,7 +25,18 @@ const evaluationOf = (value: unknown, withSamples: boolean): VoiceEvaluation | n
   return withSamples ? parsed.data : { ...parsed.data, samples: [] };
 };
 
-export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<UserRow, 'id'>): Voice => ({
+/** Whole seconds from `now` to the training's estimated end: none while it estimates, 0 once overdue. */
+const secondsLeft = (v: VoiceRow, now: Date): number | null =>
+  v.status === 'training' && v.estimatedDoneAt
+    ? Math.max(0, Math.ceil((v.estimatedDoneAt.getTime() - now.getTime()) / 1000))
+    : null;
+
+/** A Voice as the API shows it to `viewer`, its time left counted from `now` (the service's clock). */
+export const toVoiceView = (
+  v: VoiceRow & { ownerName?: string },
+  viewer?: Pick<UserRow, 'id'>,
+  now: Date = new Date(),
+): Voice => ({
   _id: v.id,
   name: v.name,
   status: v.status,
@@ -35,7 +46,8 @@ export const toVoiceView = (v: VoiceRow & { ownerName?: string }, viewer?: Pick<
   createdAt: v.createdAt.toISOString(),
   pipeline_id: v.pipelineId ?? null,
   stage: v.status === 'training' ? (v.stage ?? null) : null,
-  etaSeconds: v.status === 'training' ? (v.etaSeconds ?? null) : null,
+  etaSeconds: secondsLeft(v, now),
+  estimatedDoneAt: v.status === 'training' ? (v.estimatedDoneAt?.toISOString() ?? null) : null,
   characters: v.characters ?? null,
   evaluation: evaluationOf(v.evaluation, viewer !== undefined && voicePolicy.canSeeTrainingText(viewer, v)),
   ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
@@ -54,11 +66,15 @@ export class VoicesService {
   ) {}
 
   async listOwn(user: UserRow): Promise<Voice[]> {
-    return (await this.voices.listByOwner(user.id)).map((v) => toVoiceView({ ...v, ownerName: user.username }, user));
+    const now = this.clock.now();
+    return (await this.voices.listByOwner(user.id)).map((v) =>
+      toVoiceView({ ...v, ownerName: user.username }, user, now),
+    );
   }
 
   async listPublic(user: UserRow): Promise<Voice[]> {
-    return (await this.voices.listPublic()).map((v) => toVoiceView(v, user));
+    const now = this.clock.now();
+    return (await this.voices.listPublic()).map((v) => toVoiceView(v, user, now));
   }
 
   /** A Voice the user may see; 404 otherwise, so others' private Voices stay invisible. */
@@ -67,7 +83,7 @@ export class VoicesService {
   }
 
   async get(user: UserRow, id: string): Promise<Voice> {
-    return toVoiceView(await this.visible(user, id), user);
+    return toVoiceView(await this.visible(user, id), user, this.clock.now());
   }
 
   private managed(user: UserRow, id: string): Promise<VoiceRow> {
@@ -88,7 +104,7 @@ export class VoicesService {
       ...(patch.isPublic !== undefined ? { isPublic: patch.isPublic } : {}),
     });
     if (!updated) throw errors.notFound('Voice');
-    return toVoiceView(updated, user);
+    return toVoiceView(updated, user, this.clock.now());
   }
 
   async delete(user: UserRow, id: string): Promise<void> {

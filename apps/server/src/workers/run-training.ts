@@ -12,6 +12,9 @@ import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { adapterFolderKey, readUploads, uploadsKey, workKey } from '../storage/voice-files.js';
 import { progressSaver } from './training-progress.js';
 
+/** What a freshly trained Voice's card says until it is first woken. */
+export const TRAINED_MESSAGE = 'Ready: wake it up to start writing in your own voice.';
+
 /** The Voice was deleted while it trained: nothing to finish. */
 export class VoiceGone extends Error {}
 
@@ -34,6 +37,8 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
   const started = await voices.transition(voice.id, ['pending', 'training'], {
     status: 'training',
     stage: 'extract',
+    // A resumed run measures its own pace again.
+    estimatedDoneAt: null,
     leaseUntil: run.leaseUntil(),
     statusMessage: voice.status === 'training' ? 'Resuming where it left off' : 'Starting',
   });
@@ -55,6 +60,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     version: (voice.pipelineId ?? voice.id).slice(0, 8),
     ...(run.threads ? { threads: run.threads } : {}),
     signal,
+    now: () => run.clock.now().getTime(),
     onProgress: (p) => {
       run.onProgress?.(voice.id, p);
       save(p);
@@ -65,9 +71,9 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     status: 'ready',
     progress: 100,
     stage: null,
-    etaSeconds: null,
+    estimatedDoneAt: null,
     leaseUntil: null,
-    statusMessage: null,
+    statusMessage: TRAINED_MESSAGE,
     adapterKey: `${adapterFolderKey(voice.id)}/${path.basename(trained.adapterPath)}`,
     evaluation: trained.evaluation,
     characters: trained.characters,

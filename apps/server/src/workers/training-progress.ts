@@ -1,6 +1,7 @@
 // Saves a training's progress on its Voice, where the training page polls it: at every stage
 // change and otherwise at most once a second, so a trainer that reports often costs the
-// database little.
+// database little. The engine's estimate of the time left is kept as the moment it expects the
+// run to end, so the time left shown keeps counting down between reports.
 import type { VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
@@ -27,7 +28,7 @@ export function progressSaver(
         // 100 is kept for the Voice that is ready.
         progress: Math.min(99, Math.floor(p.percent)),
         statusMessage: p.message,
-        etaSeconds: p.etaSeconds !== undefined ? Math.ceil(p.etaSeconds) : null,
+        estimatedDoneAt: p.etaSeconds !== undefined ? new Date(now + Math.ceil(p.etaSeconds * 1000)) : null,
       })
       .catch((error: unknown) => log.error(error, 'could not save training progress'));
   };

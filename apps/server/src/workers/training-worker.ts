@@ -108,6 +108,7 @@ export class TrainingWorker {
         await queue.release(voice.pipelineId, 'worker lost');
         await this.voices.transition(voice.id, ['training'], {
           leaseUntil: this.leaseUntil(),
+          estimatedDoneAt: null,
           statusMessage: 'The trainer stopped; resuming where it left off',
         });
       } else if (state === 'created' || state === 'retry') {
@@ -162,6 +163,7 @@ export class TrainingWorker {
       // The lease stays: should the hand-back below not reach the queue, it lapses and any
       // worker recovers the job.
       await this.voices.transition(voice.id, ['training'], {
+        estimatedDoneAt: null,
         statusMessage: 'Paused: the trainer restarted. It resumes where it left off.',
       });
       // Back to the queue now, so the next worker (or this one after a restart) resumes it at
@@ -187,7 +189,7 @@ export class TrainingWorker {
     const failed = await this.voices.transition(voice.id, ['pending', 'training'], {
       status: 'failed',
       stage: null,
-      etaSeconds: null,
+      estimatedDoneAt: null,
       leaseUntil: null,
       statusMessage: `Training failed: ${message}`,
     });

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countWrittenChars } from '@ownvoice/shared';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
+import { neutralParagraphs } from '../eval/neutral.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { cleanText } from '../text/clean.js';
 import { extractTrainingText, type UploadedFile } from '../text/extract.js';
@@ -19,6 +20,7 @@ import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } fr
 import { evaluateVoice, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, type RewritePair } from './pairs.js';
 import { rewritePrompt } from './prompts.js';
+import { type EstimatePriors, TrainingEstimate } from './training-estimate.js';
 
 export type VoicePreset = TrainingPreset & {
   passageMaxChars: number;
@@ -28,6 +30,8 @@ export type VoicePreset = TrainingPreset & {
    * every passage costs a paraphrase by the base model.
    */
   maxPassages: number;
+  /** What runs on this preset were measured to take: the time-left estimate's priors. */
+  estimate: EstimatePriors;
 };
 
 /** Training settings with the passage size that fits their sequence length. */
@@ -37,7 +41,18 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // all of a 40,000-character upload (80 left a fifth of the Voice's perplexity drop on the table).
   // 3e-3 rather than 5e-3: at 5e-3 the perplexity drop sat on 20%, at 3e-3 it is 21-22%, and the
   // Jargon File Voice's style moves the right way.
-  tiny: { ...TRAINING_PRESETS.tiny, epochs: 20, lr: 3e-3, seqLen: 256, passageMaxChars: 360, maxPassages: 200 },
+  // Its runs on two cores (21,000 to 120,000 characters) stopped after 3 or 4 epochs, a step took
+  // 1.0 to 1.9 times as long as a paraphrase, and the trainer started in 2 to 3 s: the estimate's
+  // priors (training-estimate.ts; training-estimate.recorded.ts holds three such runs).
+  tiny: {
+    ...TRAINING_PRESETS.tiny,
+    epochs: 20,
+    lr: 3e-3,
+    seqLen: 256,
+    passageMaxChars: 360,
+    maxPassages: 200,
+    estimate: { expectedEpochs: 4, stepPerPair: 1.2, trainerStartSeconds: 2.5 },
+  },
   // One example a pass without gradient checkpointing (a third less compute than recomputing each
   // layer; the activations of one 1024-token example in memory: about 3 GB peak at 135M with
   // bfloat16 products, 5 GB without), bfloat16 products where the CPU runs them fast.
@@ -49,6 +64,9 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     mixedPrecision: 'auto',
     passageMaxChars: 1500,
     maxPassages: 160,
+    // Two epochs run whether or not the second improves. No measured step-to-pair ratio on a real
+    // model: the estimate waits for the trainer's own pace.
+    estimate: { expectedEpochs: TRAINING_PRESETS.standard.epochs },
   },
 };
 
@@ -63,6 +81,10 @@ export interface VoiceProgress {
   /** 0..100 over the whole run. */
   percent: number;
   message: string;
+  /**
+   * Seconds left in the whole run, from this run's measured pace (training-estimate.ts); absent
+   * until there is one.
+   */
   etaSeconds?: number;
 }
 
@@ -84,6 +106,8 @@ export interface TrainVoiceRequest {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (p: VoiceProgress) => void;
+  /** The time in milliseconds, for the estimate of the time left (Date.now unless given). */
+  now?: () => number;
 }
 
 export interface TrainedVoice {
@@ -107,15 +131,22 @@ export function spreadEvenly<T>(items: readonly T[], max: number): T[] {
 export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> {
   mkdirSync(req.workDir, { recursive: true });
   mkdirSync(req.outDir, { recursive: true });
-  const report = (stage: VoiceStage, fraction: number, message: string, etaSeconds?: number) => {
+  const now = req.now ?? Date.now;
+  // Made once the writing is read and the run's sizes are known.
+  let estimate: TrainingEstimate | undefined;
+  let shown = 0;
+  const emit = (stage: VoiceStage, fraction: number, message: string, etaSeconds: number | undefined) => {
     let before = 0;
     for (const s of VOICE_STAGES) {
       if (s === stage) break;
       before += STAGE_WEIGHT[s];
     }
-    const percent = Math.min(100, before + STAGE_WEIGHT[stage] * Math.max(0, Math.min(1, fraction)));
-    req.onProgress?.({ stage, percent, message, ...(etaSeconds !== undefined ? { etaSeconds } : {}) });
+    // Never backwards: training's expected steps can grow past what its percentage assumed.
+    shown = Math.max(shown, Math.min(100, before + STAGE_WEIGHT[stage] * Math.max(0, Math.min(1, fraction))));
+    req.onProgress?.({ stage, percent: shown, message, ...(etaSeconds !== undefined ? { etaSeconds } : {}) });
   };
+  const report = (stage: VoiceStage, fraction: number, message: string, units?: { done: number; total: number }) =>
+    emit(stage, fraction, message, estimate?.observe({ stage, at: now(), ...units }));
 
   // 1. extract
   report('extract', 0, 'Reading your writing');
@@ -147,15 +178,29 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     .digest('hex')
     .slice(0, 16);
   const pairsFile = path.join(req.workDir, `pairs-${key}.json`);
+  const pairsCached = existsSync(pairsFile);
+  const sized = new TrainingEstimate(
+    {
+      pairs: pairsCached ? 0 : passages.length,
+      stepsPerEpoch: Math.ceil(trainPassages.length / req.preset.batchSize),
+      epochs: req.preset.epochs,
+      // evaluateVoice's loss passes (base and Voice), its neutral paragraphs and samples.
+      evaluationLossPasses: 2,
+      evaluationRewrites: neutralParagraphs().length + Math.min(3, heldOutPassages.length),
+    },
+    req.preset.estimate,
+  );
+  estimate = sized;
   let pairs: { train: RewritePair[]; heldOut: RewritePair[] };
-  if (existsSync(pairsFile)) {
+  if (pairsCached) {
     pairs = JSON.parse(readFileSync(pairsFile, 'utf8'));
   } else {
     const all = [...trainPassages, ...heldOutPassages];
+    report('pairs', 0, 'Writing plain versions of your passages');
     const built = await buildPairs(req.engine, all, {
       ...(req.signal ? { signal: req.signal } : {}),
       onProgress: (done, total) =>
-        report('pairs', done / total, `Writing plain versions of your passages (${done}/${total})`),
+        report('pairs', done / total, `Writing plain versions of your passages (${done}/${total})`, { done, total }),
     });
     pairs = { train: built.slice(0, trainPassages.length), heldOut: built.slice(trainPassages.length) };
     writeFileSync(pairsFile, JSON.stringify(pairs));
@@ -171,6 +216,8 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   });
   const trainExamples = pairs.train.map(toExample);
   const heldOutExamples = pairs.heldOut.map(toExample);
+  // The trainer's start counts from here, though its first report is its first step.
+  sized.observe({ stage: 'train', at: now() });
   const trained = await train({
     mode: 'lora',
     modelPath: req.baseModelPath,
@@ -184,13 +231,13 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     seed: req.seed ?? 0,
     ...(req.threads ? { threads: req.threads } : {}),
     ...(req.signal ? { signal: req.signal } : {}),
-    onProgress: (p) =>
-      report(
-        'train',
-        p.step / p.total,
-        `Training step ${p.step} of ${p.total} (loss ${p.loss.toFixed(3)})`,
-        p.etaSeconds,
-      ),
+    onProgress: (p) => {
+      const etaSeconds = sized.observe({ stage: 'train', at: now(), done: p.step, total: p.total });
+      // Early stopping usually ends training well before the trainer's total: the bar follows
+      // the steps it is expected to run.
+      const message = `Training step ${p.step} of up to ${p.total} (loss ${p.loss.toFixed(3)})`;
+      emit('train', p.step / sized.expectedSteps(p.step), message, etaSeconds);
+    },
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
   const run = trained.evalLosses?.length ?? req.preset.epochs;

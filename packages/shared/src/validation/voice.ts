@@ -122,8 +122,13 @@ export const voiceSchema = z.object({
   pipeline_id: z.string().nullable(),
   /** The current training stage while training; null otherwise. */
   stage: z.enum(VOICE_TRAINING_STAGES).nullable().optional(),
-  /** Estimated seconds left in the training run, when the trainer can tell. */
+  /**
+   * Seconds left in the training run as of this answer, from the run's own measured pace; null
+   * while it is still estimating (and once it ends), 0 once the estimate has passed.
+   */
   etaSeconds: z.number().nullable().optional(),
+  /** When the training is estimated to end (ISO 8601), while training; null as etaSeconds is. */
+  estimatedDoneAt: z.string().nullable().optional(),
   /** Characters of writing the Voice was trained on. */
   characters: z.number().nullable().optional(),
   evaluation: voiceEvaluationSchema.nullable().optional(),

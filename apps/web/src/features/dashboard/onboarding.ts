@@ -50,7 +50,7 @@ export interface DashboardTourStep {
 export const DASHBOARD_TOUR_STEPS: readonly DashboardTourStep[] = [
   {
     title: 'Your Voice is training',
-    body: 'Training takes 20 to 40 minutes. See Progress shows how far along it is, with a round of Rota while you wait. Meanwhile, the Create tour shows you what your Voice will write.',
+    body: 'Its card shows how far along it is and about how long is left; See Progress shows more, with a round of Rota while you wait. Meanwhile, the Create tour shows you what your Voice will write.',
     target: 'card',
   },
   {

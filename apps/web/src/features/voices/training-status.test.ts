@@ -2,7 +2,7 @@ import { VOICE_TIMINGS } from '@ownvoice/shared';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error';
 import { testVoice } from '../../lib/test-voice';
-import { formatEta, progressPercent, trainingPollInterval } from './training-status';
+import { progressPercent, trainingDocumentTitle, trainingPollInterval } from './training-status';
 
 describe('trainingPollInterval', () => {
   it('asks every 5 s while the Voice trains or waits, and before the first answer', () => {
@@ -25,19 +25,20 @@ describe('trainingPollInterval', () => {
   });
 });
 
-describe('formatEta', () => {
-  it('reads as minutes left', () => {
-    expect(formatEta(180)).toBe('~3 min left');
-    expect(formatEta(150)).toBe('~3 min left');
-    expect(formatEta(45)).toBe('Less than a minute left');
-    expect(formatEta(3600)).toBe('~1 h left');
-    expect(formatEta(5400)).toBe('~1 h 30 min left');
-  });
-
-  it('says nothing without an estimate', () => {
-    expect(formatEta(null)).toBeNull();
-    expect(formatEta(undefined)).toBeNull();
-    expect(formatEta(-1)).toBeNull();
+describe('trainingDocumentTitle', () => {
+  it('follows the percent while it trains and says when the Voice is ready', () => {
+    expect(trainingDocumentTitle(undefined)).toBe('Training progress');
+    expect(trainingDocumentTitle(testVoice({ name: 'Jargon', status: 'pending', progress: 0 }))).toBe(
+      '0% · Training Jargon',
+    );
+    expect(trainingDocumentTitle(testVoice({ name: 'Jargon', status: 'training', progress: 41.6 }))).toBe(
+      '42% · Training Jargon',
+    );
+    expect(trainingDocumentTitle(testVoice({ name: 'Jargon', status: 'ready', progress: 100 }))).toBe(
+      '✓ Jargon is ready',
+    );
+    expect(trainingDocumentTitle(testVoice({ name: 'Jargon', status: 'active' }))).toBe('✓ Jargon is ready');
+    expect(trainingDocumentTitle(testVoice({ name: 'Jargon', status: 'failed' }))).toBe('Training failed: Jargon');
   });
 });
 

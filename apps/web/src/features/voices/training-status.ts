@@ -1,5 +1,5 @@
 // The training page's reading of a Voice: whether it is still training, how often to
-// ask again, and how the time left reads.
+// ask again, and what its browser tab says.
 import { VOICE_TIMINGS, type Voice, type VoiceStatus } from '@ownvoice/shared';
 import { isApiError } from '../../lib/api-error';
 
@@ -15,17 +15,17 @@ export function trainingPollInterval(voice: Voice | undefined, error: unknown): 
   return VOICE_TIMINGS.trainingPollMs;
 }
 
-/** "~3 min left" from the trainer's estimate; null when it has none. */
-export function formatEta(seconds: number | null | undefined): string | null {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
-  if (seconds < 60) return 'Less than a minute left';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `~${minutes} min left`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `~${hours} h left` : `~${hours} h ${rest} min left`;
-}
-
 /** The training progress as a whole percent, kept within 0..100. */
 export const progressPercent = (progress: number): number =>
   Number.isFinite(progress) ? Math.round(Math.min(100, Math.max(0, progress))) : 0;
+
+/**
+ * The browser tab's title (the page adds the product's name): the percent while it trains, and
+ * that the Voice is ready once it is, so a person in another tab sees it finish.
+ */
+export function trainingDocumentTitle(voice: Pick<Voice, 'name' | 'status' | 'progress'> | undefined): string {
+  if (!voice) return 'Training progress';
+  if (voice.status === 'failed') return `Training failed: ${voice.name}`;
+  if (isTrainingStatus(voice.status)) return `${progressPercent(voice.progress)}% · Training ${voice.name}`;
+  return `✓ ${voice.name} is ready`;
+}

@@ -16,7 +16,7 @@ export function EmptyVoices() {
         </Title>
         <Text c="dimmed">
           A Voice is a private model of your writing style. Give it at least 20,000 characters of your own writing and
-          it will be ready in about half an hour.
+          it will be ready within about half an hour.
         </Text>
         <Button component={Link} to={PATHS.createVoice} size="md" leftSection={<IconPlus size={18} />}>
           Create Your First Voice

@@ -1,5 +1,6 @@
 // One Voice on the dashboard: its name (to the details page), status label, training
-// progress or failure, and the actions its status allows.
+// progress with its time left, or failure, and the actions its status allows. A freshly trained
+// Voice's message says it is ready.
 import {
   ActionIcon,
   Anchor,
@@ -14,7 +15,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
-import { VOICE_STAGE_LABELS, type Voice } from '@ownvoice/shared';
+import type { Voice } from '@ownvoice/shared';
 import {
   IconDots,
   IconLock,
@@ -30,6 +31,7 @@ import { Link } from 'react-router';
 import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
 import { formatDate } from '../../../lib/format';
 import { convertPath, voicePath, voiceTrainingPath } from '../../../lib/paths';
+import { stageText, timeLeftText } from '../../../lib/training-time';
 import { cardActions, mayToggleVisibility } from '../card-actions';
 
 export interface VoiceCardHandlers {
@@ -49,12 +51,19 @@ const TRANSITION_NOTES: Partial<Record<Voice['status'], string>> = {
 
 function TrainingProgress({ voice }: { voice: Voice }) {
   const percent = Math.round(Math.min(100, Math.max(0, voice.progress)));
+  const stage = stageText(voice);
+  const timeLeft = timeLeftText(voice);
   return (
     <Stack gap={4}>
       <Progress value={percent} animated striped aria-label="Training progress" data-testid="voice-progress" />
       <Text fz="xs" c="dimmed">
-        {percent}%{voice.stage ? ` · ${VOICE_STAGE_LABELS[voice.stage]}` : ''}
+        {percent}%{stage ? ` · ${stage}` : ''}
       </Text>
+      {timeLeft && (
+        <Text fz="sm" fw={500} data-testid="voice-time-left">
+          {timeLeft}
+        </Text>
+      )}
     </Stack>
   );
 }

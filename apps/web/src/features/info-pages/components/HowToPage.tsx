@@ -13,7 +13,7 @@ const STEPS = [
   {
     icon: <IconSchool size={14} />,
     title: 'Train a Voice',
-    text: 'Paste or upload at least 20,000 characters of your own writing (about 40,000 works best). Training takes about 30 minutes.',
+    text: 'Paste or upload at least 20,000 characters of your own writing (about 40,000 works best). Training takes up to about half an hour, and its progress page shows the time left.',
   },
   {
     icon: <IconBolt size={14} />,

@@ -22,7 +22,7 @@ const STEPS: { icon: ReactNode; title: string; text: string }[] = [
   {
     icon: <IconSchool size={22} />,
     title: 'Train your Voice',
-    text: 'Paste or upload your own writing. OwnVoice trains a private model on it in about half an hour.',
+    text: 'Paste or upload your own writing. OwnVoice trains a private model on it, within about half an hour.',
   },
   {
     icon: <IconRefresh size={22} />,
@@ -168,7 +168,7 @@ export function LandingPage() {
       <Container size="sm" pb={{ base: 56, sm: 96 }} data-testid="landing-closing">
         <Stack align="center" ta="center" gap="md">
           <Title order={2}>Sound like yourself again</Title>
-          <Text c="dimmed">Bring the writing you already have. Your first Voice trains in about half an hour.</Text>
+          <Text c="dimmed">Bring the writing you already have. Your first Voice trains within about half an hour.</Text>
           <ClosingActions />
         </Stack>
       </Container>

@@ -31,8 +31,8 @@ function CreateVoiceTips() {
           What happens next
         </Title>
         <Text fz="sm" c="dimmed">
-          Training takes about 30 minutes. You can follow its progress, and even play a round of Rota while you wait.
-          Once it is done, wake your Voice and start converting.
+          How long training takes depends on how much you write; its progress page shows the time left as it goes, and
+          you can play a round of Rota while you wait. Once it is done, wake your Voice and start converting.
         </Text>
       </Card>
     </Stack>

@@ -1,14 +1,15 @@
 // The live state of a training run: progress with stage, message and time left
 // while it trains; the support message when it failed; the way onward when it is done.
 import { Alert, Badge, Button, Card, Center, Code, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
-import { VOICE_STAGE_LABELS, type Voice } from '@ownvoice/shared';
+import type { Voice } from '@ownvoice/shared';
 import { IconAlertTriangle, IconCircleCheck, IconLayoutDashboard, IconListDetails } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
 import { PATHS, voicePath } from '../../../lib/paths';
-import { useVoice } from '../hooks/use-voice';
-import { formatEta, isTrainingStatus, progressPercent } from '../training-status';
+import { stageText, timeLeftText } from '../../../lib/training-time';
+import { isTrainingStatus, progressPercent } from '../training-status';
 
 function PipelineId({ voice }: { voice: Voice }) {
   if (!voice.pipeline_id) return null;
@@ -21,8 +22,8 @@ function PipelineId({ voice }: { voice: Voice }) {
 
 function InProgress({ voice }: { voice: Voice }) {
   const percent = progressPercent(voice.progress);
-  const eta = formatEta(voice.etaSeconds);
-  const stage = voice.stage ? VOICE_STAGE_LABELS[voice.stage] : voice.status === 'pending' ? 'Waiting to start' : null;
+  const timeLeft = timeLeftText(voice);
+  const stage = stageText(voice);
   return (
     <Card data-testid="training-progress" data-status={voice.status} data-progress={percent}>
       <Stack gap="md">
@@ -42,9 +43,9 @@ function InProgress({ voice }: { voice: Voice }) {
             </Text>
           </Group>
           <Progress value={percent} size="xl" animated striped aria-label="Training progress" />
-          {eta && (
-            <Text fz="sm" c="dimmed" data-testid="training-eta">
-              {eta}
+          {timeLeft && (
+            <Text fz="sm" fw={500} data-testid="training-eta">
+              {timeLeft}
             </Text>
           )}
         </Stack>
@@ -54,7 +55,8 @@ function InProgress({ voice }: { voice: Voice }) {
           </Text>
         )}
         <Text fz="sm" c="dimmed">
-          Training usually takes 20 to 40 minutes. You can leave this page; the dashboard keeps track.
+          The time left is estimated from this run's own pace. You can leave this page: the dashboard keeps track, and
+          this tab's title says when your Voice is ready.
         </Text>
         <PipelineId voice={voice} />
       </Stack>
@@ -129,8 +131,8 @@ function Done({ voice }: { voice: Voice }) {
   );
 }
 
-export function TrainingStatusPanel({ id }: { id: string }) {
-  const query = useVoice(id);
+/** The panel for one Voice's training, from its query (useVoice), which the page's title follows too. */
+export function TrainingStatusPanel({ query }: { query: UseQueryResult<Voice> }) {
   if (query.isPending) {
     return (
       <Center py="xl">

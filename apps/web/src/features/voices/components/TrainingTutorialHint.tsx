@@ -1,5 +1,5 @@
 // The short tutorial shown to a user about to train a first Voice (onboarding steps trial_ready
-// and plan_active): how much writing it needs and how long training takes.
+// and plan_active): how much writing it needs and how its training time is shown.
 import { List } from '@mantine/core';
 import { TutorialPanel } from '../../../components/TutorialPanel';
 import { useCurrentUser } from '../../../lib/session/session-context';
@@ -15,7 +15,10 @@ const STEPS = [
           20,000 characters is the minimum; about 40,000 (around 6,000 words, or 7 blog posts) works best, and more
           helps up to about 200,000.
         </List.Item>
-        <List.Item>Training takes 20 to 40 minutes. You can play a round of Rota while you wait.</List.Item>
+        <List.Item>
+          How long training takes depends on how much you write and on the machine; its progress page shows the time
+          left as it goes. You can play a round of Rota while you wait.
+        </List.Item>
       </List>
     ),
     target: '[data-testid="create-voice-form"]',

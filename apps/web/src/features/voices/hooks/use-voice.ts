@@ -1,5 +1,6 @@
-// One Voice, asked for again every 5 s while it trains. When training ends, the
-// dashboard's list is refreshed too, so it shows the new status at once.
+// One Voice, asked for again every 5 s while it trains, in a background tab too (its title says
+// when the Voice is ready). When training ends, the dashboard's list is refreshed too, so it
+// shows the new status at once.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { voiceKeys } from '../../../lib/voice-queries';
@@ -12,6 +13,7 @@ export function useVoice(id: string) {
     queryKey: voiceKeys.one(id),
     queryFn: ({ signal }) => fetchVoice(id, signal),
     refetchInterval: (current) => trainingPollInterval(current.state.data, current.state.error),
+    refetchIntervalInBackground: true,
     staleTime: 0,
   });
 

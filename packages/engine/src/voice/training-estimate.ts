@@ -1,0 +1,226 @@
+// How long a training has left, from its own pace: the rest of the stage under way at the rate
+// this run measured for it, plus each stage still to come projected from its size (known once
+// the writing is read) and the rates measured so far in this run. Until a rate is measured
+// there is no estimate: the page says it is estimating. Pure: each report brings its own time.
+//
+// The parts of a run, and what they cost (measured on the house model, tiny preset, two cores,
+// 21,000 to 120,000 characters: 44 to 113 s in all):
+//   pairs     one paraphrase per passage; answers come in bursts (the engine decodes many at
+//             once), so their rate is trusted once a fifth of them came after the first
+//   train     the trainer's start (a Python process loading the model: 2 to 3 s), then steps at
+//             an even pace; early stopping ends it when an epoch no longer lowers the held-out
+//             loss, which on the tiny preset was after 3 or 4 of its 20 epochs
+//   export    tens of milliseconds
+//   evaluate  two held-out loss passes (a trainer start each) and the Voice's rewrites of the
+//             neutral paragraphs (five to seven seconds in all); it reports nothing in between,
+//             so its projection counts down
+import { VOICE_TRAINING_STAGES, type VoiceTrainingStage as VoiceStage } from '@ownvoice/shared';
+
+/** What a run has to do, known once its writing is read. */
+export interface RunSizes {
+  /** Passages the base model paraphrases: 0 when a resumed run has its pairs already. */
+  pairs: number;
+  /** Training steps in an epoch, and the epochs the trainer may run. */
+  stepsPerEpoch: number;
+  epochs: number;
+  /** Texts the evaluation rewrites with the Voice, and its held-out loss passes. */
+  evaluationRewrites: number;
+  evaluationLossPasses: number;
+}
+
+/** What a preset's runs were measured to take, for the parts of a run not measured yet. */
+export interface EstimatePriors {
+  /** Epochs training usually runs before early stopping ends it (at most the preset's epochs). */
+  expectedEpochs: number;
+  /**
+   * Seconds a training step takes per second a paraphrase takes: projects training from the
+   * pairs' pace before the trainer has reported. Without it there is no estimate until then.
+   */
+  stepPerPair?: number;
+  /** Seconds the trainer takes to start, until this run has measured it. */
+  trainerStartSeconds?: number;
+}
+
+/** One progress report: its stage, when it came (ms) and, for pairs and train, units done. */
+export interface ProgressMark {
+  stage: VoiceStage;
+  at: number;
+  done?: number;
+  /** The stage's unit total as reported (the trainer's step total counts every epoch). */
+  total?: number;
+}
+
+/** A rewrite in the evaluation takes about a quarter of a paraphrase: shorter texts, two at a time. */
+const REWRITE_PER_PAIR = 0.25;
+/**
+ * A stage's rate is trusted once this share of its units (and at least MIN_UNITS) came after its
+ * first: paraphrases arrive in bursts, training steps evenly.
+ */
+const TRUSTED_SHARE = { pairs: 0.2, train: 0.05 } as const;
+const MIN_UNITS = 3;
+
+interface UnitMark {
+  at: number;
+  done: number;
+}
+
+interface StageSeen {
+  start: number;
+  /** Its first and latest reports with units done. */
+  first?: UnitMark;
+  last?: UnitMark;
+}
+
+export class TrainingEstimate {
+  private readonly seen = new Map<VoiceStage, StageSeen>();
+  private current: VoiceStage = 'extract';
+  private pairs: number;
+  private stepsPerEpoch: number;
+
+  constructor(
+    private readonly sizes: RunSizes,
+    private readonly priors: EstimatePriors,
+  ) {
+    this.pairs = sizes.pairs;
+    this.stepsPerEpoch = sizes.stepsPerEpoch;
+  }
+
+  /** Records a report; the seconds left in the whole run as of it, or undefined while estimating. */
+  observe(mark: ProgressMark): number | undefined {
+    this.current = mark.stage;
+    let stage = this.seen.get(mark.stage);
+    if (!stage) {
+      stage = { start: mark.at };
+      this.seen.set(mark.stage, stage);
+    }
+    // The reported totals are the ones to go by: the trainer drops examples too long to learn from.
+    if (mark.stage === 'pairs' && mark.total) this.pairs = mark.total;
+    if (mark.stage === 'train' && mark.total) {
+      this.stepsPerEpoch = Math.max(1, Math.round(mark.total / this.sizes.epochs));
+    }
+    if (mark.done !== undefined && mark.done > 0) {
+      stage.first ??= { at: mark.at, done: mark.done };
+      stage.last = { at: mark.at, done: mark.done };
+    }
+    return this.secondsLeft(mark.at);
+  }
+
+  /**
+   * The steps training is expected to run, having reached `step`: the epochs early stopping
+   * usually leaves, or the epoch under way when it has run longer, never more than the preset's.
+   */
+  expectedSteps(step = 0): number {
+    const spe = this.stepsPerEpoch;
+    const epochs = Math.min(this.sizes.epochs, Math.max(this.priors.expectedEpochs, Math.ceil(step / spe)));
+    return spe * epochs;
+  }
+
+  private secondsLeft(at: number): number | undefined {
+    let left = 0;
+    for (const stage of VOICE_TRAINING_STAGES.slice(VOICE_TRAINING_STAGES.indexOf(this.current))) {
+      const part = stage === this.current ? this.restOf(stage, at) : this.projected(stage);
+      if (part === undefined) return undefined;
+      left += part;
+    }
+    return left;
+  }
+
+  /** Seconds a stage still to come will take. */
+  private projected(stage: VoiceStage): number | undefined {
+    switch (stage) {
+      case 'extract':
+      case 'export':
+        return 0;
+      case 'pairs': {
+        const pair = this.pairSeconds();
+        return this.pairs === 0 ? 0 : pair === undefined ? undefined : this.pairs * pair;
+      }
+      case 'train': {
+        const [start, step] = [this.trainerStart(), this.stepSeconds()];
+        return start === undefined || step === undefined ? undefined : start + this.expectedSteps() * step;
+      }
+      case 'evaluate': {
+        const start = this.trainerStart();
+        if (start === undefined) return undefined;
+        // A resumed run that skipped its pairs and whose preset has no step-to-pair ratio has no
+        // pace for the rewrites: they are left out (an underestimate of a few seconds).
+        const rewrite = (this.pairSeconds() ?? 0) * REWRITE_PER_PAIR;
+        return this.sizes.evaluationLossPasses * start + this.sizes.evaluationRewrites * rewrite;
+      }
+    }
+  }
+
+  /** Seconds left in the stage under way, as of `at`. */
+  private restOf(stage: VoiceStage, at: number): number | undefined {
+    const seen = this.seen.get(stage) as StageSeen;
+    const since = (from: number) => Math.max(0, at - from) / 1000;
+    switch (stage) {
+      case 'extract':
+        // The sizes are known only once the writing is read.
+        return undefined;
+      case 'export':
+        return 0;
+      case 'pairs': {
+        const pair = this.pairSeconds();
+        if (pair === undefined) return undefined;
+        const done = seen.last?.done ?? 0;
+        return Math.max(0, (this.pairs - done) * pair - since(seen.last?.at ?? seen.start));
+      }
+      case 'train': {
+        const step = this.stepSeconds();
+        if (step === undefined) return undefined;
+        const last = seen.last;
+        if (!last) {
+          const start = this.trainerStart();
+          if (start === undefined) return undefined;
+          return Math.max(0, start - since(seen.start)) + this.expectedSteps() * step;
+        }
+        return Math.max(0, (this.expectedSteps(last.done) - last.done) * step - since(last.at));
+      }
+      case 'evaluate': {
+        const whole = this.projected('evaluate');
+        return whole === undefined ? undefined : Math.max(0, whole - since(seen.start));
+      }
+    }
+  }
+
+  /**
+   * Seconds per unit of a stage from its first unit to its latest, once enough came: from the
+   * first rather than the stage's start, so the trainer's start or the first burst's wait is not
+   * counted as pace.
+   */
+  private measured(stage: 'pairs' | 'train', units: number): number | undefined {
+    const seen = this.seen.get(stage);
+    if (!seen?.first || !seen.last || seen.last.at <= seen.first.at) return undefined;
+    const counted = seen.last.done - seen.first.done;
+    if (counted < Math.max(MIN_UNITS, Math.ceil(units * TRUSTED_SHARE[stage]))) return undefined;
+    return (seen.last.at - seen.first.at) / 1000 / counted;
+  }
+
+  private measuredPair(): number | undefined {
+    return this.measured('pairs', this.pairs);
+  }
+
+  private measuredStep(): number | undefined {
+    return this.measured('train', this.expectedSteps());
+  }
+
+  private pairSeconds(): number | undefined {
+    const step = this.measuredStep();
+    const ratio = this.priors.stepPerPair;
+    return this.measuredPair() ?? (step !== undefined && ratio ? step / ratio : undefined);
+  }
+
+  private stepSeconds(): number | undefined {
+    const pair = this.measuredPair();
+    const ratio = this.priors.stepPerPair;
+    return this.measuredStep() ?? (pair !== undefined && ratio ? pair * ratio : undefined);
+  }
+
+  /** The trainer's start: its first step's report, less a step, once it came; the prior until then. */
+  private trainerStart(): number | undefined {
+    const seen = this.seen.get('train');
+    if (!seen?.first) return this.priors.trainerStartSeconds;
+    return Math.max(0, (seen.first.at - seen.start) / 1000 - (this.stepSeconds() ?? 0));
+  }
+}
