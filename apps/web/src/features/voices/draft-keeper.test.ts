@@ -5,9 +5,9 @@ const file = new File(['Some writing.'], 'notes.md', { type: 'text/markdown' });
 
 describe('draftToKeep', () => {
   it('keeps the person’s own input: name, text and the files themselves', () => {
-    expect(
-      draftToKeep({ ownerId: 'u1', name: 'Field notes', text: 'Text', files: [{ file, charCount: 13 }] }),
-    ).toEqual({ ownerId: 'u1', name: 'Field notes', text: 'Text', files: [{ file, charCount: 13 }] });
+    expect(draftToKeep({ ownerId: 'u1', name: 'Field notes', text: 'Text', files: [{ file, charCount: 13 }] })).toEqual(
+      { ownerId: 'u1', name: 'Field notes', text: 'Text', files: [{ file, charCount: 13 }] },
+    );
   });
 
   it('keeps nothing for an empty form or one that is nobody’s', () => {
