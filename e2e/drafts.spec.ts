@@ -1,7 +1,17 @@
 // Nothing typed is lost where money meets work: the create-Voice form keeps the pasted text, the
 // name and the chosen files across an accidental reload and across the checkout round trip for a
 // resource the Voice needs.
-import { expect, prose, quickTopUp, registerThroughForm, runId, screenshot, test } from './support';
+import {
+  completeTestCheckout,
+  expect,
+  expectPaymentConfirmed,
+  prose,
+  registerThroughForm,
+  runId,
+  screenshot,
+  tabTo,
+  test,
+} from './support';
 
 test('the create-Voice form survives a reload and a top-up round trip', async ({ page }) => {
   test.setTimeout(120_000);
@@ -16,9 +26,9 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   const pasted = prose(24_000, 0.2);
   await name.fill('Field notes');
   await text.fill(pasted);
-  await page.locator('input[type="file"]').setInputFiles([
-    { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(prose(3_000, 0.7)) },
-  ]);
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles([{ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(prose(3_000, 0.7)) }]);
   await expect(page.getByTestId('file-row')).toHaveCount(1);
   await expect(page.getByTestId('file-row').getByTestId('file-characters')).toContainText(/\d,\d{3}/);
 
@@ -28,9 +38,24 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   await expect(text).toHaveValue(pasted);
   await expect(page.getByTestId('file-row')).toContainText('notes.md');
 
-  // No plan yet: the Voice needs what the account does not have; buying it leaves for the checkout.
-  await page.getByTestId('create-voice-submit').click();
-  await quickTopUp(page, /storage|train/i);
+  // No plan yet: the Voice needs what the account does not have; buying it leaves for the
+  // checkout. The purchase window works from the keyboard: Escape closes it, Tab reaches its
+  // buttons, Enter buys.
+  await tabTo(page, 'create-voice-submit');
+  await page.keyboard.press('Enter');
+  const purchase = page.getByRole('dialog', { name: 'Insufficient resources' });
+  await expect(purchase).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(purchase).toBeHidden();
+  await page.getByTestId('create-voice-submit').focus();
+  await page.keyboard.press('Enter');
+  await expect(purchase).toBeVisible();
+  await tabTo(page, 'purchase-quick-topup');
+  await page.keyboard.press('Enter');
+  await completeTestCheckout(page);
+  await expectPaymentConfirmed(page);
+  await page.getByTestId('payment-continue').click();
+  await expect(page).toHaveURL(/\/dashboard\/create$/);
   await expect(name).toHaveValue('Field notes');
   await expect(text).toHaveValue(pasted);
   await expect(page.getByTestId('file-row')).toContainText('notes.md');

@@ -203,3 +203,16 @@ export async function quickTopUp(page: Page, resource: RegExp, shot?: string) {
   await page.getByTestId('payment-continue').click();
   await expect(page).toHaveURL(back);
 }
+
+/**
+ * Keyboard only: presses Tab (or Shift+Tab) until the element with this test id has the focus,
+ * failing when it is not reached within `max` presses.
+ */
+export async function tabTo(page: Page, testId: string, { max = 40, back = false } = {}): Promise<void> {
+  for (let press = 0; press < max; press++) {
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+    if (focused === testId) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`${testId} was not reached with the keyboard in ${max} presses`);
+}

@@ -10,6 +10,7 @@ import {
   registerThroughForm,
   runId,
   screenshot,
+  tabTo,
   test,
 } from './support';
 
@@ -77,9 +78,17 @@ test.describe
       // Polled every 5 s: the stage moves on from the queue into training.
       await expect(page.getByTestId('training-stage')).not.toHaveText(/Waiting/, { timeout: 120_000 });
       await expect(page.getByTestId('training-progress')).toBeVisible();
+      // The time left comes from this run's own pace, not a fixed "20 to 40 minutes".
+      await expect(page.getByTestId('training-eta')).toHaveText(/^(About \d.* left|Almost done…)$/, {
+        timeout: 240_000,
+      });
+      await expect(page.getByText(/20 to 40 minutes/)).toHaveCount(0);
+      await expect(page).toHaveTitle(/^\d+% · Training /);
       await screenshot(page, 'training-progress');
 
       await expect(page.getByTestId('training-done')).toBeVisible({ timeout: 540_000 });
+      // Another tab shows it too: the title says the Voice is ready.
+      await expect(page).toHaveTitle(`✓ ${voiceName} is ready · OwnVoice`);
       await screenshot(page, 'training-done');
     });
 
@@ -154,8 +163,14 @@ test.describe
           if (n !== lengths.at(-1)) lengths.push(n);
         }, 20);
       });
-      await page.getByTestId('convert-edit-pass').check();
-      await page.getByTestId('convert-submit').click();
+      // From here on keyboard only: the edit-pass box and Convert are reached with Tab.
+      await tabTo(page, 'convert-edit-pass');
+      await page.keyboard.press('Space');
+      await expect(page.getByTestId('convert-edit-pass')).toBeChecked();
+      await tabTo(page, 'convert-submit');
+      const sent = page.waitForRequest((request) => request.url().includes('/convert-stream'));
+      await page.keyboard.press('Enter');
+      const sentText: string = (await sent).postDataJSON().text;
       await expect(page.getByTestId('convert-submit')).toHaveText(/Converting|Editing/);
       // Done when the edit pass has run: the view toggle appears and the button reads Convert again.
       await expect(page.getByTestId('convert-view-toggle')).toBeVisible({ timeout: 150_000 });
@@ -164,6 +179,21 @@ test.describe
       expect(lengths.filter((n) => n > 0).length).toBeGreaterThan(3);
       const output = await page.getByTestId('convert-output').inputValue();
       expect(output.length).toBeGreaterThan(0);
+      // The markdown's structure comes back as it was; only the prose is the Voice's.
+      const structure = (markdown: string) =>
+        markdown
+          .split('\n')
+          .map((line) => /^(#{1,6} |- |\d+\. )?/.exec(line)?.[0] ?? '')
+          .join('|');
+      const unedited = await (async () => {
+        await page.getByTestId('convert-view-toggle').click();
+        const text = await page.getByTestId('convert-output').inputValue();
+        await page.getByTestId('convert-view-toggle').click();
+        return text;
+      })();
+      expect(structure(unedited)).toBe(structure(sentText));
+      expect(unedited).toMatch(/^# \S/);
+      expect(unedited.match(/^- \S/gm)).toHaveLength(3);
       await screenshot(page, 'convert');
 
       await page.getByTestId('convert-copy').click();
@@ -177,15 +207,67 @@ test.describe
       await logInAs(page, writer);
       await page.goto('/dashboard/create-content');
       await expect(page.getByTestId('create-voice-select')).toHaveValue(voiceName);
-      await page
-        .getByTestId('create-prompt')
-        .fill('A short note to parents about the spring fair moving to the school field.');
-      await page.getByTestId('create-generate').click();
+      // Keyboard only: the prompt and Generate are reached with Tab.
+      await tabTo(page, 'create-prompt');
+      await page.keyboard.insertText('A short note to parents about the spring fair moving to the school field.');
+      await tabTo(page, 'create-generate');
+      await page.keyboard.press('Enter');
       await expect(page.getByTestId('create-thinking')).toBeVisible({ timeout: 60_000 });
       await expect(page.getByTestId('create-original')).not.toHaveValue('', { timeout: 60_000 });
       await expect(page.getByTestId('create-rephrased')).not.toHaveValue('', { timeout: 120_000 });
       await expect(page.getByTestId('create-generate')).toBeEnabled({ timeout: 120_000 });
       await screenshot(page, 'create-quick');
+    });
+
+    test('a draft whose rewrite failed says so, is not copied, and retries just those parts', async ({ page }) => {
+      test.setTimeout(240_000);
+      await logInAs(page, writer);
+      await page.goto('/dashboard/create-content');
+      // The Voice's failures, made certain: every rewritten chunk of this one answer is replaced by
+      // its error marker on the way to the page (the refund itself is tested against the server).
+      await page.route('**/api/content/generate-stream', async (route) => {
+        const response = await route.fetch();
+        const seen = new Set<number>();
+        const body = (await response.text())
+          .split('\n\n')
+          .map((frame) => {
+            if (!frame.startsWith('data: ')) return frame;
+            const event = JSON.parse(frame.slice(6));
+            if (event.stage !== 'rephrase') return frame;
+            if (event.type === 'chunk_reroll') return '';
+            if (event.type !== 'chunk') return frame;
+            const first = !seen.has(event.chunkIndex);
+            seen.add(event.chunkIndex);
+            const text = first ? `[Error converting chunk ${event.chunkIndex + 1}: it repeated itself]` : '';
+            return `data: ${JSON.stringify({ ...event, text })}`;
+          })
+          .filter((frame) => frame !== '')
+          .join('\n\n');
+        await route.fulfill({ response, body });
+      });
+      await page.getByTestId('create-prompt').fill('A short note to parents about the spring fair.');
+      await page.getByTestId('create-generate').click();
+      const failures = page.getByTestId('create-rewrite-failures');
+      await expect(failures).toContainText('Your Voice could not rewrite this draft', { timeout: 120_000 });
+      await expect(failures).toContainText('nothing was charged');
+      await expect(page.getByTestId('create-copy')).toBeDisabled();
+      await screenshot(page, 'create-rewrite-failed');
+
+      // Retry goes to the Voice again for just those parts, with a variation of its own.
+      const retried = page.waitForRequest(
+        (request) => request.url().includes('/convert-stream') && (request.postDataJSON()?.variation ?? 0) > 0,
+      );
+      await page.getByTestId('create-retry-failed').click();
+      await retried;
+      await expect(failures).toHaveCount(0, { timeout: 120_000 });
+      await expect(page.getByTestId('create-copy')).toBeEnabled();
+      const first = await page.getByTestId('create-rephrased').inputValue();
+      expect(first).not.toContain('[Error converting chunk');
+
+      // Re-rephrase asks for another rewrite than the last one, not the same greedy answer again.
+      await page.getByTestId('create-rerephrase').click();
+      await expect(page.getByTestId('create-generate')).toBeEnabled({ timeout: 120_000 });
+      await expect(page.getByTestId('create-rephrased')).not.toHaveValue(first, { timeout: 120_000 });
     });
 
     test('write interactively through to the end, with a reload in the middle', async ({ page }) => {
