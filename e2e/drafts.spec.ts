@@ -1,6 +1,6 @@
 // Nothing typed is lost where money meets work: the create-Voice form keeps the pasted text, the
-// name and the chosen files across an accidental reload and across the checkout round trip for a
-// resource the Voice needs.
+// name and the chosen files across an accidental reload and across the checkout round trip for
+// what the Voice needs, which one checkout buys (a storage slot and a training).
 import {
   completeTestCheckout,
   expect,
@@ -50,8 +50,17 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   await page.getByTestId('create-voice-submit').focus();
   await page.keyboard.press('Enter');
   await expect(purchase).toBeVisible();
+  // The Voice needs a storage slot and a training, and the window names both: one checkout buys them.
+  await expect(purchase).toContainText('This needs Voice storage slots and trainable Voices');
+  await expect(purchase.getByTestId('purchase-quick-topup-card')).toContainText(
+    '+50 Voice storage slots and +1 Trainable Voice',
+  );
+  await expect(purchase.getByTestId('purchase-quick-topup')).toHaveText('Buy both — $23.98');
+  await page.waitForTimeout(300); // the modal's fade-in, for the picture
+  await screenshot(page, 'purchase-everything-a-voice-needs', { fullPage: false });
   await tabTo(page, 'purchase-quick-topup');
   await page.keyboard.press('Enter');
+  await expect(page.getByTestId('offline-checkout-amount')).toHaveText('$23.98');
   await completeTestCheckout(page);
   await expectPaymentConfirmed(page);
   await page.getByTestId('payment-continue').click();
@@ -61,4 +70,8 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   await expect(page.getByTestId('file-row')).toContainText('notes.md');
   await expect(page.getByTestId('file-row').getByTestId('file-characters')).toContainText(/\d,\d{3}/);
   await screenshot(page, 'create-voice-after-top-up');
+  // Nothing else is missing now: the Voice is created at the first try.
+  await page.getByTestId('create-voice-submit').click();
+  await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}\/training$/, { timeout: 30_000 });
+  await expect(page.getByRole('dialog', { name: 'Insufficient resources' })).toHaveCount(0);
 });

@@ -9,7 +9,7 @@ export class AppError extends Error {
     message: string,
     readonly details?: Record<string, unknown>,
     readonly errors?: ApiErrorBody['errors'],
-    readonly extra?: Pick<ApiErrorBody, 'reason' | 'limitType' | 'requiresMFAToken'>,
+    readonly extra?: Pick<ApiErrorBody, 'reason' | 'limitType' | 'limitTypes' | 'requiresMFAToken'>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -56,14 +56,18 @@ export const errors = {
       `Account is temporarily locked after multiple failed login attempts. Try again in ${formatDuration(retryAfterSeconds)}.`,
       { retryAfterSeconds },
     ),
-  insufficientLimit: (limitType: ResourceKey) =>
+  /**
+   * Out of a resource. `limitType` is the first one short (the contract's field); `also` names the
+   * others the same action needs, so one purchase can cover them all (`limitTypes` lists every one).
+   */
+  insufficientLimit: (limitType: ResourceKey, also: readonly ResourceKey[] = []) =>
     new AppError(
       400,
       'INSUFFICIENT_LIMIT',
-      `You have no ${RESOURCE_LABELS[limitType].toLowerCase()} left in your usage limits. Buy more usage to continue.`,
+      `You have no ${[limitType, ...also].map((key) => RESOURCE_LABELS[key].toLowerCase()).join(' and no ')} left in your usage limits. Buy more usage to continue.`,
       undefined,
       undefined,
-      { reason: 'insufficient_limit', limitType },
+      { reason: 'insufficient_limit', limitType, ...(also.length > 0 ? { limitTypes: [limitType, ...also] } : {}) },
     ),
   voiceNotReady: (msg: string) => new AppError(400, 'VOICE_NOT_READY', msg),
   engineUnavailable: (why: string | null) =>

@@ -52,6 +52,8 @@ export const apiErrorBodySchema = z.object({
   reason: z.literal('insufficient_limit').optional(),
   /** The resource that ran out (a RESOURCE_KEYS value). */
   limitType: z.string().optional(),
+  /** Every resource the refused action needs and lacks, `limitType` first, when it is more than one. */
+  limitTypes: z.array(z.string()).optional(),
   /** Extra machine-readable detail, e.g. `retryAfterSeconds` for a lock. */
   details: z.record(z.string(), z.unknown()).optional(),
   /** A sensitive admin action needs a fresh second-factor code: send it again with `x-mfa-token`. */

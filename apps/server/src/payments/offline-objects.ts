@@ -1,6 +1,7 @@
 // The offline provider's records as the Stripe objects its events carry, with the fields
 // stripe-events.ts reads (and the identifying ones), and as the facts the provider interface
 // answers with. Metadata keys are the ones the Stripe provider sets (META).
+import { packsOf } from '@ownvoice/shared';
 import type { OfflineCheckoutRow, OfflineInvoiceRow, OfflinePaymentRow, OfflineSubscriptionRow } from '../db/schema.js';
 import type { CheckoutFacts, InvoiceFacts, PaymentFacts, SubscriptionState } from './provider.js';
 import { META } from './stripe-events.js';
@@ -102,7 +103,7 @@ export function checkoutFacts(row: OfflineCheckoutRow): CheckoutFacts {
     paid: row.status === 'complete',
     amountTotalCents: row.kind === 'trial' ? 0 : row.amountCents,
     createdAt: row.createdAt,
-    pack: (row.pack as CheckoutFacts['pack']) ?? null,
+    packs: packsOf(row.pack),
     subscriptionId: row.subscriptionId,
     invoiceId: row.invoiceId,
     setupIntentId: row.setupIntentId,

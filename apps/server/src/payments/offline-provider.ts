@@ -9,9 +9,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import {
   addMonthsUtc,
   type BillingCycle,
-  PACKS,
+  encodePacks,
   type PackId,
   type PaidPlanName,
+  packsPriceCents,
   planPriceCents,
   planWithCycle,
 } from '@ownvoice/shared';
@@ -118,8 +119,12 @@ export class OfflineProvider implements PaymentProvider {
     return this.checkout(input, { kind: 'trial', amountCents: 0 });
   }
 
-  createPackCheckout(input: CheckoutBase & { pack: PackId }): Promise<CheckoutSession> {
-    return this.checkout(input, { kind: 'pack', pack: input.pack, amountCents: PACKS[input.pack].priceCents });
+  createPackCheckout(input: CheckoutBase & { packs: readonly PackId[] }): Promise<CheckoutSession> {
+    return this.checkout(input, {
+      kind: 'pack',
+      pack: encodePacks(input.packs),
+      amountCents: packsPriceCents(input.packs),
+    });
   }
 
   private async checkout(

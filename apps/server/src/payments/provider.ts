@@ -146,7 +146,8 @@ export interface CheckoutFacts {
   amountTotalCents: number;
   /** When it was created: a pack's grant counts from its payment, which follows within a day. */
   createdAt: Date;
-  pack: PackId | null;
+  /** Payment mode: the packs paid for (one, or what an action needed together); [] otherwise. */
+  packs: PackId[];
   /** Subscription mode: the subscription it started, and that subscription's first invoice. */
   subscriptionId: string | null;
   invoiceId: string | null;
@@ -178,8 +179,8 @@ export interface PaymentProvider {
   createPlanCheckout(input: CheckoutBase & PlanPrice): Promise<CheckoutSession>;
   /** Setup-mode checkout for pay later: saves a card, charges nothing, and starts the trial. */
   createTrialSetupCheckout(input: CheckoutBase): Promise<CheckoutSession>;
-  /** Payment-mode checkout for a one-time pack. */
-  createPackCheckout(input: CheckoutBase & { pack: PackId }): Promise<CheckoutSession>;
+  /** Payment-mode checkout for one-time packs: one, or several paid together (pack-lists.ts). */
+  createPackCheckout(input: CheckoutBase & { packs: readonly PackId[] }): Promise<CheckoutSession>;
   getCheckout(id: string): Promise<CheckoutFacts | null>;
   /** The customer's checkouts that can still be paid. */
   listOpenCheckouts(customerId: string): Promise<CheckoutFacts[]>;

@@ -113,7 +113,7 @@ async function boughtPack() {
   const session = await provider.createPackCheckout({
     ...who,
     ...URLS,
-    pack: 'extra_chunk_edits',
+    packs: ['extra_chunk_edits'],
     idempotencyKey: key('pack'),
   });
   const completed = standIn.completeCheckout(session.id);
@@ -223,11 +223,33 @@ describe('StripeProvider', () => {
 
     it('sells a pack in payment mode at its one-time price', async () => {
       const who = await customer();
-      await provider.createPackCheckout({ ...who, ...URLS, pack: 'extra_chunk_edits', idempotencyKey: key('pack') });
+      await provider.createPackCheckout({ ...who, ...URLS, packs: ['extra_chunk_edits'], idempotencyKey: key('pack') });
       expect(lastRequest('POST', '/v1/checkout/sessions').params).toMatchObject({
         mode: 'payment',
         line_items: [{ price: priceId('ownvoice_pack_extra_chunk_edits'), quantity: '1' }],
         metadata: { [META.userId]: who.userId, [META.kind]: 'pack', [META.pack]: 'extra_chunk_edits' },
+      });
+    });
+
+    it('sells several packs as the lines of one payment, and reads them all back', async () => {
+      const who = await customer();
+      const session = await provider.createPackCheckout({
+        ...who,
+        ...URLS,
+        packs: ['extra_storage_slots', 'extra_model'],
+        idempotencyKey: key('bundle'),
+      });
+      expect(lastRequest('POST', '/v1/checkout/sessions').params).toMatchObject({
+        mode: 'payment',
+        line_items: [
+          { price: priceId('ownvoice_pack_extra_storage_slots'), quantity: '1' },
+          { price: priceId('ownvoice_pack_extra_model'), quantity: '1' },
+        ],
+        metadata: { [META.pack]: 'extra_storage_slots,extra_model' },
+      });
+      expect(await provider.getCheckout(session.id)).toMatchObject({
+        packs: ['extra_storage_slots', 'extra_model'],
+        amountTotalCents: 1499 + 899,
       });
     });
   });
@@ -245,7 +267,7 @@ describe('StripeProvider', () => {
         paid: true,
         amountTotalCents: planPriceCents('pro', 'monthly', { payNow: false }),
         createdAt: inSeconds(standIn.now),
-        pack: null,
+        packs: [],
         subscriptionId,
         invoiceId: subscription.latest_invoice,
         setupIntentId: null,
@@ -257,7 +279,7 @@ describe('StripeProvider', () => {
       const pack = await boughtPack();
       expect(await provider.getCheckout(pack.sessionId)).toMatchObject({
         kind: 'pack',
-        pack: 'extra_chunk_edits',
+        packs: ['extra_chunk_edits'],
         paid: true,
         paymentIntentId: pack.paymentIntentId,
         subscriptionId: null,
@@ -300,7 +322,7 @@ describe('StripeProvider', () => {
       const paid = await provider.createPackCheckout({
         ...who,
         ...URLS,
-        pack: 'extra_model',
+        packs: ['extra_model'],
         idempotencyKey: key('pack'),
       });
       standIn.completeCheckout(paid.id);
@@ -387,7 +409,7 @@ describe('StripeProvider', () => {
       const pack = await provider.createPackCheckout({
         ...who,
         ...URLS,
-        pack: 'extra_model',
+        packs: ['extra_model'],
         idempotencyKey: key('p'),
       });
       standIn.completeCheckout(pack.id);
@@ -404,7 +426,7 @@ describe('StripeProvider', () => {
       const session = await provider.createPackCheckout({
         ...who,
         ...URLS,
-        pack: 'extra_model',
+        packs: ['extra_model'],
         idempotencyKey: key('p'),
       });
       expect(() => standIn.completeCheckout(session.id, 'declines')).toThrow(/declined/);
@@ -1243,7 +1265,7 @@ describe('StripeProvider', () => {
         ...tax,
         automatic_tax: { enabled: 'true' },
       });
-      await taxed.createPackCheckout({ ...base, pack: 'extra_model', idempotencyKey: key('pack') });
+      await taxed.createPackCheckout({ ...base, packs: ['extra_model'], idempotencyKey: key('pack') });
       expect(lastRequest('POST', '/v1/checkout/sessions').params).toMatchObject({
         ...tax,
         automatic_tax: { enabled: 'true' },
@@ -1304,7 +1326,7 @@ describe('StripeProvider', () => {
             userId: 'u',
             customerId,
             ...URLS,
-            pack: 'extra_model',
+            packs: ['extra_model'],
             idempotencyKey: key('pack'),
           });
         const error = await failure(checkout());

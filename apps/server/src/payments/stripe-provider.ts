@@ -4,7 +4,7 @@
 // `npm run billing:setup`. Every Stripe failure becomes a PaymentProviderError that says what to
 // do (stripe-errors.ts); Stripe's objects are read into billing's facts in stripe-read.ts. How each
 // call behaves is taken from the SDK's type docs (node_modules/stripe/esm/resources).
-import { type PackId, TRIAL_START_STATEMENT } from '@ownvoice/shared';
+import { encodePacks, type PackId, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import Stripe from 'stripe';
 import {
   type BillingEvent,
@@ -146,13 +146,15 @@ export class StripeProvider implements PaymentProvider {
     });
   }
 
-  async createPackCheckout({ pack, ...base }: CheckoutBase & { pack: PackId }): Promise<CheckoutSession> {
-    const price = await this.priceId(packPriceLookupKey(pack));
+  async createPackCheckout({ packs, ...base }: CheckoutBase & { packs: readonly PackId[] }): Promise<CheckoutSession> {
+    // One line per pack: Checkout sums them into one payment (amount_total), and the metadata
+    // names them all for the grant.
+    const prices = await Promise.all(packs.map((pack) => this.priceId(packPriceLookupKey(pack))));
     return this.checkout(
       base,
       'pack',
-      { mode: 'payment', line_items: [{ price, quantity: 1 }] },
-      { [META.pack]: pack },
+      { mode: 'payment', line_items: prices.map((price) => ({ price, quantity: 1 })) },
+      { [META.pack]: encodePacks(packs) },
     );
   }
 

@@ -2,7 +2,7 @@
 // API version: a subscription's status and scheduled change, a checkout session, an invoice's
 // lines as what OwnVoice sells, a dispute's outcome. How each field is read is taken from the SDK's
 // type docs (node_modules/stripe/esm/resources).
-import { BILLING_CYCLES, PACK_IDS, PAID_PLAN_NAMES } from '@ownvoice/shared';
+import { BILLING_CYCLES, PAID_PLAN_NAMES, packsOf } from '@ownvoice/shared';
 import type Stripe from 'stripe';
 import {
   CHECKOUT_KINDS,
@@ -83,7 +83,7 @@ export function checkoutFacts(session: Stripe.Checkout.Session): CheckoutFacts |
     paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
     amountTotalCents: session.amount_total ?? 0,
     createdAt: fromUnix(session.created),
-    pack: PACK_IDS.find((pack) => pack === session.metadata?.[META.pack]) ?? null,
+    packs: packsOf(session.metadata?.[META.pack]),
     subscriptionId: idOf(session.subscription),
     invoiceId: idOf(session.invoice),
     setupIntentId: idOf(session.setup_intent),

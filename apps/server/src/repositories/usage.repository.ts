@@ -49,8 +49,9 @@ export class UsageRepository {
       .for('update');
   }
 
-  async sumLive(userId: string, type: TrancheType, now: Date): Promise<number> {
-    const [row] = await this.db
+  /** Inside a transaction pass it as `db`: the embedded database serves one connection. */
+  async sumLive(userId: string, type: TrancheType, now: Date, db: Database = this.db): Promise<number> {
+    const [row] = await db
       .select({ total: sql<string | null>`sum(${usageTranches.amount})` })
       .from(usageTranches)
       .where(live(userId, type, now));

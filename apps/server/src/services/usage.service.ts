@@ -220,8 +220,8 @@ export class UsageService {
   }
 
   /** What is left of a resource, in stored units (minutes for waking hours). */
-  async remaining(userId: string, type: TrancheType): Promise<number> {
-    return this.usage.sumLive(userId, type, this.clock.now());
+  async remaining(userId: string, type: TrancheType, tx?: Database): Promise<number> {
+    return this.usage.sumLive(userId, type, this.clock.now(), tx);
   }
 
   /**

@@ -75,9 +75,10 @@ export class VoiceCreationService {
         // The user's row lock makes the slot check and the insert one step for this user.
         const locked = await this.users.lockById(tx, user.id);
         if (!locked) throw errors.unauthenticated();
-        if ((await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal) {
-          throw errors.insufficientLimit('storageSlots');
-        }
+        // Everything the Voice needs that is short, named at once: one purchase then covers it.
+        const slotsFull = (await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal;
+        const noTraining = (await this.usage.remaining(user.id, 'modelsTrained', tx)) < 1;
+        if (slotsFull) throw errors.insufficientLimit('storageSlots', noTraining ? ['modelsTrained'] : []);
         receipt = await this.usage.consume(user.id, 'modelsTrained', 1, tx);
         await this.onboarding.reachedFirstVoice(locked, tx);
         return this.voices.insert(

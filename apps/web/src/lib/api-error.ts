@@ -10,6 +10,8 @@ export interface ApiErrorDetails {
   reason?: string | undefined;
   /** The resource that ran out, when `reason` says one did. */
   limitType?: string | undefined;
+  /** Every resource the refused action lacks, `limitType` first, when it is more than one. */
+  limitTypes?: string[] | undefined;
   details?: Record<string, unknown> | undefined;
   /** A sensitive admin action wants a fresh second-factor code (sent again in `x-mfa-token`). */
   requiresMFAToken?: boolean | undefined;
@@ -22,10 +24,21 @@ export class ApiError extends Error {
   readonly errors: { msg: string; path: string }[];
   readonly reason: string | undefined;
   readonly limitType: string | undefined;
+  readonly limitTypes: string[];
   readonly details: Record<string, unknown>;
   readonly requiresMFAToken: boolean;
 
-  constructor({ status, msg, code, errors, reason, limitType, details, requiresMFAToken }: ApiErrorDetails) {
+  constructor({
+    status,
+    msg,
+    code,
+    errors,
+    reason,
+    limitType,
+    limitTypes,
+    details,
+    requiresMFAToken,
+  }: ApiErrorDetails) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -34,6 +47,7 @@ export class ApiError extends Error {
     this.errors = errors ?? [];
     this.reason = reason;
     this.limitType = limitType;
+    this.limitTypes = limitTypes ?? [];
     this.details = details ?? {};
     this.requiresMFAToken = requiresMFAToken === true;
   }

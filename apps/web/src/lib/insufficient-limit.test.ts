@@ -62,3 +62,21 @@ describe('detectInsufficientLimit', () => {
     expect(detectInsufficientLimit('limit')).toBeNull();
   });
 });
+
+describe('an action that lacks several resources', () => {
+  it('reads every one the server names, the first as the resource', () => {
+    const error = new ApiError({
+      status: 400,
+      msg: 'You have no voice storage slots and no trainable voices left in your usage limits.',
+      code: 'INSUFFICIENT_LIMIT',
+      reason: 'insufficient_limit',
+      limitType: 'storageSlots',
+      limitTypes: ['storageSlots', 'modelsTrained'],
+    });
+    expect(detectInsufficientLimit(error)).toEqual({
+      kind: 'limit',
+      resource: 'storageSlots',
+      also: ['modelsTrained'],
+    });
+  });
+});

@@ -5,8 +5,11 @@ import { RESOURCE_KEYS, type ResourceKey } from '@ownvoice/shared';
 import { isApiError } from './api-error';
 
 export type InsufficientLimit =
-  /** A usage limit ran out; resource is null when the answer does not say which. */
-  | { kind: 'limit'; resource: ResourceKey | null }
+  /**
+   * A usage limit ran out; resource is null when the answer does not say which. `also`: what else
+   * the same action lacks (a Voice needs a storage slot and a training), for one purchase of all.
+   */
+  | { kind: 'limit'; resource: ResourceKey | null; also?: ResourceKey[] }
   /** Credits ran out; required is the amount the server asked for, when it said. */
   | { kind: 'credits'; required: number | null };
 
@@ -45,7 +48,9 @@ export function detectInsufficientLimit(error: unknown): InsufficientLimit | nul
   const credits = creditsIn(error.msg);
   if (credits) return credits;
   if (error.reason === INSUFFICIENT_LIMIT_REASON || error.code === 'INSUFFICIENT_LIMIT') {
-    return { kind: 'limit', resource: isResourceKey(error.limitType) ? error.limitType : resourceNamedIn(error.msg) };
+    const resource = isResourceKey(error.limitType) ? error.limitType : resourceNamedIn(error.msg);
+    const also = error.limitTypes.filter(isResourceKey).filter((key) => key !== resource);
+    return { kind: 'limit', resource, ...(resource !== null && also.length > 0 ? { also } : {}) };
   }
   // Only a 400 that is not about the form is read for words: a 413, a 429 or a field rule may
   // also talk about limits, of another kind.

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { userSchema } from '../api.js';
 import { RESOURCE_KEYS, type ResourceKey } from '../constants.js';
 import { PACKS } from './catalog.js';
+import { MAX_PACKS_PER_CHECKOUT } from './pack-lists.js';
 import { packIdSchema, planSelectionSchema } from './schemas.js';
 
 /** Which payment provider the server uses; `none` is a self-hosted server without payments. */
@@ -51,27 +52,42 @@ const amountString = z.string().regex(/^\d{1,6}$/, 'must be a whole number');
  * The resource and amount must be the pack's own: they say what the buyer saw, and a mismatch
  * means the page is out of date.
  */
-export const packCheckoutRequestSchema = z.object({
-  metadata: z
-    .object({
-      pack: packIdSchema,
-      ...(Object.fromEntries(RESOURCE_KEYS.map((key) => [key, amountString.optional()])) as Record<
-        ResourceKey,
-        z.ZodOptional<typeof amountString>
-      >),
-    })
-    .superRefine((metadata, ctx) => {
-      const { resource, amount } = PACKS[metadata.pack];
-      const named = RESOURCE_KEYS.filter((key) => metadata[key] !== undefined);
-      if (named.length !== 1 || named[0] !== resource || Number(metadata[resource]) !== amount) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [resource],
-          message: `${metadata.pack} adds ${amount} ${resource}; reload the plans page and try again`,
-        });
-      }
-    }),
-});
+export const packCheckoutRequestSchema = z
+  .object({
+    metadata: z
+      .object({
+        pack: packIdSchema,
+        ...(Object.fromEntries(RESOURCE_KEYS.map((key) => [key, amountString.optional()])) as Record<
+          ResourceKey,
+          z.ZodOptional<typeof amountString>
+        >),
+      })
+      .superRefine((metadata, ctx) => {
+        const { resource, amount } = PACKS[metadata.pack];
+        const named = RESOURCE_KEYS.filter((key) => metadata[key] !== undefined);
+        if (named.length !== 1 || named[0] !== resource || Number(metadata[resource]) !== amount) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [resource],
+            message: `${metadata.pack} adds ${amount} ${resource}; reload the plans page and try again`,
+          });
+        }
+      }),
+    /**
+     * More packs paid in the same checkout: what else the action that ran short needs (a Voice needs
+     * a storage slot and a training), so one payment covers it all.
+     */
+    alsoPacks: z
+      .array(packIdSchema)
+      .max(MAX_PACKS_PER_CHECKOUT - 1)
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    const packs = [body.metadata.pack, ...(body.alsoPacks ?? [])];
+    if (new Set(packs).size !== packs.length) {
+      ctx.addIssue({ code: 'custom', path: ['alsoPacks'], message: 'each pack can be in a checkout once' });
+    }
+  });
 export type PackCheckoutRequest = z.infer<typeof packCheckoutRequestSchema>;
 
 /** The metadata a pack's checkout sends, as the plans page and the purchase modal build it. */

@@ -224,6 +224,18 @@ describe('POST /api/loras', () => {
     expect(slotRes.json()).toMatchObject({ reason: 'insufficient_limit', limitType: 'storageSlots' });
     const me = (await noSlot.client.get('/api/auth/me')).json().user;
     expect(me.usageLimits.modelsTrained.reduce((n: number, t: { amount: number }) => n + t.amount, 0)).toBe(3);
+    expect(slotRes.json().limitTypes).toBeUndefined();
+
+    // Short of both: the answer names both, so one purchase can cover them.
+    const neither = await newUser();
+    await ctx.database.db.update(users).set({ modelStorageSlotsTotal: 0 }).where(eq(users.id, neither.id));
+    await ctx.database.db.delete(usageTranches).where(eq(usageTranches.userId, neither.id));
+    const both = await expectRejected(neither.client, { fields: { name: 'None', text } }, 400, /storage slots and no/i);
+    expect(both.json()).toMatchObject({
+      reason: 'insufficient_limit',
+      limitType: 'storageSlots',
+      limitTypes: ['storageSlots', 'modelsTrained'],
+    });
   });
 
   it('lets only one of two simultaneous uploads (as many as an account may send) take the last training', async () => {

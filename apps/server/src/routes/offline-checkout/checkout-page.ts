@@ -2,7 +2,7 @@
 // card, Pay or Cancel) and the hosted invoice page (an unpaid invoice: why it failed, a test card,
 // Pay). They say plainly that they are tests and that no card is charged. Plain HTML without
 // scripts, every value escaped.
-import { formatUsd, PACKS, PLANS, RESOURCE_LABELS, TRIAL_START_STATEMENT } from '@ownvoice/shared';
+import { formatUsd, PACKS, PLANS, packsOf, RESOURCE_LABELS, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import type { OfflineCheckoutRow, OfflineInvoiceRow } from '../../db/schema.js';
 import { DEFAULT_TEST_CARD, TEST_CARD_NUMBERS, testCardLabel } from '../../payments/test-cards.js';
 
@@ -19,9 +19,13 @@ export function checkoutItem(session: OfflineCheckoutRow): { title: string; deta
       detail: `Save a card now. ${TRIAL_START_STATEMENT}`,
     };
   }
-  if (session.kind === 'pack' && session.pack && session.pack in PACKS) {
-    const pack = PACKS[session.pack as keyof typeof PACKS];
-    return { title: `Top-up: +${pack.amount} ${RESOURCE_LABELS[pack.resource]}`, detail: 'A one-time purchase.' };
+  const packs = session.kind === 'pack' ? packsOf(session.pack) : [];
+  if (packs.length > 0) {
+    const items = packs.map((id) => `+${PACKS[id].amount} ${RESOURCE_LABELS[PACKS[id].resource]}`);
+    return {
+      title: `Top-up: ${items.join(' and ')}`,
+      detail: packs.length > 1 ? 'One-time purchases, paid together.' : 'A one-time purchase.',
+    };
   }
   const plan = session.plan ?? 'minimum';
   const cycle = session.billingCycle ?? 'monthly';

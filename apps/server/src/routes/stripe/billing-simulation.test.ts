@@ -16,7 +16,7 @@ import {
   type PackId,
   type PaidPlanName,
   packCheckoutMetadata,
-  packGrant,
+  packsGrant,
   type TrancheType,
   type User,
 } from '@ownvoice/shared';
@@ -466,8 +466,8 @@ class Simulation {
       return { most: stored(false), least: stored(true) };
     }
     const checkout = await this.world.provider.getCheckout(paymentId);
-    if (!checkout?.pack) return { most: {}, least: {} };
-    const grant = packGrant(checkout.pack, checkout.createdAt);
+    if (!checkout || checkout.packs.length === 0) return { most: {}, least: {} };
+    const grant = packsGrant(checkout.packs, checkout.createdAt);
     const amounts: Record<string, number> = Object.fromEntries(
       grant.tranches.map((t) => [t.type, t.amount * STORED_UNITS[t.type]]),
     );

@@ -82,6 +82,39 @@ describe('refunds by an admin', () => {
     await expectLedgerExplainsBalances(ctx, id);
   });
 
+  it('buys what a Voice needs in one checkout, and a refund takes back all of it', async () => {
+    const { client, id } = await signUp(ctx);
+    const slotsBefore = (await me(client)).usageLimits.modelStorageSlotsTotal;
+    await buy(ctx, client, '/api/stripe/create-checkout-session', {
+      metadata: packCheckoutMetadata('extra_storage_slots'),
+      alsoPacks: ['extra_model'],
+    });
+    const [payment] = await paymentsOf(id);
+    expect(payment).toMatchObject({
+      amountCents: PACKS.extra_storage_slots.priceCents + PACKS.extra_model.priceCents,
+      outcome: 'granted',
+    });
+    const bought = (await me(client)).usageLimits;
+    expect(bought.modelStorageSlotsTotal).toBe(slotsBefore + PACKS.extra_storage_slots.amount);
+    expect(total(bought.modelsTrained)).toBe(PACKS.extra_model.amount);
+    await expectLedgerExplainsBalances(ctx, id);
+
+    expect((await refund(id, payment?.id ?? '')).statusCode).toBe(200);
+    const after = (await me(client)).usageLimits;
+    expect(after.modelStorageSlotsTotal).toBe(slotsBefore);
+    expect(total(after.modelsTrained)).toBe(0);
+    await expectLedgerExplainsBalances(ctx, id);
+  });
+
+  it('refuses a checkout that names a pack twice', async () => {
+    const { client } = await signUp(ctx);
+    const res = await client.post('/api/stripe/create-checkout-session', {
+      metadata: packCheckoutMetadata('extra_model'),
+      alsoPacks: ['extra_model'],
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
   it('takes back the refunded share of a plan’s period, out of what is unspent only', async () => {
     const { client, id } = await signUp(ctx);
     await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });

@@ -30,7 +30,11 @@ export async function stripeRoutes(app: FastifyInstance, { billing, users }: Ser
   );
 
   r.post('/stripe/create-checkout-session', { schema: packCheckoutSchema, ...signedIn }, async (request) =>
-    billing.startPackCheckout(authOf(request).user, request.body.metadata.pack, originOf(request)),
+    billing.startPackCheckout(
+      authOf(request).user,
+      [request.body.metadata.pack, ...(request.body.alsoPacks ?? [])],
+      originOf(request),
+    ),
   );
 
   r.post('/stripe/cancel-subscription', { schema: subscriptionActionSchema, ...signedIn }, async (request) => ({

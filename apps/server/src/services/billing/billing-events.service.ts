@@ -9,7 +9,7 @@ import {
   formatUsd,
   isPaidPlanName,
   PACKS,
-  packGrant,
+  packsGrant,
   planWithCycle,
   RESOURCE_LABELS,
   trialGrant,
@@ -315,8 +315,11 @@ export class BillingEventsService {
     payment: PaymentFacts | null,
     paidAt: Date,
   ): Promise<Settled> {
-    if (!checkout.pack) return false;
-    const { amount, resource } = PACKS[checkout.pack];
+    if (checkout.packs.length === 0) return false;
+    // One payment, one grant of every pack in it (several when an action needed them together).
+    const bought = checkout.packs
+      .map((pack) => `${PACKS[pack].amount} ${RESOURCE_LABELS[PACKS[pack].resource].toLowerCase()}`)
+      .join(' and ');
     const recorded = await this.d.payments.record(tx, {
       id: checkout.id,
       userId: user.id,
@@ -325,18 +328,18 @@ export class BillingEventsService {
       subscriptionId: null,
       amountCents: checkout.amountTotalCents,
       outcome: 'granted',
-      description: `${amount} ${RESOURCE_LABELS[resource].toLowerCase()}`,
+      description: bought,
       paidAt,
     });
     if (!recorded) return false;
-    const grant = packGrant(checkout.pack, paidAt);
+    const grant = packsGrant(checkout.packs, paidAt);
     await this.d.usage.grant(
       tx,
       user.id,
       { tranches: grant.tranches, storageSlots: grant.storageSlotsAdded },
       { reason: 'pack', reference: checkout.id },
     );
-    await this.log(tx, user.id, 'pack_bought', `Bought ${amount} ${RESOURCE_LABELS[resource].toLowerCase()}`);
+    await this.log(tx, user.id, 'pack_bought', `Bought ${bought}`);
     const row = await this.d.payments.find(checkout.id, tx);
     if (row && payment) await this.applyPaymentState(tx, user, row, payment);
     return true;

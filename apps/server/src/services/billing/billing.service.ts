@@ -162,16 +162,17 @@ export class BillingService {
     });
   }
 
-  async startPackCheckout(user: UserRow, pack: PackId, origin: string): Promise<CheckoutResponse> {
+  /** One payment for `packs` (the first is the one asked for; more when an action needs them all). */
+  async startPackCheckout(user: UserRow, packs: readonly PackId[], origin: string): Promise<CheckoutResponse> {
     const { provider } = this.require();
     const customerId = await this.forAccount(user, (fresh) => this.customer(fresh));
     return this.call(() =>
       provider.createPackCheckout({
         userId: user.id,
         customerId,
-        pack,
+        packs,
         ...this.returnUrls(origin),
-        idempotencyKey: this.key(`pack:${pack}`, user.id),
+        idempotencyKey: this.key(`pack:${packs.join('+')}`, user.id),
       }),
     );
   }

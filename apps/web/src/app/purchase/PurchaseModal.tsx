@@ -6,7 +6,7 @@ import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useBillingAvailability } from '../../lib/billing/billing-queries';
-import { quickTopUpPack } from '../../lib/billing/quick-top-up';
+import { quickTopUpPacks } from '../../lib/billing/quick-top-up';
 import { PATHS } from '../../lib/paths';
 import { closePurchasePrompt, usePurchasePrompt } from '../../lib/purchase-prompt';
 import { purchaseCopy } from './purchase-copy';
@@ -17,7 +17,8 @@ export function PurchaseModal() {
   const navigate = useNavigate();
   const billing = useBillingAvailability({ enabled: limit !== null });
   const copy = limit ? purchaseCopy(limit) : null;
-  const pack = quickTopUpPack(limit, billing);
+  const [first, ...rest] = quickTopUpPacks(limit, billing);
+  const packs = first ? ([first, ...rest] as const) : null;
 
   const goToPlans = () => {
     closePurchasePrompt();
@@ -44,12 +45,12 @@ export function PurchaseModal() {
             <Text fz="sm">{copy?.body}</Text>
           </Stack>
         </Group>
-        {pack && <QuickTopUp key={pack} pack={pack} />}
+        {packs && <QuickTopUp key={packs.join()} packs={packs} />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={closePurchasePrompt}>
             Close
           </Button>
-          <Button variant={pack ? 'light' : 'filled'} onClick={goToPlans}>
+          <Button variant={packs ? 'light' : 'filled'} onClick={goToPlans}>
             View plans
           </Button>
         </Group>

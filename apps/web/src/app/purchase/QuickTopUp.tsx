@@ -1,18 +1,19 @@
-// The purchase modal's quick top-up: the one pack that adds what ran out, bought without leaving
-// for the plans page; after paying, the success page offers to come back here.
+// The purchase modal's quick top-up: the packs that add what the action lacks (one, or one per
+// resource when it needs several, as a Voice does), bought in one checkout without leaving for the
+// plans page; after paying, the success page offers to come back here.
 import { Button, Card, Group, Stack, Text } from '@mantine/core';
-import { formatUsd, PACKS, type PackId } from '@ownvoice/shared';
+import { formatUsd, type PackId, packsPriceCents } from '@ownvoice/shared';
 import { IconBolt } from '@tabler/icons-react';
 import { useLocation } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { packLabel, packNote } from '../../lib/billing/catalog-copy';
 import { usePackPurchase } from '../../lib/billing/use-pack-purchase';
 
-export function QuickTopUp({ pack }: { pack: PackId }) {
+export function QuickTopUp({ packs }: { packs: readonly [PackId, ...PackId[]] }) {
   const location = useLocation();
   const { busyPack, error, clearError, buy } = usePackPurchase();
-  const label = packLabel(pack);
-  const price = formatUsd(PACKS[pack].priceCents);
+  const label = packs.map(packLabel).join(' and ');
+  const price = formatUsd(packsPriceCents(packs));
 
   return (
     <Card withBorder padding="sm" bg="violet.0" data-testid="purchase-quick-topup-card">
@@ -22,17 +23,17 @@ export function QuickTopUp({ pack }: { pack: PackId }) {
             Quick top-up: {label}
           </Text>
           <Text fz="xs" c="dimmed">
-            {packNote(pack)}
+            {packs.length > 1 ? 'One checkout for everything it needs' : packNote(packs[0])}
           </Text>
         </Group>
         <ErrorAlert message={error} onClose={clearError} />
         <Button
           leftSection={<IconBolt size={16} />}
-          loading={busyPack === pack}
-          onClick={() => void buy(pack, location.pathname + location.search)}
+          loading={busyPack === packs[0]}
+          onClick={() => void buy(packs, location.pathname + location.search)}
           data-testid="purchase-quick-topup"
         >
-          Buy {label} — {price}
+          Buy {packs.length === 1 ? label : packs.length === 2 ? 'both' : 'all'} — {price}
         </Button>
       </Stack>
     </Card>

@@ -17,3 +17,11 @@ describe('purchaseCopy', () => {
     expect(purchaseCopy({ kind: 'credits', required: null }).body).not.toContain('needs');
   });
 });
+
+describe('purchaseCopy for an action that lacks several things', () => {
+  it('names every one, and says one checkout buys them', () => {
+    const copy = purchaseCopy({ kind: 'limit', resource: 'storageSlots', also: ['modelsTrained'] });
+    expect(copy.title).toBe('This needs Voice storage slots and trainable Voices');
+    expect(copy.body).toContain('One checkout below buys everything it needs');
+  });
+});

@@ -27,6 +27,14 @@ export function purchaseCopy(limit: InsufficientLimit): PurchaseCopy {
       body: 'Your plan has no more of what this needs. Upgrade your plan or buy a top-up pack to carry on.',
     };
   }
+  if (limit.also && limit.also.length > 0) {
+    const labels = [limit.resource, ...limit.also].map((key) => inSentence(RESOURCE_LABELS[key]));
+    const named = `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+    return {
+      title: `This needs ${named}`,
+      body: `You have none left of ${labels.length === 2 ? 'either' : 'these'}: ${named}. One checkout below buys everything it needs, or upgrade your plan.`,
+    };
+  }
   const label = inSentence(RESOURCE_LABELS[limit.resource]);
   return {
     title: `No ${label} left`,

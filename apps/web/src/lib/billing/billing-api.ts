@@ -42,10 +42,11 @@ export const startPayNowCheckout = (selection: PlanSelection, payNowPromo: boole
 export const changePlan = (selection: PlanSelection): Promise<ChangePlanResponse> =>
   api.post('/stripe/change-plan', selection, { schema: changePlanResponseSchema });
 
-export const startPackCheckout = (pack: PackId): Promise<CheckoutResponse> =>
+/** One payment for one pack, or for several an action needs together (the first is the one asked for). */
+export const startPackCheckout = ([pack, ...alsoPacks]: readonly [PackId, ...PackId[]]): Promise<CheckoutResponse> =>
   api.post(
     '/stripe/create-checkout-session',
-    { metadata: packCheckoutMetadata(pack) },
+    { metadata: packCheckoutMetadata(pack), ...(alsoPacks.length > 0 ? { alsoPacks } : {}) },
     { schema: checkoutResponseSchema },
   );
 

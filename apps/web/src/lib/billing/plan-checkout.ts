@@ -18,7 +18,7 @@ export async function payNowForPlan(selection: PlanSelection, payNowPromo: boole
   goToCheckout(url, trip);
 }
 
-export async function buyPack(pack: PackId, trip: CheckoutTrip): Promise<void> {
-  const { url } = await startPackCheckout(pack);
+export async function buyPacks(packs: readonly [PackId, ...PackId[]], trip: CheckoutTrip): Promise<void> {
+  const { url } = await startPackCheckout(packs);
   goToCheckout(url, trip);
 }

@@ -1,10 +1,10 @@
-// Buying a pack from the plans page or the purchase modal: start its checkout and leave for it,
-// or say why not.
+// Buying a pack from the plans page, or the packs an action needs from the purchase modal: start
+// the one checkout and leave for it, or say why not.
 import type { PackId } from '@ownvoice/shared';
 import { useState } from 'react';
 import { useSession } from '../session/session-context';
 import { checkoutFailureMessage } from './billing-messages';
-import { buyPack } from './plan-checkout';
+import { buyPacks } from './plan-checkout';
 
 export function usePackPurchase() {
   const { user } = useSession();
@@ -12,11 +12,11 @@ export function usePackPurchase() {
   const [error, setError] = useState<string | null>(null);
 
   /** `returnTo`: the page to offer coming back to after paying; null from the plans page. */
-  const buy = async (pack: PackId, returnTo: string | null) => {
+  const buy = async (packs: readonly [PackId, ...PackId[]], returnTo: string | null) => {
     setError(null);
-    setBusyPack(pack);
+    setBusyPack(packs[0]);
     try {
-      await buyPack(pack, { user, returnTo });
+      await buyPacks(packs, { user, returnTo });
       // On the way to the checkout: the button stays busy until the tab leaves.
     } catch (e) {
       setError(checkoutFailureMessage(e));

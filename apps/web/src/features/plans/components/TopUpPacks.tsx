@@ -34,7 +34,7 @@ export function TopUpPacks({ onError }: { onError: (problem: BillingProblem | nu
             disabled={busyPack !== null && busyPack !== pack}
             onClick={() => {
               onError(null);
-              void buy(pack, null);
+              void buy([pack], null);
             }}
             data-testid={`pack-buy-${pack}`}
           >
