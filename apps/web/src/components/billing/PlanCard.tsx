@@ -19,12 +19,22 @@ export interface PlanCardProps {
   /** Shows the pay-now price with the list price struck through. */
   payNow: boolean;
   current?: boolean;
+  /** The plan's name as a heading one level under the section it sits in (2 straight under a page's title). */
+  headingOrder?: 2 | 3;
   /** The most popular plan gets a coloured border. */
   featured?: boolean;
   action: ReactNode;
 }
 
-export function PlanCard({ plan, cycle, payNow, current = false, featured = false, action }: PlanCardProps) {
+export function PlanCard({
+  plan,
+  cycle,
+  payNow,
+  current = false,
+  featured = false,
+  action,
+  headingOrder = 3,
+}: PlanCardProps) {
   return (
     <Card
       h="100%"
@@ -34,7 +44,7 @@ export function PlanCard({ plan, cycle, payNow, current = false, featured = fals
     >
       <Stack gap="md" h="100%">
         <Group justify="space-between" align="center" gap="xs">
-          <Title order={3} fz="xl">
+          <Title order={headingOrder} fz="xl">
             {PLAN_LABELS[plan]}
           </Title>
           <Group gap={6}>

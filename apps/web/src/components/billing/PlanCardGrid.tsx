@@ -11,9 +11,17 @@ export interface PlanCardGridProps {
   payNow: boolean;
   isCurrent?: (plan: PaidPlanName) => boolean;
   renderAction: (plan: PaidPlanName) => ReactNode;
+  /** 2 where the cards sit straight under the page's title, 3 under a section heading (the default). */
+  headingOrder?: 2 | 3;
 }
 
-export function PlanCardGrid({ cycle, payNow, isCurrent = () => false, renderAction }: PlanCardGridProps) {
+export function PlanCardGrid({
+  cycle,
+  payNow,
+  isCurrent = () => false,
+  renderAction,
+  headingOrder = 3,
+}: PlanCardGridProps) {
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
       {PAID_PLAN_NAMES.map((plan) => (
@@ -25,6 +33,7 @@ export function PlanCardGrid({ cycle, payNow, isCurrent = () => false, renderAct
           current={isCurrent(plan)}
           featured={plan === FEATURED}
           action={renderAction(plan)}
+          headingOrder={headingOrder}
         />
       ))}
     </SimpleGrid>

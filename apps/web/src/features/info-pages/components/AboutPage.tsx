@@ -34,7 +34,7 @@ export function AboutPage() {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {FACTS.map((fact) => (
             <Card key={fact.title} padding="lg">
-              <Title order={3} fz="md" mb={6}>
+              <Title order={2} fz="md" mb={6}>
                 {fact.title}
               </Title>
               <Text c="dimmed" fz="sm">

@@ -46,7 +46,7 @@ export function HowToPage() {
             key={step.title}
             bullet={step.icon}
             title={
-              <Title order={3} fz="lg">
+              <Title order={2} fz="lg">
                 {step.title}
               </Title>
             }

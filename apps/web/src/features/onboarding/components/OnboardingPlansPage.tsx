@@ -105,6 +105,7 @@ export function OnboardingPlansPage() {
           )}
           <BillingCycleSwitch value={cycle} onChange={setCycle} />
           <PlanCardGrid
+            headingOrder={2}
             cycle={cycle}
             payNow={offer.discounted}
             isCurrent={(plan) => !!user && planCardAction(user, { plan, billingCycle: cycle }).kind === 'current'}

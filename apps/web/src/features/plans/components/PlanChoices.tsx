@@ -23,6 +23,7 @@ export function PlanChoices({ onError }: { onError: (problem: BillingProblem | n
     <Stack gap="lg">
       <BillingCycleSwitch value={cycle} onChange={setCycle} />
       <PlanCardGrid
+        headingOrder={2}
         cycle={cycle}
         payNow={user.plan.payNowDiscount}
         isCurrent={(plan) => planCardAction(user, { plan, billingCycle: cycle }).kind === 'current'}
