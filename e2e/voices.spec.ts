@@ -192,6 +192,8 @@ test.describe
         return text;
       })();
       expect(structure(unedited)).toBe(structure(sentText));
+      // The edit pass keeps it too: an edit that moves the markdown is not used.
+      expect(structure(output)).toBe(structure(sentText));
       expect(unedited).toMatch(/^# \S/);
       expect(unedited.match(/^- \S/gm)).toHaveLength(3);
       await screenshot(page, 'convert');

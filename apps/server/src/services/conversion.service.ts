@@ -9,6 +9,7 @@ import {
   editChat,
   editSettings,
   judgeRewrite,
+  keepsMarkdownLayout,
   type RewriteEvent,
   type RewriteJudge,
   rewriteText,
@@ -105,8 +106,10 @@ export class ConversionService {
         editChat(originalChunk, rephrasedChunk),
         editSettings(await model.countTokens(rephrasedChunk)),
       );
-      // An editor that answers nothing usable leaves the Voice's text as it was.
-      return judgeRewrite(rephrasedChunk, edited).ok ? edited.trim() : rephrasedChunk;
+      // An editor that answers nothing usable, or moves the markdown's headings, list markers,
+      // code or links, leaves the Voice's text as it was.
+      const usable = judgeRewrite(rephrasedChunk, edited).ok && keepsMarkdownLayout(rephrasedChunk, edited);
+      return usable ? edited.trim() : rephrasedChunk;
     } catch (error) {
       await this.usage.refund(user.id, 'chunkEdits', 1, receipt);
       throw error;

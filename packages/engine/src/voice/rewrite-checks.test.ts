@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRepetitive, judgeRewrite } from './rewrite-checks.js';
+import { isRepetitive, judgeRewrite, keepsMarkdownLayout } from './rewrite-checks.js';
 
 const original =
   'The committee met on Tuesday and agreed to move the spring fair to the school field, where there is more room for stalls.';
@@ -41,5 +41,26 @@ describe('judgeRewrite', () => {
       reason: 'it ran into the next chunk',
     });
     expect(judgeRewrite(original, 'The fair moves to the field.\n\n### Plain text:\nmore').ok).toBe(false);
+  });
+});
+
+describe('keepsMarkdownLayout', () => {
+  const rewritten =
+    '## What changes\n\n- Parking moves to the **playground**.\n- See [the map](https://example.com/map) and `gate 2`.';
+
+  it('accepts an edit that changes words only', () => {
+    const edited =
+      '## What changes\n\n- Parking moves to the playground.\n- See [our map](https://example.com/map) and `gate 2`.';
+    expect(keepsMarkdownLayout(rewritten, edited)).toBe(true);
+    expect(keepsMarkdownLayout('Plain words here.', 'Other plain words.')).toBe(true);
+  });
+
+  it('refuses an edit that drops a heading or a list marker, or changes a link or a code span', () => {
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('## ', ''))).toBe(false);
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('- Parking', 'Parking'))).toBe(false);
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('example.com/map', 'example.com/other'))).toBe(false);
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('`gate 2`', 'gate 2'))).toBe(false);
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('\n- See', ' See'))).toBe(false);
+    expect(keepsMarkdownLayout(rewritten, rewritten.replace('\n\n', '\n'))).toBe(false);
   });
 });

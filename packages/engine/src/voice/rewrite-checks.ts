@@ -51,3 +51,26 @@ export function judgeRewrite(original: string, rewritten: string, nextOriginal?:
   }
   return { ok: true };
 }
+
+/** A line's markdown block prefix: indentation, quote markers, a heading's hashes, a list marker. */
+const BLOCK_PREFIX = /^\s*(?:>\s?)*(?:#{1,6}\s|[-*+]\s(?:\[[ xX]\]\s)?|\d+[.)]\s)?/;
+/** What must come through an edit unchanged: code fences, code spans and link or image targets. */
+const KEPT_SPANS = /```|`[^`\n]+`|\]\([^)\s]*\)/g;
+
+/** The layout an edit must keep: each line's block prefix (blank lines too), then the spans that carry code or addresses. */
+function markdownLayout(text: string): string {
+  const prefixes = text
+    .split('\n')
+    .map((line) => (line.trim() === '' ? '' : (BLOCK_PREFIX.exec(line)?.[0].trim() ?? '')));
+  return JSON.stringify([prefixes, text.match(KEPT_SPANS) ?? []]);
+}
+
+/**
+ * Whether the edit pass's version keeps the rewrite's markdown: the same lines with the same block
+ * prefixes (headings, list items, quotes, blank lines), and every code fence, code span and link
+ * target as it was.
+ * The editor is the plain base model, which sees the chunk whole; when it moves or drops any of
+ * these the Voice's text stays, so Convert's structure survives the pass.
+ */
+export const keepsMarkdownLayout = (rewritten: string, edited: string): boolean =>
+  markdownLayout(rewritten.trim()) === markdownLayout(edited.trim());
