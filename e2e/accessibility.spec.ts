@@ -16,6 +16,8 @@ const PUBLIC_ROUTES = [
   '/about',
   '/how-to',
   '/privacy',
+  '/auth/forgot',
+  '/auth/reset?token=not-a-real-token-but-long-enough',
   '/download',
   '/waitlist',
   '/onboarding/choice',

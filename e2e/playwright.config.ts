@@ -11,6 +11,8 @@ const artifactsDir = path.join(e2eDir, 'artifacts');
 
 const port = Number(process.env.E2E_PORT ?? 8080);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+const smtpPort = port + 25;
+const mailPort = port + 26;
 // The config is evaluated by the runner and again by each worker; the runner fixes the folder.
 process.env.E2E_DATA_DIR ??= path.join(artifactsDir, `data-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
@@ -44,32 +46,47 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    // The first super admin is made the way an operator makes it, before the server starts.
-    command:
-      [E2E_ADMIN, E2E_CONSOLE_ADMIN]
-        .map(
-          (admin, i) =>
-            `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
-            `--email ${admin.email} --username ${admin.username}`,
-        )
-        .join(' && ') + ' && exec node apps/server/dist/main.js',
-    cwd: repoRoot,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OWNVOICE_DATA_DIR: dataDir,
-      OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
-      // Hermetic: never download a model in tests.
-      OWNVOICE_BASE_MODEL: 'tiny',
-      E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
-      E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      // A real SMTP server the service sends e-mail through; the tests read what it received.
+      command: 'npx tsx e2e/mail-sink.ts',
+      cwd: repoRoot,
+      url: `http://127.0.0.1:${mailPort}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_SMTP_PORT: String(smtpPort), E2E_MAIL_PORT: String(mailPort) },
     },
-  },
+    {
+      // The first super admin is made the way an operator makes it, before the server starts.
+      command:
+        [E2E_ADMIN, E2E_CONSOLE_ADMIN]
+          .map(
+            (admin, i) =>
+              `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
+              `--email ${admin.email} --username ${admin.username}`,
+          )
+          .join(' && ') + ' && exec node apps/server/dist/main.js',
+      cwd: repoRoot,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        OWNVOICE_DATA_DIR: dataDir,
+        OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
+        // Hermetic: never download a model in tests.
+        OWNVOICE_BASE_MODEL: 'tiny',
+        E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
+        E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
+        LOG_LEVEL: 'warn',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: 'OwnVoice <no-reply@ownvoice.test>',
+      },
+    },
+  ],
 });

@@ -94,6 +94,16 @@ const envSchema = z.object({
     .url('must be the URL people open the service at, such as https://ownvoice.example')
     .optional(),
   OWNVOICE_PRIORITY_SUPPORT_URL: z.string().trim().url('must be the booking page URL').optional(),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an SMTP server URL such as smtp://user:password@mail.example:587')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3, 'must be a sender such as "OwnVoice <no-reply@example.com>"')
+    .default('OwnVoice <no-reply@localhost>'),
   OWNVOICE_SECRET_KEY: z
     .string()
     .trim()
@@ -143,6 +153,11 @@ export type Config = {
   billing: BillingConfig;
   /** OWNVOICE_PUBLIC_URL: the address people reach the service at, for links the server hands out. */
   publicUrl: string | undefined;
+  /**
+   * E-mail: through SMTP_URL's server from MAIL_FROM, or, without SMTP_URL, written to the data
+   * folder's outbox (its links logged).
+   */
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   /** Where Voice files live; shared by every worker (a mounted folder on other machines). */
   artifactDir: string;
   training: {
@@ -199,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     'OWNVOICE_SECRET_KEY',
     'STRIPE_SECRET_KEY',
     'STRIPE_WEBHOOK_SECRET',
+    'SMTP_URL',
   ]);
   const billing = billingConfig(e);
   return {
@@ -229,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     baseModel: e.OWNVOICE_BASE_MODEL,
     billing,
     publicUrl: e.OWNVOICE_PUBLIC_URL,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(path.resolve(e.OWNVOICE_DATA_DIR), 'outbox') },
     starterAllowance:
       billing.provider !== 'none'
         ? null

@@ -112,6 +112,10 @@ async function main(): Promise<void> {
   app.platform
     .startBillingSchedule()
     .catch((error: unknown) => app.log.error({ err: error }, 'could not start the billing schedule'));
+  app.platform
+    .startMailDelivery()
+    .then(() => app.log.info(`e-mail goes to ${app.platform.services.mail.destination}`))
+    .catch((error: unknown) => app.log.error({ err: error }, 'could not start e-mail delivery'));
   // Found (or downloaded) after listening, so the site answers while a first download runs.
   // Then the inference endpoints (the embedded process starts), Voices awake before a restart
   // wake again, metering starts, and so does training.

@@ -37,6 +37,8 @@ export interface Platform {
   trainingWorker(options?: Partial<TrainingWorkerOptions>): TrainingWorker;
   /** Starts billing's scheduled work on the job queue (no-op without payments). */
   startBillingSchedule(): Promise<void>;
+  /** Starts delivering e-mail from the job queue, messages left waiting first. */
+  startMailDelivery(options?: { pollingIntervalSeconds?: number }): Promise<void>;
   /** Stops metering, the queue, the inference process and the engine. Stop workers first. */
   close(): Promise<void>;
 }
@@ -99,8 +101,15 @@ export function createPlatform(deps: {
       const queue = await jobs.get();
       await queue.scheduleBillingTick(() => services.billing.tick());
     },
+    startMailDelivery: async ({ pollingIntervalSeconds } = {}) => {
+      const queue = await jobs.get();
+      await queue.workMail((id) => services.mail.deliver(id), pollingIntervalSeconds);
+      const waiting = await services.mail.requeueWaiting();
+      if (waiting > 0) log.info(`${waiting} e-mail message(s) left waiting are queued again`);
+    },
     close: async () => {
       services.activation.stopMetering();
+      services.mail.close();
       await jobs.stop();
       await services.payments?.offline?.settled();
       await accountLock.close();

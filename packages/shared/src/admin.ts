@@ -98,6 +98,8 @@ export const ACTIVITY_ACTIONS = {
   mfa_disabled: { kind: 'security', label: 'Two-factor turned off' },
   account_deleted: { kind: 'security', label: 'Account deleted' },
   invitation_accepted: { kind: 'security', label: 'Admin invitation accepted' },
+  password_reset_requested: { kind: 'security', label: 'Password reset asked for' },
+  password_reset: { kind: 'security', label: 'Password reset' },
   role_changed: { kind: 'admin', label: 'Role changed' },
   user_deleted: { kind: 'admin', label: 'User deleted' },
   credits_granted: { kind: 'admin', label: 'Credits granted' },

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'INVALID_WEBHOOK_SIGNATURE',
   'MFA_TOKEN_REQUIRED',
   'INVITATION_INVALID',
+  'RESET_LINK_INVALID',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -322,7 +322,58 @@ export const invitations = pgTable(
   (t) => [uniqueIndex('invitations_token_hash_unique').on(t.tokenHash)],
 );
 
+/**
+ * Every e-mail the service sends, rendered when it is queued and delivered by the mail queue:
+ * `queued` until a transport took it, `sent`, or `failed` once its attempts ran out (admins see
+ * those). Deleting the account deletes its messages: they hold its address and its links.
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    to: text('to').notNull(),
+    /** Which message this is (mail/messages.ts), for the admin's list. */
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_messages_status_created_idx').on(t.status, t.createdAt)],
+);
+
+/** Password-reset links: only the SHA-256 of the token is kept; each works once, until it expires. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Used, replaced by a newer link's use, or burnt by wrong two-factor codes. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** Wrong two-factor codes sent with this link; enough of them burn it. */
+    wrongCodes: integer('wrong_codes').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_hash_unique').on(t.tokenHash),
+    index('password_resets_user_idx').on(t.userId),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type PasswordResetRow = typeof passwordResets.$inferSelect;
+export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type ActivityRow = typeof activities.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;

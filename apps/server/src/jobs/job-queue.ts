@@ -5,6 +5,14 @@ import PgBoss from 'pg-boss';
 export const TRAINING_QUEUE = 'voice-training';
 /** Billing's scheduled work (trials that end, offline renewals), once a minute across all servers. */
 export const BILLING_TICK_QUEUE = 'billing-tick';
+/** E-mail to deliver: one job per message, retried with backoff while the mail server fails. */
+export const MAIL_QUEUE = 'mail-send';
+/** Attempts per message, the first included; then it is marked failed for the admins. */
+export const MAIL_MAX_ATTEMPTS = 5;
+
+export interface MailJobData {
+  mailId: string;
+}
 
 export interface TrainingJobData {
   voiceId: string;
@@ -36,6 +44,14 @@ export class JobQueue {
     });
     // One billing tick at a time: a slow one is never overlapped by the next minute's.
     await boss.createQueue(BILLING_TICK_QUEUE, { name: BILLING_TICK_QUEUE, policy: 'singleton', retryLimit: 0 });
+    // 10 s, 20 s, 40 s, 80 s between attempts: a mail server that is down for a minute or two
+    // loses nothing.
+    await boss.createQueue(MAIL_QUEUE, {
+      name: MAIL_QUEUE,
+      retryLimit: MAIL_MAX_ATTEMPTS - 1,
+      retryDelay: 10,
+      retryBackoff: true,
+    });
     return new JobQueue(boss);
   }
 
@@ -56,6 +72,18 @@ export class JobQueue {
     await this.boss.schedule(BILLING_TICK_QUEUE, '* * * * *');
     await this.boss.work(BILLING_TICK_QUEUE, { batchSize: 1 }, async () => {
       await tick();
+    });
+  }
+
+  /** Queues a stored message's delivery; its id is the job's, so queueing it twice sends it once. */
+  async enqueueMail(mailId: string): Promise<void> {
+    await this.boss.send(MAIL_QUEUE, { mailId } satisfies MailJobData, { id: mailId });
+  }
+
+  /** Runs `deliver` for each message; a throw sends the job back to be retried later. */
+  async workMail(deliver: (mailId: string) => Promise<void>, pollingIntervalSeconds = 2): Promise<void> {
+    await this.boss.work<MailJobData>(MAIL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs) await deliver(job.data.mailId);
     });
   }
 

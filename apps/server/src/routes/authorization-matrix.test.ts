@@ -100,6 +100,21 @@ const MATRIX: Record<string, Row> = {
     send: json('POST', () => '/api/auth/login', { email: 'nobody@example.com', password: 'Wrong-Passw0rd' }),
     expect: { anon: { status: 401, code: 'INVALID_CREDENTIALS' } },
   },
+  // Open to anyone by nature (a forgotten password means nobody is signed in): the same answer
+  // for any address, and a made-up link is refused for what it is, whoever sends it.
+  'POST /api/auth/password/forgot': {
+    send: json('POST', () => '/api/auth/password/forgot', { email: 'nobody@example.com' }),
+    expect: { anon: { status: 202 }, owner: { status: 202 }, other: { status: 202 }, admin: { status: 202 } },
+  },
+  'POST /api/auth/password/reset': {
+    send: json('POST', () => '/api/auth/password/reset', { token: 'x'.repeat(43), password: 'N3w-Passw0rd-ok' }),
+    expect: {
+      anon: { status: 400, code: 'RESET_LINK_INVALID' },
+      owner: { status: 400, code: 'RESET_LINK_INVALID' },
+      other: { status: 400, code: 'RESET_LINK_INVALID' },
+      admin: { status: 400, code: 'RESET_LINK_INVALID' },
+    },
+  },
   'GET /api/auth/me': signedIn(
     json('GET', () => '/api/auth/me'),
     { owner: OK, other: OK, admin: OK },

@@ -1,4 +1,5 @@
 // The composition root of the domain: repositories over one database, services over them.
+
 import { REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -6,6 +7,7 @@ import type { AccountLock } from '../db/account-lock.js';
 import type { Database } from '../db/client.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
+import { outboxTransport, smtpTransport } from '../mail/transport.js';
 import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
 import { ActivitiesRepository } from '../repositories/activities.repository.js';
@@ -18,7 +20,9 @@ import { InteractiveSessionsRepository } from '../repositories/interactive-sessi
 import { InvitationsRepository } from '../repositories/invitations.repository.js';
 import { KnownDevicesRepository } from '../repositories/known-devices.repository.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
+import { MailRepository } from '../repositories/mail.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
+import { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import { PaymentsRepository } from '../repositories/payments.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
@@ -42,7 +46,9 @@ import { ConversionService } from './conversion.service.js';
 import { InteractiveService } from './interactive.service.js';
 import { InvitationsService } from './invitations.service.js';
 import { LoginGuard } from './login-guard.js';
+import { MailService } from './mail.service.js';
 import { MfaService } from './mfa.service.js';
+import { PasswordResetService } from './password-reset.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { StepUpService } from './step-up.service.js';
@@ -78,6 +84,10 @@ export interface Services {
   billingAdmin: BillingAdminService;
   /** The payment provider and its event handler; null when billing is `none`. */
   payments: Payments | null;
+  /** E-mail: queued here, delivered by the mail worker (platform.startMailDelivery). */
+  mail: MailService;
+  /** "Forgot password?" links and the new password they set. */
+  passwordReset: PasswordResetService;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
 }
@@ -86,7 +96,7 @@ export interface Services {
 export interface ServiceRuntime {
   inference: InferenceHost;
   jobs: JobQueueHost;
-  log: ActivationOptions['log'];
+  log: ActivationOptions['log'] & { info(msg: string): void };
   /** Encrypts secrets at rest. */
   box: SecretBox;
   /** The server's secret key (the offline provider signs its events with a key derived from it). */
@@ -98,7 +108,10 @@ export interface ServiceRuntime {
 export function createServices(
   db: Database,
   clock: Clock,
-  config: Pick<Config, 'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl'>,
+  config: Pick<
+    Config,
+    'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl' | 'mail'
+  >,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
@@ -169,6 +182,15 @@ export function createServices(
     clock,
     config.publicUrl,
   );
+  const mail = new MailService(
+    new MailRepository(db),
+    () => runtime.jobs.get(),
+    config.mail.smtpUrl
+      ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+      : outboxTransport(config.mail.outboxDir, runtime.log),
+    clock,
+    runtime.log,
+  );
   return {
     billing,
     billingAdmin: new BillingAdminService(
@@ -220,6 +242,17 @@ export function createServices(
     ),
     usage,
     mfa,
+    mail,
+    passwordReset: new PasswordResetService(
+      db,
+      new PasswordResetsRepository(db),
+      usersRepo,
+      mfa,
+      sessions,
+      mail,
+      activity,
+      clock,
+    ),
     repositories: { voices: voicesRepo },
   };
 }

@@ -22,6 +22,11 @@ const AdminDashboardPage = lazyPage(
 );
 const UserActivityPage = lazyPage(() => import('../features/admin/components/UserActivityPage'), 'UserActivityPage');
 const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 'AuthPage');
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/auth/components/ForgotPasswordPage'),
+  'ForgotPasswordPage',
+);
+const ResetPasswordPage = lazyPage(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage');
 const ConvertPage = lazyPage(() => import('../features/convert/components/ConvertPage'), 'ConvertPage');
 const CreateContentPage = lazyPage(
   () => import('../features/create-content/components/CreateContentPage'),
@@ -75,6 +80,8 @@ export function AppRoutes() {
       <Route element={<AppLayout />}>
         <Route index element={<LandingPage />} />
         <Route path={PATHS.auth} element={<AuthPage />} />
+        <Route path={PATHS.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={PATHS.resetPassword} element={<ResetPasswordPage />} />
         <Route path={PATHS.login} element={<AuthTabRedirect tab="login" />} />
         <Route path={PATHS.register} element={<AuthTabRedirect tab="register" />} />
         <Route path={PATHS.about} element={<AboutPage />} />

@@ -3,6 +3,8 @@
 export const PATHS = {
   home: '/',
   auth: '/auth',
+  forgotPassword: '/auth/forgot',
+  resetPassword: '/auth/reset',
   login: '/login',
   register: '/register',
   about: '/about',

@@ -258,3 +258,27 @@ export const ACCOUNT_MESSAGES = {
   mfaDisableFailed: 'Failed to disable MFA',
   deleteFailed: 'Failed to delete account',
 } as const;
+
+/** How long a password-reset link works. */
+export const PASSWORD_RESET_MINUTES = 60;
+
+/** POST /api/auth/password/forgot: the address to send a reset link to. */
+export const forgotPasswordBodySchema = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.input<typeof forgotPasswordBodySchema>;
+
+/** POST /api/auth/password/reset: the link's token, the new password, and the code when two-factor is on. */
+export const resetPasswordBodySchema = z.object({
+  token: z.string().min(20).max(100),
+  password: newPasswordSchema,
+  mfaToken: loginCodeSchema.optional(),
+});
+export type ResetPasswordBody = z.input<typeof resetPasswordBodySchema>;
+
+export const AUTH_RESET_MESSAGES = {
+  /** The same answer whether or not an account uses the address. */
+  forgotSent:
+    'If an account uses that address, a link to choose a new password is on its way. It works once, for an hour.',
+  resetDone: 'Your password is changed and you are signed out everywhere. Sign in with the new password.',
+  linkInvalid: 'This link does not work any more: it was used, or it expired. Ask for a new one from the login page.',
+  codeNeeded: 'Two-factor is on for this account: enter the code from your authenticator app as well.',
+} as const;

@@ -1,10 +1,29 @@
 // The auth screen's own calls; signing in and out goes through the session.
-import { type PublicStats, publicStatsSchema, type RegisterBody } from '@ownvoice/shared';
+import {
+  type ForgotPasswordBody,
+  type PublicStats,
+  publicStatsSchema,
+  type RegisterBody,
+  type ResetPasswordBody,
+} from '@ownvoice/shared';
+import { z } from 'zod';
 import { api } from '../../lib/api';
 
 /** The raw answer: { token, user } when the account was created. */
 export function postRegister(body: RegisterBody): Promise<unknown> {
   return api.post('/auth/register', body, { token: null });
+}
+
+const messageSchema = z.object({ msg: z.string() });
+
+/** "Forgot password?": the same answer whether or not an account uses the address. */
+export async function askPasswordReset(body: ForgotPasswordBody): Promise<string> {
+  return (await api.post('/auth/password/forgot', body, { token: null, schema: messageSchema })).msg;
+}
+
+/** The reset link's new password (and the code when two-factor is on). */
+export async function resetPassword(body: ResetPasswordBody): Promise<string> {
+  return (await api.post('/auth/password/reset', body, { token: null, schema: messageSchema })).msg;
 }
 
 export function fetchPublicStats(signal?: AbortSignal): Promise<PublicStats> {

@@ -2,7 +2,9 @@ import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon
 import { filterLoginCodeInput, LOGIN_CODE_MIN, PASSWORD_MAX } from '@ownvoice/shared';
 import { IconArrowLeft, IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { PATHS } from '../../../lib/paths';
 import { useLogin } from '../hooks/use-login';
 import { EmailField } from './EmailField';
 
@@ -87,6 +89,9 @@ export function LoginForm() {
           maxLength={PASSWORD_MAX}
           onChange={(event) => setPassword(event.currentTarget.value)}
         />
+        <Anchor component={Link} to={PATHS.forgotPassword} fz="sm" ta="right" mt={-8} td="underline">
+          Forgot password?
+        </Anchor>
         <Button type="submit" size="md" fullWidth loading={pending} mt="xs">
           Log in
         </Button>

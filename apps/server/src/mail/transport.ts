@@ -1,0 +1,64 @@
+// Where e-mail goes. With SMTP_URL, to that server through nodemailer; without it (the embedded
+// default, which needs no mail server) each message is written to the data folder's outbox, only
+// its owner may read it, and its links are logged, so a person running `npm start` can still open
+// a password-reset link.
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  /** Where it sends, in words, for the log and the admin console. */
+  readonly description: string;
+  /** Resolves once the message was handed on; throws when it could not be. */
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** `smtp://user:pass@host:587` or `smtps://…:465`; `from` is MAIL_FROM. */
+export function smtpTransport(url: string, from: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    description: `SMTP ${new URL(url).host}`,
+    async send(mail) {
+      await transporter.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${mail.id}@ownvoice>`,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** The links of a message's text, one per line, as the log shows them. */
+export const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
+
+export function outboxTransport(dir: string, log: { info(msg: string): void }): MailTransport {
+  return {
+    description: `the outbox folder ${dir}`,
+    async send(mail) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const file = path.join(dir, `${mail.id}.json`);
+      await writeFile(file, `${JSON.stringify({ ...mail, writtenAt: new Date().toISOString() }, null, 2)}\n`, {
+        mode: 0o600,
+      });
+      await chmod(file, 0o600);
+      const links = linksIn(mail.text);
+      log.info(
+        `mail to ${mail.to} ("${mail.subject}") written to ${file}${links.length ? `; its links: ${links.join(' ')}` : ''}`,
+      );
+    },
+    close: () => {},
+  };
+}

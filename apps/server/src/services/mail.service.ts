@@ -1,0 +1,83 @@
+// Sending e-mail without ever making a request wait for a mail server: `queue` stores the rendered
+// message and queues its delivery (a pg-boss job), and the mail worker delivers it through the
+// transport, retried with backoff; a message whose attempts ran out is marked failed, where the
+// admin console shows it, never lost silently.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { MailMessageRow } from '../db/schema.js';
+import { MAIL_MAX_ATTEMPTS } from '../jobs/job-queue.js';
+import type { RenderedMail } from '../mail/layout.js';
+import type { MailKind } from '../mail/messages.js';
+import type { MailTransport } from '../mail/transport.js';
+import type { MailRepository } from '../repositories/mail.repository.js';
+
+export interface MailQueue {
+  enqueueMail(mailId: string): Promise<void>;
+}
+
+export class MailService {
+  constructor(
+    private readonly repo: MailRepository,
+    private readonly mailQueue: () => Promise<MailQueue>,
+    private readonly transport: MailTransport,
+    private readonly clock: Clock,
+    private readonly log: { warn(msg: string): void; error(obj: unknown, msg?: string): void },
+  ) {}
+
+  /** Where messages go, in words (the admin console says so). */
+  get destination(): string {
+    return this.transport.description;
+  }
+
+  /**
+   * Stores the message and queues its delivery; resolves with its id once both are done. A queue
+   * that cannot be reached leaves the message stored as queued: `requeueWaiting` picks it up.
+   */
+  async queue(to: { email: string; userId: string | null }, kind: MailKind, mail: RenderedMail): Promise<string> {
+    const id = randomUUID();
+    await this.repo.insert({ id, userId: to.userId, to: to.email, kind, ...mail, createdAt: this.clock.now() });
+    try {
+      await (await this.mailQueue()).enqueueMail(id);
+    } catch (error) {
+      this.log.error(error, `mail ${id} is stored but could not be queued; it is sent when the queue is back`);
+    }
+    return id;
+  }
+
+  /** Queues every stored message still waiting (the worker does this when it starts). */
+  async requeueWaiting(): Promise<number> {
+    const ids = await this.repo.waitingIds();
+    const queue = await this.mailQueue();
+    for (const id of ids) await queue.enqueueMail(id);
+    return ids.length;
+  }
+
+  /** One delivery attempt, the mail worker's job. Throws while attempts remain, so it is retried. */
+  async deliver(id: string): Promise<void> {
+    const message = await this.repo.find(id);
+    if (message?.status !== 'queued') return;
+    const attempt = await this.repo.countAttempt(id);
+    if (attempt === null) return;
+    try {
+      await this.transport.send(message);
+      await this.repo.markSent(id, this.clock.now());
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const final = attempt >= MAIL_MAX_ATTEMPTS;
+      await this.repo.markFailure(id, reason, final);
+      this.log.warn(
+        `mail ${id} to ${message.to} (${message.kind}) could not be sent, attempt ${attempt} of ${MAIL_MAX_ATTEMPTS}: ${reason}${final ? '; given up' : ''}`,
+      );
+      if (!final) throw error;
+    }
+  }
+
+  /** The newest messages, for the admin console. */
+  latest(limit = 50): Promise<MailMessageRow[]> {
+    return this.repo.latest(limit);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

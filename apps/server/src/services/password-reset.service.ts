@@ -1,0 +1,103 @@
+// "Forgot password?": a link by e-mail that works once, for an hour, then a new password.
+//   ask     the same answer whether or not an account uses the address; for an account, a
+//           256-bit token (only its SHA-256 stored) in a link built from OWNVOICE_PUBLIC_URL,
+//           queued as mail; at most RESETS_PER_HOUR links an hour per account, so nobody floods an
+//           inbox (the route's rate limit counts every ask, per address and per client, too)
+//   reset   the link's token, unused and unexpired; with two-factor on, a right code too (wrong
+//           codes burn the link after WRONG_CODES_PER_LINK); then the new password, every link of
+//           the account used up, and every session ended: whoever had the old password is out
+import { randomUUID } from 'node:crypto';
+import { AUTH_RESET_MESSAGES, PASSWORD_RESET_MINUTES } from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
+import { AppError, errors } from '../errors.js';
+import { MAIL_MESSAGES } from '../mail/messages.js';
+import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ActivityService } from './activity.service.js';
+import type { MailService } from './mail.service.js';
+import type { MfaService } from './mfa.service.js';
+import { burnPasswordCheck, hashPassword } from './passwords.js';
+import type { SessionsService } from './sessions.service.js';
+import { hashToken, newSessionToken } from './tokens.js';
+
+export const RESETS_PER_HOUR = 3;
+export const WRONG_CODES_PER_LINK = 5;
+const HOUR_MS = 60 * 60 * 1000;
+
+const linkInvalid = () => new AppError(400, 'RESET_LINK_INVALID', AUTH_RESET_MESSAGES.linkInvalid);
+
+export class PasswordResetService {
+  constructor(
+    private readonly db: Database,
+    private readonly resets: PasswordResetsRepository,
+    private readonly users: UsersRepository,
+    private readonly mfa: Pick<MfaService, 'checkCode'>,
+    private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
+    private readonly mail: Pick<MailService, 'queue'>,
+    private readonly activity: ActivityService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Sends a link when an account uses `email`; answers nothing either way. `base` is the site's address. */
+  async ask(email: string, base: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) {
+      // As long as for a real address: the answer's timing says nothing either.
+      await burnPasswordCheck('not-a-real-password-1A');
+      return;
+    }
+    const now = this.clock.now();
+    if ((await this.resets.countSince(user.id, new Date(now.getTime() - HOUR_MS))) >= RESETS_PER_HOUR) return;
+    const token = newSessionToken();
+    await this.resets.insert({
+      id: randomUUID(),
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(now.getTime() + PASSWORD_RESET_MINUTES * 60_000),
+      createdAt: now,
+    });
+    const link = `${base.replace(/\/+$/, '')}/auth/reset?${new URLSearchParams({ token }).toString()}`;
+    await this.mail.queue(
+      { email: user.email, userId: user.id },
+      'password_reset',
+      MAIL_MESSAGES.password_reset({ username: user.username, link, minutes: PASSWORD_RESET_MINUTES }),
+    );
+    await this.activity.record({
+      userId: user.id,
+      actorId: null,
+      action: 'password_reset_requested',
+      details: 'A reset link was sent by e-mail',
+    });
+  }
+
+  /** Sets the new password from a link; throws when the link or the code does not do. */
+  async reset(input: { token: string; password: string; mfaToken?: string | undefined }): Promise<void> {
+    const now = this.clock.now();
+    const link = await this.resets.findByTokenHash(hashToken(input.token));
+    if (!link || link.usedAt || link.expiresAt <= now) throw linkInvalid();
+    const user = await this.users.findById(link.userId);
+    if (!user) throw linkInvalid();
+    if (user.mfaEnabled) {
+      if (!input.mfaToken) throw new AppError(400, 'MFA_REQUIRED', AUTH_RESET_MESSAGES.codeNeeded);
+      if (!(await this.mfa.checkCode(user, input.mfaToken))) {
+        if ((await this.resets.countWrongCode(link.id)) >= WRONG_CODES_PER_LINK) await this.resets.use(link.id, now);
+        throw errors.wrongCode();
+      }
+    }
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      // One use: two requests with the same link, and only the first changes anything.
+      if (!(await this.resets.use(link.id, now, tx))) throw linkInvalid();
+      await this.resets.useAllFor(user.id, now, tx);
+      await this.users.update(user.id, { passwordHash }, tx);
+    });
+    await this.sessions.revokeAllForUser(user.id);
+    await this.activity.record({
+      userId: user.id,
+      actorId: user.id,
+      action: 'password_reset',
+      details: 'New password set from an e-mailed link; every session ended',
+    });
+  }
+}
