@@ -10,6 +10,7 @@ import {
   type CSSVariablesResolver,
   createTheme,
   DEFAULT_THEME,
+  Modal,
   Paper,
   PasswordInput,
   TextInput,
@@ -46,6 +47,8 @@ export const theme = createTheme({
     Badge: Badge.extend({ defaultProps: { radius: 'sm', variant: 'light' } }),
     Anchor: Anchor.extend({ defaultProps: { underline: 'hover' } }),
     Title: Title.extend({ defaultProps: { textWrap: 'balance' } }),
+    // Every dialog's × is named, not only the ones that remembered to say so (axe: button-name).
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });
 
