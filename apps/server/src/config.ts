@@ -157,7 +157,13 @@ export type Config = {
    * E-mail: through SMTP_URL's server from MAIL_FROM, or, without SMTP_URL, written to the data
    * folder's outbox (its links logged).
    */
-  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    outboxDir: string;
+    /** Where links in messages point: OWNVOICE_PUBLIC_URL, else the address the server listens on. */
+    siteUrl: string;
+  };
   /** Where Voice files live; shared by every worker (a mounted folder on other machines). */
   artifactDir: string;
   training: {
@@ -245,7 +251,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     baseModel: e.OWNVOICE_BASE_MODEL,
     billing,
     publicUrl: e.OWNVOICE_PUBLIC_URL,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(path.resolve(e.OWNVOICE_DATA_DIR), 'outbox') },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      outboxDir: path.join(path.resolve(e.OWNVOICE_DATA_DIR), 'outbox'),
+      siteUrl: (
+        e.OWNVOICE_PUBLIC_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? 'localhost' : e.HOST}:${e.PORT}`
+      ).replace(/\/+$/, ''),
+    },
     starterAllowance:
       billing.provider !== 'none'
         ? null

@@ -28,6 +28,12 @@ export const userSchema = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   mfaEnabled: z.boolean(),
+  /** The address was confirmed by a link sent to it (a trial, the beta seat and invitations need it). */
+  emailVerified: z.boolean(),
+  /** A change of address waiting for its confirmation from the new address, else null. */
+  pendingEmail: z.string().nullable(),
+  /** The e-mail notices switched off (NOTICES keys). */
+  mutedNotices: z.array(z.string()),
   plan: z.object({
     name: z.enum(PLAN_NAMES),
     billingCycle: z.enum(BILLING_CYCLES).nullable(),

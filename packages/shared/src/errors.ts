@@ -42,6 +42,8 @@ export const ERROR_CODES = [
   'MFA_TOKEN_REQUIRED',
   'INVITATION_INVALID',
   'RESET_LINK_INVALID',
+  'EMAIL_LINK_INVALID',
+  'EMAIL_NOT_VERIFIED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

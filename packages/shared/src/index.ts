@@ -11,5 +11,6 @@ export * from './onboarding.js';
 export * from './stitching.js';
 export * from './validation/admin.js';
 export * from './validation/auth.js';
+export * from './validation/email.js';
 export * from './validation/text.js';
 export * from './validation/voice.js';

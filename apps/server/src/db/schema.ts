@@ -42,6 +42,12 @@ export const users = pgTable(
       .notNull()
       .default('user'),
     mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    /** When a link sent to `email` was opened (or the address was proven otherwise); null until then. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** An address the account asked to move to, until the link sent there is opened (then `email`). */
+    pendingEmail: text('pending_email'),
+    /** The e-mail notices switched off (shared NOTICES keys that are not required). */
+    mutedNotices: text('muted_notices').array().notNull().default(sql`'{}'::text[]`),
     /** The TOTP secret, encrypted (security/secret-box.ts); set once two-factor is verified. */
     mfaSecret: text('mfa_secret'),
     /** A secret handed out by setup and not yet verified, encrypted. */
@@ -371,7 +377,31 @@ export const passwordResets = pgTable(
   ],
 );
 
+/**
+ * Links that confirm an address: a sign-up's own (`verify`), or a new address the account asked to
+ * move to (`change`, applied when opened). Only the token's SHA-256 is kept.
+ */
+export const emailLinks = pgTable(
+  'email_links',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'change'] }).notNull(),
+    /** The address the link was sent to, which it confirms. */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Opened, or replaced by a newer link of the account. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('email_links_token_hash_unique').on(t.tokenHash), index('email_links_user_idx').on(t.userId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type EmailLinkRow = typeof emailLinks.$inferSelect;
 export type PasswordResetRow = typeof passwordResets.$inferSelect;
 export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type ActivityRow = typeof activities.$inferSelect;

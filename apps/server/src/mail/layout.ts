@@ -42,3 +42,10 @@ ${footnote ? `<p style="color:#495057;font-size:13px">${escapeHtml(footnote)}</p
 `;
   return { subject, text, html };
 }
+
+/** "27 November 2026, 14:05 UTC": one way to write a time in every message, whatever the reader's zone. */
+export function formatWhen(date: Date): string {
+  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
+}

@@ -115,6 +115,16 @@ export function createServices(
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
 ): Services {
+  const mail = new MailService(
+    new MailRepository(db),
+    () => runtime.jobs.get(),
+    config.mail.smtpUrl
+      ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+      : outboxTransport(config.mail.outboxDir, runtime.log),
+    clock,
+    runtime.log,
+    config.mail.siteUrl,
+  );
   const usersRepo = new UsersRepository(db);
   const voicesRepo = new VoicesRepository(db);
   const invitationsRepo = new InvitationsRepository(db);
@@ -181,15 +191,6 @@ export function createServices(
     activity,
     clock,
     config.publicUrl,
-  );
-  const mail = new MailService(
-    new MailRepository(db),
-    () => runtime.jobs.get(),
-    config.mail.smtpUrl
-      ? smtpTransport(config.mail.smtpUrl, config.mail.from)
-      : outboxTransport(config.mail.outboxDir, runtime.log),
-    clock,
-    runtime.log,
   );
   return {
     billing,

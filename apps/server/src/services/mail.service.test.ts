@@ -24,7 +24,12 @@ let ctx: TestContext;
 beforeAll(async () => {
   smtp = await startTestMailServer();
   ctx = await createTestContext({
-    mail: { smtpUrl: smtp.url, from: FROM, outboxDir: mkdtempSync(path.join(tmpdir(), 'ownvoice-outbox-')) },
+    mail: {
+      smtpUrl: smtp.url,
+      from: FROM,
+      outboxDir: mkdtempSync(path.join(tmpdir(), 'ownvoice-outbox-')),
+      siteUrl: 'https://ownvoice.example',
+    },
   });
 });
 afterAll(async () => {
@@ -60,6 +65,7 @@ describe('e-mail over SMTP', () => {
       smtpTransport(smtp.url, FROM),
       ctx.clock,
       { warn: () => {}, error: () => {} },
+      'https://ownvoice.example',
     );
     const id = await mail.queue({ email: 'later@example.com', userId: null }, 'password_reset', message());
     smtp.refuseNext(1);
@@ -87,10 +93,14 @@ describe('e-mail without a mail server', () => {
     const logged: string[] = [];
     const outbox = outboxTransport(dir, { info: (msg) => logged.push(msg) });
     const repo = new MailRepository(ctx.database.db);
-    const service = new MailService(repo, async () => ({ enqueueMail: async () => {} }), outbox, ctx.clock, {
-      warn: () => {},
-      error: () => {},
-    });
+    const service = new MailService(
+      repo,
+      async () => ({ enqueueMail: async () => {} }),
+      outbox,
+      ctx.clock,
+      { warn: () => {}, error: () => {} },
+      'https://ownvoice.example',
+    );
     const id = await service.queue({ email: 'offline@example.com', userId: null }, 'password_reset', message());
     await service.deliver(id);
     const [file] = readdirSync(dir);

@@ -7,9 +7,16 @@ import type { Clock } from '../clock.js';
 import type { MailMessageRow } from '../db/schema.js';
 import { MAIL_MAX_ATTEMPTS } from '../jobs/job-queue.js';
 import type { RenderedMail } from '../mail/layout.js';
-import type { MailKind } from '../mail/messages.js';
+import { MAIL_MESSAGES, MAIL_NOTICE, type MailData, type MailKind } from '../mail/messages.js';
 import type { MailTransport } from '../mail/transport.js';
 import type { MailRepository } from '../repositories/mail.repository.js';
+
+/** Who a message goes to; `mutedNotices` are the notices they switched off (a user's row has them). */
+export interface Recipient {
+  email: string;
+  userId: string | null;
+  mutedNotices?: readonly string[];
+}
 
 export interface MailQueue {
   enqueueMail(mailId: string): Promise<void>;
@@ -22,7 +29,25 @@ export class MailService {
     private readonly transport: MailTransport,
     private readonly clock: Clock,
     private readonly log: { warn(msg: string): void; error(obj: unknown, msg?: string): void },
+    /** The site's address, without a trailing slash: every link in a message starts with it. */
+    private readonly siteUrl: string,
   ) {}
+
+  /** A link into the site for a message: `link('/voices/abc')`. */
+  link(pathAndQuery: string): string {
+    return `${this.siteUrl}${pathAndQuery}`;
+  }
+
+  /**
+   * Renders `kind` with `data` and queues it for `to`, unless it is a notice they switched off.
+   * Answers the message's id, or null when it was not sent.
+   */
+  async send<K extends MailKind>(to: Recipient, kind: K, data: MailData<K>): Promise<string | null> {
+    const notice = MAIL_NOTICE[kind];
+    if (notice && to.mutedNotices?.includes(notice)) return null;
+    const render = MAIL_MESSAGES[kind] as (d: MailData<K>) => RenderedMail;
+    return this.queue({ email: to.email, userId: to.userId }, kind, render(data));
+  }
 
   /** Where messages go, in words (the admin console says so). */
   get destination(): string {

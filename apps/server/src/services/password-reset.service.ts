@@ -5,13 +5,13 @@
 //           inbox (the route's rate limit counts every ask, per address and per client, too)
 //   reset   the link's token, unused and unexpired; with two-factor on, a right code too (wrong
 //           codes burn the link after WRONG_CODES_PER_LINK); then the new password, every link of
-//           the account used up, and every session ended: whoever had the old password is out
+//           the account used up, and every session ended: whoever had the old password is out;
+//           the address counts as confirmed (the link reached it)
 import { randomUUID } from 'node:crypto';
 import { AUTH_RESET_MESSAGES, PASSWORD_RESET_MINUTES } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { AppError, errors } from '../errors.js';
-import { MAIL_MESSAGES } from '../mail/messages.js';
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
@@ -34,7 +34,7 @@ export class PasswordResetService {
     private readonly users: UsersRepository,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
     private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
-    private readonly mail: Pick<MailService, 'queue'>,
+    private readonly mail: Pick<MailService, 'send'>,
     private readonly activity: ActivityService,
     private readonly clock: Clock,
   ) {}
@@ -57,11 +57,11 @@ export class PasswordResetService {
       createdAt: now,
     });
     const link = `${base.replace(/\/+$/, '')}/auth/reset?${new URLSearchParams({ token }).toString()}`;
-    await this.mail.queue(
-      { email: user.email, userId: user.id },
-      'password_reset',
-      MAIL_MESSAGES.password_reset({ username: user.username, link, minutes: PASSWORD_RESET_MINUTES }),
-    );
+    await this.mail.send({ email: user.email, userId: user.id }, 'password_reset', {
+      username: user.username,
+      link,
+      minutes: PASSWORD_RESET_MINUTES,
+    });
     await this.activity.record({
       userId: user.id,
       actorId: null,
@@ -89,7 +89,9 @@ export class PasswordResetService {
       // One use: two requests with the same link, and only the first changes anything.
       if (!(await this.resets.use(link.id, now, tx))) throw linkInvalid();
       await this.resets.useAllFor(user.id, now, tx);
-      await this.users.update(user.id, { passwordHash }, tx);
+      // The link came to the address, so the address is theirs: it counts as confirmed. This is also
+      // how the owner of an address takes back an account someone else signed up with it.
+      await this.users.update(user.id, { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now }, tx);
     });
     await this.sessions.revokeAllForUser(user.id);
     await this.activity.record({

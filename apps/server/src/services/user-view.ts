@@ -36,6 +36,9 @@ export function toUserView(user: UserViewRow, tranches: TrancheAmount[], storage
     email: user.email,
     role: user.role,
     mfaEnabled: user.mfaEnabled,
+    emailVerified: user.emailVerifiedAt !== null,
+    pendingEmail: user.pendingEmail,
+    mutedNotices: user.mutedNotices,
     plan: {
       name: user.planName,
       billingCycle: user.billingCycle ?? null,

@@ -13,6 +13,9 @@ export const testUser = ({ plan, subscription, ...rest }: UserOverrides = {}): U
   email: 'writer@example.com',
   role: 'user',
   mfaEnabled: false,
+  emailVerified: true,
+  pendingEmail: null,
+  mutedNotices: [],
   plan: {
     name: 'none',
     billingCycle: null,

@@ -15,7 +15,12 @@ beforeAll(async () => {
   smtp = await startTestMailServer();
   ctx = await createTestContext({
     publicUrl: PUBLIC_URL,
-    mail: { smtpUrl: smtp.url, from: 'OwnVoice <no-reply@ownvoice.test>', outboxDir: '/nonexistent' },
+    mail: {
+      smtpUrl: smtp.url,
+      from: 'OwnVoice <no-reply@ownvoice.test>',
+      outboxDir: '/nonexistent',
+      siteUrl: PUBLIC_URL,
+    },
   });
   await ctx.app.platform.startMailDelivery({ pollingIntervalSeconds: 0.5 });
 });
