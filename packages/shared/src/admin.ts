@@ -270,3 +270,37 @@ export const adminBillingStatusSchema = z.object({
 export type AdminBillingStatus = z.infer<typeof adminBillingStatusSchema>['data'];
 
 export const reconcileResponseSchema = z.object({ data: reconciliationSchema });
+
+export const MAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** One message in the admin console's outbox: where it went and whether it got there. */
+export const adminMailMessageSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  kind: z.string(),
+  subject: z.string(),
+  status: z.enum(MAIL_STATUSES),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  /**
+   * The plain-text body, only on a server without SMTP_URL: there the messages never leave the
+   * machine, and whoever runs it reads the outbox folder anyway; elsewhere links stay private.
+   */
+  text: z.string().nullable(),
+});
+export type AdminMailMessage = z.infer<typeof adminMailMessageSchema>;
+
+/** GET /api/admin/mail: where messages go (an SMTP server, or the data folder's outbox) and the newest ones. */
+export const adminMailResponseSchema = z.object({
+  data: z.object({
+    destination: z.string(),
+    /** True without SMTP_URL: messages are files in the data folder, and the console shows their links. */
+    outbox: z.boolean(),
+    failed: z.number().int(),
+    messages: z.array(adminMailMessageSchema),
+  }),
+});
+export type AdminMailResponse = z.infer<typeof adminMailResponseSchema>;

@@ -120,3 +120,11 @@ export const EMAIL_MESSAGES = {
   wrongPassword: 'That password is not right. Nothing was changed.',
   noticesSaved: 'Notice settings saved.',
 } as const;
+
+/** POST /api/auth/email/verify's answer: the address now confirmed, and whether it was a change of address. */
+export const verifyEmailResponseSchema = z.object({ email: z.string(), changed: z.boolean() });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
+/** What a request that sent a link answers (resend, change of address): what to look for, in words. */
+export const linkSentResponseSchema = z.object({ msg: z.string() });
+export type LinkSentResponse = z.infer<typeof linkSentResponseSchema>;
