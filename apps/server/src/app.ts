@@ -18,6 +18,7 @@ import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
+import { emailRoutes } from './routes/auth/email.routes.js';
 import { passwordRoutes } from './routes/auth/password.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
@@ -134,6 +135,7 @@ export async function buildApp({
       await engineRoutes(api, baseModel);
       await authRoutes(api, services);
       await passwordRoutes(api, services, { publicUrl: config.publicUrl });
+      await emailRoutes(api, services);
       // Uploads stream through voice-upload.ts with their own limits.
       await api.register(multipart, MULTIPART_OPTIONS);
       await lorasRoutes(api, services, { dataDir: config.dataDir });

@@ -1,6 +1,13 @@
 // The one error type handlers and services throw. Its code comes from the closed list in
 // @ownvoice/shared; the error handler turns it into the JSON body `{ msg, code, errors? }`.
-import { type ApiErrorBody, type ErrorCode, MFA_MESSAGES, RESOURCE_LABELS, type ResourceKey } from '@ownvoice/shared';
+import {
+  type ApiErrorBody,
+  EMAIL_MESSAGES,
+  type ErrorCode,
+  MFA_MESSAGES,
+  RESOURCE_LABELS,
+  type ResourceKey,
+} from '@ownvoice/shared';
 
 export class AppError extends Error {
   constructor(
@@ -126,6 +133,8 @@ export const errors = {
       undefined,
       { requiresMFAToken: true },
     ),
+  /** What needs a confirmed address (the trial, an invitation to an existing account) asks for it first. */
+  emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', EMAIL_MESSAGES.notVerified(email)),
   invitationInvalid: (msg: string) => new AppError(410, 'INVITATION_INVALID', msg),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(

@@ -89,13 +89,22 @@ export function createPlatform(deps: {
     clock,
     log,
     trainingWorker: (options = {}) =>
-      new TrainingWorker(services.repositories.voices, services.usage, storage, engine, jobs, clock, {
-        preset: config.training.preset,
-        leaseSeconds: config.training.leaseSeconds,
-        threads: config.threads,
-        log,
-        ...options,
-      }),
+      new TrainingWorker(
+        services.repositories.voices,
+        services.usage,
+        storage,
+        engine,
+        jobs,
+        clock,
+        {
+          preset: config.training.preset,
+          leaseSeconds: config.training.leaseSeconds,
+          threads: config.threads,
+          log,
+          ...options,
+        },
+        services.notices,
+      ),
     startBillingSchedule: async () => {
       if (!services.payments) return;
       const queue = await jobs.get();

@@ -127,6 +127,7 @@ export const ACTIVITY_ACTIONS = {
   payment_refunded: { kind: 'billing', label: 'Payment refunded' },
   payment_disputed: { kind: 'billing', label: 'Payment disputed' },
   billing_reconciled: { kind: 'admin', label: 'Billing reconciled' },
+  mail_retried: { kind: 'admin', label: 'E-mail sent again' },
 } as const satisfies Record<string, { kind: ActivityKind; label: string }>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
 export const ACTIVITY_ACTION_NAMES = Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]];
@@ -168,7 +169,12 @@ export const ownActivitiesResponseSchema = z.object({ data: z.object({ activitie
 // ---- Invitations ------------------------------------------------------------------------------
 
 export const inviteResponseSchema = z.object({
-  data: z.object({ invitationUrl: z.string(), expiresAt: z.string() }),
+  data: z.object({
+    invitationUrl: z.string(),
+    expiresAt: z.string(),
+    /** The invitation was queued as e-mail to the invitee; false when it could not be (pass the link on). */
+    mailed: z.boolean(),
+  }),
 });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 
@@ -304,3 +310,10 @@ export const adminMailResponseSchema = z.object({
   }),
 });
 export type AdminMailResponse = z.infer<typeof adminMailResponseSchema>;
+
+/** POST /api/admin/mail/:id/retry: the message's id (a UUID). */
+export const adminMailParamsSchema = z.object({ id: z.uuid('must be a message id') });
+
+/** What a retry answers: the message, queued again with its attempts reset. */
+export const adminMailRetryResponseSchema = z.object({ data: z.object({ message: adminMailMessageSchema }) });
+export type AdminMailRetryResponse = z.infer<typeof adminMailRetryResponseSchema>;

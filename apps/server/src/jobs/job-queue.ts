@@ -75,9 +75,12 @@ export class JobQueue {
     });
   }
 
-  /** Queues a stored message's delivery; its id is the job's, so queueing it twice sends it once. */
-  async enqueueMail(mailId: string): Promise<void> {
-    await this.boss.send(MAIL_QUEUE, { mailId } satisfies MailJobData, { id: mailId });
+  /**
+   * Queues a stored message's delivery; its id is the job's, so queueing it twice sends it once.
+   * A failed message sent again gets a job of its own (`jobId`), with its attempts afresh.
+   */
+  async enqueueMail(mailId: string, jobId: string = mailId): Promise<void> {
+    await this.boss.send(MAIL_QUEUE, { mailId } satisfies MailJobData, { id: jobId });
   }
 
   /** Runs `deliver` for each message; a throw sends the job back to be retried later. */

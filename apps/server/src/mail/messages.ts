@@ -204,13 +204,21 @@ export const MAIL_MESSAGES = {
     amountCents,
     takenBack,
     link,
-  }: { username: string; description: string; takenBack: string; link: string } & Amount) =>
+  }: {
+    username: string;
+    description: string;
+    /** What the refund took back of what the payment granted, in words; null when it had granted nothing. */
+    takenBack: string | null;
+    link: string;
+  } & Amount) =>
     render({
       subject: `Refund: ${formatUsd(amountCents)} from OwnVoice`,
       paragraphs: [
         `Hello ${username},`,
         `We refunded ${formatUsd(amountCents)} for ${description}. Your bank shows it within 5–10 days.`,
-        `What it paid for was taken back: ${takenBack}.`,
+        takenBack === null
+          ? 'It had granted nothing, so nothing was taken back.'
+          : `What it paid for was taken back: ${takenBack}.`,
       ],
       action: { label: 'See my usage and payments', url: link },
       footnote: 'You get this because "Refunds" is on in your account’s e-mail notices.',

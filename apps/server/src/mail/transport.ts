@@ -17,6 +17,8 @@ export interface OutgoingMail {
 export interface MailTransport {
   /** Where it sends, in words, for the log and the admin console. */
   readonly description: string;
+  /** True when messages stay on this machine (no SMTP_URL): the admin console may show them. */
+  readonly outbox: boolean;
   /** Resolves once the message was handed on; throws when it could not be. */
   send(mail: OutgoingMail): Promise<void>;
   close(): void;
@@ -27,6 +29,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     description: `SMTP ${new URL(url).host}`,
+    outbox: false,
     async send(mail) {
       await transporter.sendMail({
         from,
@@ -47,6 +50,7 @@ export const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g)
 export function outboxTransport(dir: string, log: { info(msg: string): void }): MailTransport {
   return {
     description: `the outbox folder ${dir}`,
+    outbox: true,
     async send(mail) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = path.join(dir, `${mail.id}.json`);

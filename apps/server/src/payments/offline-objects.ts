@@ -156,6 +156,7 @@ export function invoiceFacts(row: OfflineInvoiceRow): InvoiceFacts {
     amountPaidCents: row.status === 'paid' ? row.totalCents : 0,
     paidAt: row.paidAt,
     paymentIntentId: row.paymentIntentId,
+    renewal: row.billingReason === 'subscription_cycle',
     lines: row.lines.map((line) => ({
       amountCents: line.amountCents,
       periodStart: new Date(line.periodStart),

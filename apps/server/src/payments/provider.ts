@@ -131,6 +131,8 @@ export interface InvoiceFacts {
   paidAt: Date | null;
   /** The payment that paid it, which refunds and disputes name. */
   paymentIntentId: string | null;
+  /** Made for the next period of its subscription (a renewal), not for a start or a change. */
+  renewal: boolean;
   lines: InvoiceLine[];
 }
 

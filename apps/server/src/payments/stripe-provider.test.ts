@@ -1011,6 +1011,8 @@ describe('StripeProvider', () => {
         amountPaidCents: amount,
         paidAt: start,
         paymentIntentId: expect.stringMatching(/^pi_/),
+        // The first invoice of a subscription, not a renewal of its period.
+        renewal: false,
         lines: [
           {
             amountCents: amount,
@@ -1100,6 +1102,8 @@ describe('StripeProvider', () => {
         own.advanceTo(addMonthsUtc(own.now, 12));
         const renewal = (await client.subscriptions.retrieve(subscription.id)).latest_invoice;
         const invoice = await provider.getInvoice(String(renewal));
+        // Made for the next period (billing_reason subscription_cycle): the receipt says renewed.
+        expect(invoice?.renewal).toBe(true);
         expect(invoice?.lines).toEqual([
           expect.objectContaining({
             kind: 'plan',

@@ -397,6 +397,7 @@ export class StripeProvider implements PaymentProvider {
       amountPaidCents: invoice.amount_paid,
       paidAt: invoice.status_transitions.paid_at === null ? null : fromUnix(invoice.status_transitions.paid_at),
       paymentIntentId: idOf(paid?.payment.payment_intent),
+      renewal: invoice.billing_reason === 'subscription_cycle',
       lines,
     };
   }

@@ -16,6 +16,16 @@ export class KnownDevicesRepository {
     return row !== undefined;
   }
 
+  /** Whether the account has signed in (or up) from any browser with a device cookie. */
+  async any(userId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ userId: knownDevices.userId })
+      .from(knownDevices)
+      .where(eq(knownDevices.userId, userId))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async hasForEmail(email: string, tokenHash: string): Promise<boolean> {
     const [row] = await this.db
       .select({ userId: knownDevices.userId })

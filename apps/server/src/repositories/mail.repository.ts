@@ -1,5 +1,5 @@
 // The e-mail log (db/schema.ts mail_messages): what was queued, sent or failed.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type MailMessageRow, mailMessages } from '../db/schema.js';
 
@@ -53,5 +53,24 @@ export class MailRepository {
   /** The newest messages, for the admin console. */
   async latest(limit: number): Promise<MailMessageRow[]> {
     return this.db.select().from(mailMessages).orderBy(desc(mailMessages.createdAt)).limit(limit);
+  }
+
+  /** How many messages were given up on. */
+  async countFailed(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.status, 'failed'));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * A failed message back to queued, its attempts and error reset, for the mail worker to try
+   * again; answers it, or undefined when it is gone or not failed (so of two retries one counts).
+   */
+  async retry(id: string, db: Database = this.db): Promise<MailMessageRow | undefined> {
+    const [row] = await db
+      .update(mailMessages)
+      .set({ status: 'queued', attempts: 0, lastError: null })
+      .where(and(eq(mailMessages.id, id), eq(mailMessages.status, 'failed')))
+      .returning();
+    return row;
   }
 }

@@ -13,10 +13,19 @@ export class MfaRepository {
       .where(eq(users.id, userId));
   }
 
-  /** Turns two-factor on with its secret and backup codes, in one transaction. */
-  async enable(userId: string, sealedSecret: string, step: number, codeHashes: string[], ids: string[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
+  /**
+   * Turns two-factor on with its secret and backup codes, in one transaction; false (nothing
+   * changed) when it was on already, so of two requests at once only one turns it on.
+   */
+  async enable(
+    userId: string,
+    sealedSecret: string,
+    step: number,
+    codeHashes: string[],
+    ids: string[],
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const turnedOn = await tx
         .update(users)
         .set({
           mfaEnabled: true,
@@ -25,21 +34,28 @@ export class MfaRepository {
           mfaLastStep: step,
           updatedAt: new Date(),
         })
-        .where(eq(users.id, userId));
+        .where(and(eq(users.id, userId), eq(users.mfaEnabled, false)))
+        .returning({ id: users.id });
+      if (turnedOn.length === 0) return false;
       await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
       await tx
         .insert(mfaBackupCodes)
         .values(codeHashes.map((codeHash, i) => ({ id: ids[i] as string, userId, codeHash })));
+      return true;
     });
   }
 
-  async disable(userId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
+  /** Turns two-factor off; false (nothing changed) when it was off already. */
+  async disable(userId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const turnedOff = await tx
         .update(users)
         .set({ mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null, updatedAt: new Date() })
-        .where(eq(users.id, userId));
+        .where(and(eq(users.id, userId), eq(users.mfaEnabled, true)))
+        .returning({ id: users.id });
+      if (turnedOff.length === 0) return false;
       await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
+      return true;
     });
   }
 

@@ -1,8 +1,11 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
 import { type OnboardingStep, type Role, stepsBefore } from '@ownvoice/shared';
-import { and, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
+
+/** The advisory lock that serialises taking a beta seat (sign-ups, a late confirmation, a change of address). */
+const SEATS_LOCK_KEY = 7_301_943_211;
 
 export type NewUser = Pick<UserRow, 'id' | 'username' | 'email' | 'passwordHash'> & Partial<UserRow>;
 
@@ -58,6 +61,26 @@ export class UsersRepository {
   async count(db: Database = this.db): Promise<number> {
     const [row] = await db.select({ n: count() }).from(users);
     return row?.n ?? 0;
+  }
+
+  /**
+   * Beta seats taken: accounts with a confirmed address, and those created after `unconfirmedSince`
+   * (an unconfirmed sign-up holds its seat only while its first link works).
+   */
+  async countSeats(unconfirmedSince: Date, db: Database = this.db): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(users)
+      .where(or(isNotNull(users.emailVerifiedAt), gt(users.createdAt, unconfirmedSince)));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Holds, until the caller's transaction ends, the lock every step that takes a seat or an address
+   * takes first: two at once cannot both take the last seat, nor both take one address.
+   */
+  async lockSeats(tx: Database): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEATS_LOCK_KEY})`);
   }
 
   async insert(user: NewUser, db: Database = this.db): Promise<UserRow> {

@@ -49,8 +49,9 @@ interface Row {
 }
 
 /** A JSON request; a body given as a function is built when sent (after the fixtures exist). */
-const json = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: () => string, body?: unknown) => (c: TestClient) =>
-  c.request(method, url(), method === 'GET' ? undefined : ((typeof body === 'function' ? body() : body) ?? {}));
+const json =
+  (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: () => string, body?: unknown) => (c: TestClient) =>
+    c.request(method, url(), method === 'GET' ? undefined : ((typeof body === 'function' ? body() : body) ?? {}));
 const form = (url: string, f: () => MultipartForm) => (c: TestClient) => c.upload(url, f());
 
 /** Self-service routes: anyone signed in may call them (on their own account); visitors may not. */
@@ -127,6 +128,40 @@ const MATRIX: Record<string, Row> = {
   ),
   'POST /api/auth/mfa/disable': signedIn(json('POST', () => '/api/auth/mfa/disable', { mfaToken: '123456' })),
   'DELETE /api/auth/account': signedIn(json('DELETE', () => '/api/auth/account', { password: 'Passw0rdOk' })),
+  // The link's token is the credential, whoever opens it: a made-up one is refused for what it is.
+  'POST /api/auth/email/verify': {
+    send: json('POST', () => '/api/auth/email/verify', { token: 'x'.repeat(43) }),
+    expect: Object.fromEntries(WHO.map((who) => [who, { status: 400, code: 'EMAIL_LINK_INVALID' }])),
+  },
+  // On the caller's own account only (every account here has confirmed its address).
+  'POST /api/auth/email/resend': signedIn(
+    json('POST', () => '/api/auth/email/resend'),
+    {
+      owner: { status: 400, code: 'VALIDATION_ERROR' },
+      other: { status: 400, code: 'VALIDATION_ERROR' },
+      admin: { status: 400, code: 'VALIDATION_ERROR' },
+    },
+  ),
+  // The owner's own address, which the others may not take: refused after the right password.
+  'POST /api/auth/email/change': signedIn(
+    json('POST', () => '/api/auth/email/change', { email: 'owner@example.com', currentPassword: 'Passw0rdOk' }),
+    {
+      owner: { status: 400, code: 'VALIDATION_ERROR' },
+      other: { status: 409, code: 'EMAIL_TAKEN' },
+      admin: { status: 409, code: 'EMAIL_TAKEN' },
+    },
+  ),
+  // The new password is the current one: refused after the right password, for each caller's own.
+  'POST /api/auth/password/change': signedIn(
+    json('POST', () => '/api/auth/password/change', { currentPassword: 'Passw0rdOk', password: 'Passw0rdOk' }),
+    {
+      owner: { status: 400, code: 'VALIDATION_ERROR' },
+      other: { status: 400, code: 'VALIDATION_ERROR' },
+      admin: { status: 400, code: 'VALIDATION_ERROR' },
+    },
+  ),
+  // A required notice cannot be switched off, whoever asks.
+  'PUT /api/auth/notices': signedIn(json('PUT', () => '/api/auth/notices', { muted: ['security'] })),
   'GET /api/loras': signedIn(
     json('GET', () => '/api/loras'),
     { owner: OK, other: OK, admin: OK },
@@ -262,6 +297,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/billing/reconcile': adminOnly(json('POST', () => '/api/admin/billing/reconcile')),
   'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
   'GET /api/admin/users/:id/activities': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/activities`)),
+  // The outbox: its list shows where mail went; sending a failed message again needs no fresh code.
+  'GET /api/admin/mail': adminOnly(json('GET', () => '/api/admin/mail')),
+  'POST /api/admin/mail/:id/retry': adminOnly(
+    json('POST', () => '/api/admin/mail/6f1c2b9e-4d3a-4c5b-9a8e-1f2d3c4b5a69/retry'),
+  ),
   // The actions: refused for who the caller is before the second factor is even asked for
   // (admin-actions.test.ts runs the rest of their matrix with two-factor on).
   'PATCH /api/admin/users/:id/role': adminOnly(

@@ -1,23 +1,25 @@
 // Registration, login and logout: argon2id hashes, wrong tries lock out where they come from
-// (services/login-guard.ts), the beta cap closes registration.
+// (services/login-guard.ts), the beta cap closes registration. A sign-up is mailed a link that
+// confirms its address (services/email-address.service.ts); a sign-in from a browser the account
+// has not used before is told to the account's address.
 import type { User } from '@ownvoice/shared';
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { StarterAllowance } from '../config.js';
 import type { Database } from '../db/client.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
+import { SITE_PATHS } from '../mail/site-paths.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
 import { deviceName } from './device-name.js';
+import { type EmailAddressService, unconfirmedSeatsSince } from './email-address.service.js';
 import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
+import type { Notices } from './notices.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import type { SessionMeta, SessionsService } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
-
-const REGISTRATION_LOCK_KEY = 7_301_943_211;
 
 export interface RegisterInput {
   username: string;
@@ -49,8 +51,10 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly usage: UsageService,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember'>,
+    private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember' | 'knowsAnyDevice'>,
     private readonly activity: Pick<ActivityService, 'record'>,
+    private readonly emailAddress: Pick<EmailAddressService, 'sendConfirmation'>,
+    private readonly notices: Pick<Notices, 'send' | 'link'>,
     private readonly options: {
       betaCap: number;
       starter: StarterAllowance | null;
@@ -60,6 +64,7 @@ export class AuthService {
   /**
    * Signs up. An admin invitation gives the account its role and a seat past the beta cap (the
    * operator asked for this person); it is used up in the sign-up's transaction, or nothing is made.
+   * Without one, the address is mailed a link that confirms it.
    */
   async register(
     input: RegisterInput,
@@ -72,7 +77,7 @@ export class AuthService {
     const passwordHash = await hashPassword(input.password);
     const created = await this.db.transaction(async (tx) => {
       // Serialise sign-ups so two at once cannot both take the last beta seat.
-      await tx.execute(sql`select pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY})`);
+      await this.users.lockSeats(tx);
       await this.assertRegistrable(input, tx, cap);
       const now = this.clock.now();
       const user = await this.users.insert(
@@ -84,6 +89,10 @@ export class AuthService {
           // Never an admin by itself: an e-mail address nobody verified proves nothing (see the
           // admin CLI); only an invitation's link, sent by an admin, does.
           role: invitation?.role ?? 'user',
+          // An invitation's link was mailed to this address by the service (InvitationsService.invite)
+          // and opened: that proves the address as a confirmation link would, so no link is sent and
+          // none is logged as confirmed separately (the sign-up's activity says it came by invitation).
+          emailVerifiedAt: invitation ? now : null,
           createdAt: now,
           updatedAt: now,
         },
@@ -102,6 +111,7 @@ export class AuthService {
     });
     await this.guard.remember(created.id, meta.device);
     const token = await this.sessions.create(created.id, meta);
+    if (!created.emailVerifiedAt) await this.emailAddress.sendConfirmation(created);
     return { token, user: await this.usersService.view(created) };
   }
 
@@ -123,8 +133,11 @@ export class AuthService {
       if (!(await this.mfa.checkCode(user, input.mfaToken)))
         throw await this.guard.fail(attempt, errors.invalidMfaToken(), 'Wrong two-factor code');
     }
+    // Asked before this browser is remembered: a browser new to an account that was used before.
+    const newBrowser = !attempt.known && (user.lastLoginAt !== null || (await this.guard.knowsAnyDevice(user.id)));
     await this.guard.succeed(attempt, { userId: user.id, device: meta.device });
-    const updated = await this.users.update(user.id, { lastLoginAt: this.clock.now() });
+    const now = this.clock.now();
+    const updated = await this.users.update(user.id, { lastLoginAt: now });
     const token = await this.sessions.create(user.id, meta);
     await this.activity.record({
       userId: user.id,
@@ -132,6 +145,15 @@ export class AuthService {
       action: 'logged_in',
       details: describeDevice(meta, user.mfaEnabled),
     });
+    if (newBrowser) {
+      // Never fails the sign-in (Notices logs a failure); skipped when the person muted it.
+      await this.notices.send(user, 'new_sign_in', {
+        username: user.username,
+        device: describeBrowser(meta),
+        when: now,
+        link: this.notices.link(SITE_PATHS.account),
+      });
+    }
     return { token, user: await this.usersService.view(updated ?? user) };
   }
 
@@ -140,10 +162,20 @@ export class AuthService {
   }
 
   private async assertRegistrable(input: RegisterInput, db: Database, cap: boolean): Promise<void> {
-    if (cap && (await this.users.count(db)) >= this.options.betaCap) throw errors.betaWaitlist();
+    // Seats are confirmed accounts and sign-ups still within their first link's hours: an address
+    // nobody confirms gives its seat back.
+    if (cap && (await this.users.countSeats(unconfirmedSeatsSince(this.clock.now()), db)) >= this.options.betaCap) {
+      throw errors.betaWaitlist();
+    }
     if (await this.users.findByEmail(input.email, db)) throw errors.emailTaken();
     if (await this.users.findByUsernameInsensitive(input.username, db)) throw errors.usernameTaken();
   }
+}
+
+/** "Firefox on Linux, from 203.0.113.9": the browser of a sign-in, as the new-browser notice names it. */
+function describeBrowser(meta: SessionMeta): string {
+  const device = deviceName(meta.userAgent) ?? 'an unknown browser';
+  return meta.ip ? `${device}, from ${meta.ip}` : device;
 }
 
 /** "With two-factor, from 203.0.113.9 (Firefox on Linux)": enough to spot a sign-in that was not you. */

@@ -16,6 +16,7 @@ import { AuthFailuresRepository } from '../repositories/auth-failures.repository
 import { BillingActionsRepository } from '../repositories/billing-actions.repository.js';
 import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
 import { BillingRecordsRepository } from '../repositories/billing-records.repository.js';
+import { EmailLinksRepository } from '../repositories/email-links.repository.js';
 import { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
 import { InvitationsRepository } from '../repositories/invitations.repository.js';
 import { KnownDevicesRepository } from '../repositories/known-devices.repository.js';
@@ -35,6 +36,7 @@ import { type ActivationOptions, ActivationService } from './activation.service.
 import { ActivityService } from './activity.service.js';
 import { AdminService } from './admin.service.js';
 import { AdminActionsService } from './admin-actions.service.js';
+import { AdminMailService } from './admin-mail.service.js';
 import { AuthService } from './auth.service.js';
 import { BillingService, type Payments } from './billing/billing.service.js';
 import { BillingActions } from './billing/billing-actions.js';
@@ -43,11 +45,13 @@ import { BillingEventsService } from './billing/billing-events.service.js';
 import { Reconciliation } from './billing/reconciliation.js';
 import { ContentService } from './content.service.js';
 import { ConversionService } from './conversion.service.js';
+import { EmailAddressService } from './email-address.service.js';
 import { InteractiveService } from './interactive.service.js';
 import { InvitationsService } from './invitations.service.js';
 import { LoginGuard } from './login-guard.js';
 import { MailService } from './mail.service.js';
 import { MfaService } from './mfa.service.js';
+import { Notices } from './notices.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
@@ -86,8 +90,14 @@ export interface Services {
   payments: Payments | null;
   /** E-mail: queued here, delivered by the mail worker (platform.startMailDelivery). */
   mail: MailService;
+  /** The admin console's outbox: the newest messages, and a failed one sent again. */
+  adminMail: AdminMailService;
   /** "Forgot password?" links and the new password they set. */
   passwordReset: PasswordResetService;
+  /** Confirmed addresses, changes of address and password, and the e-mail notices switched off. */
+  emailAddress: EmailAddressService;
+  /** The notices the service's own events send (a Voice trained, billing, two-factor), after they commit. */
+  notices: Notices;
   /** The repositories workers use directly. */
   repositories: { voices: VoicesRepository };
 }
@@ -126,6 +136,7 @@ export function createServices(
     config.mail.siteUrl,
   );
   const usersRepo = new UsersRepository(db);
+  const notices = new Notices(mail, usersRepo, runtime.log);
   const voicesRepo = new VoicesRepository(db);
   const invitationsRepo = new InvitationsRepository(db);
   const sessions = new SessionsService(new SessionsRepository(db), clock);
@@ -144,12 +155,12 @@ export function createServices(
     idleMinutes: config.voiceIdleMinutes,
     log: runtime.log,
   });
-  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity, sessions, loginGuard);
+  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity, sessions, loginGuard, notices);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
-  const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity);
+  const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity, notices);
   const billing = new BillingService(
     db,
     payments,
@@ -178,10 +189,39 @@ export function createServices(
     billing,
     loginGuard,
   );
-  const auth = new AuthService(db, usersRepo, users, sessions, clock, usage, mfa, loginGuard, activity, {
-    betaCap: config.betaCap,
-    starter: config.starterAllowance,
-  });
+  const passwordResets = new PasswordResetsRepository(db);
+  const emailAddress = new EmailAddressService(
+    db,
+    new EmailLinksRepository(db),
+    usersRepo,
+    users,
+    passwordResets,
+    mfa,
+    loginGuard,
+    sessions,
+    mail,
+    notices,
+    activity,
+    clock,
+    { betaCap: config.betaCap },
+  );
+  const auth = new AuthService(
+    db,
+    usersRepo,
+    users,
+    sessions,
+    clock,
+    usage,
+    mfa,
+    loginGuard,
+    activity,
+    emailAddress,
+    notices,
+    {
+      betaCap: config.betaCap,
+      starter: config.starterAllowance,
+    },
+  );
   const invitations = new InvitationsService(
     db,
     invitationsRepo,
@@ -189,8 +229,10 @@ export function createServices(
     auth,
     users,
     activity,
+    mail,
     clock,
     config.publicUrl,
+    runtime.log,
   );
   return {
     billing,
@@ -225,7 +267,7 @@ export function createServices(
     auth,
     sessions,
     users,
-    stats: new StatsService(usersRepo, config.betaCap),
+    stats: new StatsService(usersRepo, config.betaCap, clock),
     voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
@@ -244,16 +286,10 @@ export function createServices(
     usage,
     mfa,
     mail,
-    passwordReset: new PasswordResetService(
-      db,
-      new PasswordResetsRepository(db),
-      usersRepo,
-      mfa,
-      sessions,
-      mail,
-      activity,
-      clock,
-    ),
+    passwordReset: new PasswordResetService(db, passwordResets, usersRepo, mfa, sessions, mail, activity, clock),
+    emailAddress,
+    notices,
+    adminMail: new AdminMailService(db, new MailRepository(db), mail, activity),
     repositories: { voices: voicesRepo },
   };
 }
@@ -267,6 +303,7 @@ function createPayments(
   users: UsersRepository,
   usage: UsageService,
   activity: ActivityService,
+  notices: Notices,
 ): Payments | null {
   const provider = createPaymentProvider(config, { db, clock, secretKey: runtime.secretKey });
   if (!provider) return null;
@@ -284,6 +321,7 @@ function createPayments(
     usage,
     activity,
     actions,
+    notices,
     clock,
     log: runtime.log,
   });

@@ -1,9 +1,11 @@
 // Admin invitations: an admin names an e-mail and a role and gets a link, good once for 24 hours
-// (service clock). Opening it shows who is invited; accepting signs up a new account with that
-// e-mail and role, or raises the role of the existing account with that e-mail, which must be the
-// one signed in. The web then asks for two-factor setup, which the console requires. An invitation
-// dies with its inviter's right to send it (deleted, demoted: adminPolicy.invitationStands), and
-// any admin who could have sent it may revoke it from the console's list.
+// (service clock), which is also mailed to the address. Opening it shows who is invited; accepting
+// signs up a new account with that e-mail and role (its address counts as confirmed: the link came
+// to it), or raises the role of the existing account with that e-mail, which must be the one signed
+// in and have confirmed its address. The web then asks for two-factor setup, which the console
+// requires. An invitation dies with its inviter's right to send it (deleted, demoted:
+// adminPolicy.invitationStands), and any admin who could have sent it may revoke it from the
+// console's list.
 import {
   INVITATION_TTL_MS,
   INVITE_ROLES,
@@ -26,6 +28,7 @@ import type { InvitationsRepository } from '../repositories/invitations.reposito
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
 import type { AuthService } from './auth.service.js';
+import type { MailService } from './mail.service.js';
 import type { SessionMeta } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
@@ -38,8 +41,10 @@ export class InvitationsService {
     private readonly auth: Pick<AuthService, 'register'>,
     private readonly usersService: Pick<UsersService, 'view'>,
     private readonly activity: Pick<ActivityService, 'record'>,
+    private readonly mail: Pick<MailService, 'send'>,
     private readonly clock: Clock,
     private readonly publicUrl: string | undefined,
+    private readonly log: { error(obj: unknown, msg?: string): void },
   ) {}
 
   async invite(actor: UserRow, body: InviteBody, origin: string): Promise<InviteResponse['data']> {
@@ -73,7 +78,24 @@ export class InvitationsService {
       );
     });
     const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
-    return { invitationUrl: `${base}/invite/${token}`, expiresAt: expiresAt.toISOString() };
+    const invitationUrl = `${base}/invite/${token}`;
+    // The admin still gets the link to pass on; the mail is how the invitee usually finds it. The
+    // invitation stands even when its mail cannot be queued: the admin has the link (and is told).
+    const mailed = await this.mail
+      .send({ email: body.email, userId: null }, 'admin_invitation', {
+        inviterName: actor.username,
+        roleLabel: ROLE_LABELS[body.role],
+        link: invitationUrl,
+        expiresAt,
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          this.log.error(error, `the invitation of ${body.email} is saved but its mail could not be queued`);
+          return false;
+        },
+      );
+    return { invitationUrl, expiresAt: expiresAt.toISOString(), mailed };
   }
 
   /** The invitations still waiting, newest first (the console's list). */
@@ -150,6 +172,8 @@ export class InvitationsService {
     if (signedIn?.id !== existing.id) {
       throw errors.forbidden(`Log in as ${invitation.email} to accept this invitation.`);
     }
+    // The account may be a stranger's sign-up with this address: only its confirmed owner takes the role.
+    if (!existing.emailVerifiedAt) throw errors.emailNotVerified(existing.email);
     const updated = await this.db.transaction(async (tx) => {
       // The inviter first, as role changes lock super admins before their target.
       await this.assertStands(tx, invitation);

@@ -155,6 +155,11 @@ export class LoginGuard {
     return this.devices.has(userId, hashToken(device));
   }
 
+  /** Whether the account has signed in (or up) from some browser before: a new one is then worth a notice. */
+  knowsAnyDevice(userId: string): Promise<boolean> {
+    return this.devices.any(userId);
+  }
+
   /** Whether the browser with `device` cookie has signed in before to the account with `email` (the rate limit asks). */
   isKnownFor(email: string, device: string): Promise<boolean> {
     return this.devices.hasForEmail(normalizeEmail(email), hashToken(device));

@@ -3,6 +3,7 @@
 // transport, retried with backoff; a message whose attempts ran out is marked failed, where the
 // admin console shows it, never lost silently.
 import { randomUUID } from 'node:crypto';
+import { NOTICES } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { MailMessageRow } from '../db/schema.js';
 import { MAIL_MAX_ATTEMPTS } from '../jobs/job-queue.js';
@@ -18,8 +19,11 @@ export interface Recipient {
   mutedNotices?: readonly string[];
 }
 
+const REQUIRED_NOTICES: ReadonlySet<string> = new Set(NOTICES.filter((n) => n.required).map((n) => n.key));
+
 export interface MailQueue {
-  enqueueMail(mailId: string): Promise<void>;
+  /** `jobId` defaults to the message's id; a retry of a failed message needs a new one. */
+  enqueueMail(mailId: string, jobId?: string): Promise<void>;
 }
 
 export class MailService {
@@ -40,11 +44,12 @@ export class MailService {
 
   /**
    * Renders `kind` with `data` and queues it for `to`, unless it is a notice they switched off.
-   * Answers the message's id, or null when it was not sent.
+   * A required notice (shared NOTICES) is sent whatever the list says. Answers the message's id,
+   * or null when it was not sent.
    */
   async send<K extends MailKind>(to: Recipient, kind: K, data: MailData<K>): Promise<string | null> {
     const notice = MAIL_NOTICE[kind];
-    if (notice && to.mutedNotices?.includes(notice)) return null;
+    if (notice && !REQUIRED_NOTICES.has(notice) && to.mutedNotices?.includes(notice)) return null;
     const render = MAIL_MESSAGES[kind] as (d: MailData<K>) => RenderedMail;
     return this.queue({ email: to.email, userId: to.userId }, kind, render(data));
   }
@@ -54,6 +59,11 @@ export class MailService {
     return this.transport.description;
   }
 
+  /** True without SMTP_URL: messages are files in the data folder, never leaving the machine. */
+  get outbox(): boolean {
+    return this.transport.outbox;
+  }
+
   /**
    * Stores the message and queues its delivery; resolves with its id once both are done. A queue
    * that cannot be reached leaves the message stored as queued: `requeueWaiting` picks it up.
@@ -61,12 +71,22 @@ export class MailService {
   async queue(to: { email: string; userId: string | null }, kind: MailKind, mail: RenderedMail): Promise<string> {
     const id = randomUUID();
     await this.repo.insert({ id, userId: to.userId, to: to.email, kind, ...mail, createdAt: this.clock.now() });
+    await this.enqueue(id);
+    return id;
+  }
+
+  /**
+   * Queues the delivery of a stored message. A queue that cannot be reached leaves it stored as
+   * queued: `requeueWaiting` picks it up. `retry`: a failed message set back to queued, whose
+   * earlier job (its id the message's) is spent, so it gets a job of its own.
+   */
+  async enqueue(id: string, { retry = false }: { retry?: boolean } = {}): Promise<void> {
     try {
-      await (await this.mailQueue()).enqueueMail(id);
+      const queue = await this.mailQueue();
+      await (retry ? queue.enqueueMail(id, randomUUID()) : queue.enqueueMail(id));
     } catch (error) {
       this.log.error(error, `mail ${id} is stored but could not be queued; it is sent when the queue is back`);
     }
-    return id;
   }
 
   /** Queues every stored message still waiting (the worker does this when it starts). */

@@ -10,11 +10,13 @@ import type { Clock } from '../clock.js';
 import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
+import { SITE_PATHS } from '../mail/site-paths.js';
 import type { MfaRepository } from '../repositories/mfa.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { matchTotp, newTotpSecret, totpUri } from '../security/totp.js';
 import type { ActivityService } from './activity.service.js';
 import type { LoginGuard } from './login-guard.js';
+import type { Notices } from './notices.js';
 import type { AuthContext, SessionsService } from './sessions.service.js';
 
 export const BACKUP_CODE_COUNT = 10;
@@ -37,6 +39,8 @@ export class MfaService {
     private readonly activity: Pick<ActivityService, 'record'>,
     private readonly sessions: Pick<SessionsService, 'revokeOthers'>,
     private readonly guard: Pick<LoginGuard, 'check'>,
+    /** Tells the account's address when two-factor is turned on or off (a required notice). */
+    private readonly notices?: Pick<Notices, 'send' | 'link'>,
   ) {}
 
   async setup(user: UserRow): Promise<{ secret: string; qrCode: string }> {
@@ -57,13 +61,15 @@ export class MfaService {
     if (step === null) throw errors.wrongCode();
     const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
     const now = this.clock.now();
-    await this.mfa.enable(
+    const turnedOn = await this.mfa.enable(
       user.id,
       this.box.seal(pending),
       step,
       backupCodes.map(hashBackupCode),
       backupCodes.map(() => newId(now)),
     );
+    // Another request turned it on a moment ago, with its own backup codes.
+    if (!turnedOn) throw errors.mfaAlreadyEnabled();
     await this.sessions.revokeOthers(user.id, session.id);
     await this.activity.record({
       userId: user.id,
@@ -71,6 +77,7 @@ export class MfaService {
       action: 'mfa_enabled',
       details: `Two-factor turned on with ${BACKUP_CODE_COUNT} new backup codes; other sessions were signed out`,
     });
+    await this.notifyChange(user, true, now);
     return { backupCodes };
   }
 
@@ -79,12 +86,23 @@ export class MfaService {
     await this.guard.check(user, session.id, 'Wrong code to turn two-factor off', async () =>
       (await this.checkCode(user, code)) ? undefined : errors.wrongCode(),
     );
-    await this.mfa.disable(user.id);
+    if (!(await this.mfa.disable(user.id))) return;
     await this.activity.record({
       userId: user.id,
       actorId: user.id,
       action: 'mfa_disabled',
       details: 'Two-factor turned off with a current code',
+    });
+    await this.notifyChange(user, false, this.clock.now());
+  }
+
+  /** The two-factor notice, once the change is stored (the repository's own transaction has committed). */
+  private async notifyChange(user: UserRow, on: boolean, when: Date): Promise<void> {
+    await this.notices?.send(user, 'two_factor_changed', {
+      username: user.username,
+      on,
+      when,
+      link: this.notices.link(SITE_PATHS.account),
     });
   }
 

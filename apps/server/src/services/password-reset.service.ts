@@ -12,6 +12,7 @@ import { AUTH_RESET_MESSAGES, PASSWORD_RESET_MINUTES } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { AppError, errors } from '../errors.js';
+import { SITE_PATHS } from '../mail/site-paths.js';
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
@@ -56,7 +57,7 @@ export class PasswordResetService {
       expiresAt: new Date(now.getTime() + PASSWORD_RESET_MINUTES * 60_000),
       createdAt: now,
     });
-    const link = `${base.replace(/\/+$/, '')}/auth/reset?${new URLSearchParams({ token }).toString()}`;
+    const link = `${base.replace(/\/+$/, '')}${SITE_PATHS.resetPassword(token)}`;
     await this.mail.send({ email: user.email, userId: user.id }, 'password_reset', {
       username: user.username,
       link,

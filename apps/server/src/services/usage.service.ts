@@ -152,8 +152,8 @@ export class UsageService {
    * Takes back `fraction` (0 to 1) of what the grant named `reference` gave, rounded up, less what
    * earlier reversals of it took, out of what each of its tranches still holds (what was spent
    * stays spent) and out of the storage-slot total. `state` names the payment state that asks for
-   * it, so asking again for the same state takes nothing more. Answers what could not be taken
-   * back because it was spent, in stored units per resource.
+   * it, so asking again for the same state takes nothing more. Answers what was taken back and
+   * what could not be because it was spent, in stored units per resource.
    */
   async reverseGrant(
     tx: Database,
@@ -161,9 +161,13 @@ export class UsageService {
     reference: string,
     fraction: number,
     state: string,
-  ): Promise<Partial<Record<LedgerResource, number>>> {
+  ): Promise<{
+    taken: Partial<Record<LedgerResource, number>>;
+    unrecovered: Partial<Record<LedgerResource, number>>;
+  }> {
     const now = this.clock.now();
     const lineReference = `${reversalPrefix(reference)}${state}`;
+    const taken: Partial<Record<LedgerResource, number>> = {};
     const unrecovered: Partial<Record<LedgerResource, number>> = {};
     for (const grant of await this.ledger.grantedBy(tx, userId, reference)) {
       const owed = Math.ceil(grant.granted * Math.min(1, Math.max(0, fraction))) - grant.reversed;
@@ -176,6 +180,7 @@ export class UsageService {
       }
       if (take < owed) unrecovered[grant.resource] = (unrecovered[grant.resource] ?? 0) + owed - take;
       if (take <= 0) continue;
+      taken[grant.resource] = (taken[grant.resource] ?? 0) + take;
       await this.ledger.append(
         [
           {
@@ -193,7 +198,7 @@ export class UsageService {
       );
       if (grant.resource === 'storageSlots') await this.syncStorageTotal(tx, userId);
     }
-    return unrecovered;
+    return { taken, unrecovered };
   }
 
   /** The storage slots that came with plans (and the trial or starter allowance), not bought or granted. */

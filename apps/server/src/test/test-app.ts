@@ -9,6 +9,7 @@ import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { UsersRepository } from '../repositories/users.repository.js';
 import type { TrainingWorker, TrainingWorkerOptions } from '../workers/training-worker.js';
 import { openTestDatabase } from './test-database.js';
 
@@ -65,7 +66,10 @@ export async function createTestContext(
     config,
     database,
     clock,
-    client: (options = {}) => new TestClient(app, options.ip ?? '127.0.0.1'),
+    client: (options = {}) =>
+      new TestClient(app, options.ip ?? '127.0.0.1', async (userId) => {
+        await new UsersRepository(database.db).update(userId, { emailVerifiedAt: clock.now() });
+      }),
     startWorker: async (options = {}) => {
       const { platform } = app;
       if (platform.baseModel.status.state !== 'ready') {
@@ -128,6 +132,8 @@ export class TestClient {
   constructor(
     private readonly app: FastifyInstance,
     private readonly ip: string,
+    /** Marks the account's address confirmed, as opening the sign-up's link would. */
+    private readonly confirmAddress: (userId: string) => Promise<void>,
   ) {}
 
   async csrf(): Promise<string> {
@@ -192,13 +198,19 @@ export class TestClient {
   get = (url: string) => this.request('GET', url);
   post = (url: string, body?: unknown) => this.request('POST', url, body ?? {});
   patch = (url: string, body?: unknown) => this.request('PATCH', url, body ?? {});
+  put = (url: string, body?: unknown) => this.request('PUT', url, body ?? {});
   delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
 
-  /** Registers and keeps the session token. */
-  async register(account = newAccount()) {
+  /**
+   * Registers and keeps the session token. The address is then confirmed (through the repository,
+   * as if the mailed link was opened: the trial and invitations need it) unless `confirmed` is
+   * false; `res` is the sign-up's own answer, from before the confirmation.
+   */
+  async register(account = newAccount(), { confirmed = true }: { confirmed?: boolean } = {}) {
     const res = await this.post('/api/auth/register', account);
     if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
     this.token = res.json<{ token: string }>().token;
+    if (confirmed) await this.confirmAddress(res.json<{ user: { id: string } }>().user.id);
     return { account, res };
   }
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { Notices } from '../services/notices.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { adapterFolderKey, readUploads, uploadsKey, workKey } from '../storage/voice-files.js';
 import { progressSaver } from './training-progress.js';
@@ -30,6 +31,8 @@ export interface TrainingRun {
   leaseUntil: () => Date;
   log: { error(obj: unknown, msg?: string): void };
   onProgress?: ((voiceId: string, progress: VoiceProgress) => void) | undefined;
+  /** Tells the owner their Voice is ready, once its row says so. */
+  notices?: Pick<Notices, 'voiceReady'> | undefined;
 }
 
 export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: AbortSignal): Promise<void> {
@@ -79,6 +82,8 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     characters: trained.characters,
   });
   if (!finished) throw new VoiceGone();
+  // Once: only the run that moved the Voice from training to ready gets here.
+  await run.notices?.voiceReady(finished);
   // Tidied only after the Voice is ready: a crash in between leaves a usable Voice, not a
   // training whose writing is gone. The Voice keeps only its adapter.
   await storage.remove(workKey(voice.id));

@@ -10,6 +10,7 @@ import type { VoiceRow } from '../db/schema.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost, TrainingJob } from '../jobs/job-queue.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { Notices } from '../services/notices.js';
 import type { UsageService } from '../services/usage.service.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { voiceFolder, workKey } from '../storage/voice-files.js';
@@ -48,6 +49,8 @@ export class TrainingWorker {
     private readonly jobs: JobQueueHost,
     private readonly clock: Clock,
     private readonly options: TrainingWorkerOptions,
+    /** The owner's notices: the Voice ready, or why its training failed. */
+    private readonly notices?: Pick<Notices, 'voiceReady' | 'voiceFailed'>,
   ) {
     this.training = {
       voices,
@@ -59,6 +62,7 @@ export class TrainingWorker {
       leaseUntil: () => this.leaseUntil(),
       log: options.log,
       onProgress: options.onProgress,
+      notices,
     };
   }
 
@@ -193,9 +197,15 @@ export class TrainingWorker {
       leaseUntil: null,
       statusMessage: `Training failed: ${message}`,
     });
+    // Not failed here: the Voice is gone (deleted by its owner) or another worker settled it.
     if (!failed) return;
-    // Nothing the person did made it fail: they get the training back.
-    await this.usage.refund(voice.userId, 'modelsTrained', 1);
-    await this.storage.remove(workKey(voice.id));
+    try {
+      // Nothing the person did made it fail: they get the training back.
+      await this.usage.refund(voice.userId, 'modelsTrained', 1);
+      await this.storage.remove(workKey(voice.id));
+    } finally {
+      // Once: only the call that moved the Voice to failed gets here.
+      await this.notices?.voiceFailed(failed, message);
+    }
   }
 }

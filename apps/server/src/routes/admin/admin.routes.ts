@@ -1,7 +1,8 @@
 // /api/admin: the admin console. Every route answers only admins with two-factor on
 // (app.requireAdmin, policies/adminPolicy), checked before anything else about the request. The
 // actions (role, delete, grant, invite, limits, refund, reconcile) also need a fresh second factor
-// in x-mfa-token, checked once the body is valid and before anything changes.
+// in x-mfa-token, checked once the body is valid and before anything changes; sending a failed
+// e-mail again does not (it only repeats what the service already meant to send).
 import { ADMIN_MFA_HEADER } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,10 +18,12 @@ import {
   invitationsSchema,
   inviteSchema,
   limitsSchema,
+  mailSchema,
   overviewSchema,
   paymentsSchema,
   reconcileSchema,
   refundSchema,
+  retryMailSchema,
   revokeInvitationSchema,
   roleSchema,
   usersListSchema,
@@ -31,7 +34,7 @@ const MFA_HEADER_MAX = 64;
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { admin, adminActions, billingAdmin, invitations, stepUp, users }: Services,
+  { admin, adminActions, adminMail, billingAdmin, invitations, stepUp, users }: Services,
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = { onRequest: app.requireAdmin };
@@ -94,6 +97,12 @@ export async function adminRoutes(
 
   r.post('/admin/billing/reconcile', { schema: reconcileSchema, ...confirmed }, async (request) => ({
     data: await billingAdmin.reconcile(authOf(request).user),
+  }));
+
+  r.get('/admin/mail', { schema: mailSchema, ...guard }, async () => ({ data: await adminMail.view() }));
+
+  r.post('/admin/mail/:id/retry', { schema: retryMailSchema, ...guard }, async (request) => ({
+    data: { message: await adminMail.retry(authOf(request).user, request.params.id) },
   }));
 
   r.post('/admin/invite', { schema: inviteSchema, ...confirmed }, async (request, reply) => {

@@ -5,6 +5,9 @@ import {
   adminBillingStatusSchema,
   adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
+  adminMailParamsSchema,
+  adminMailResponseSchema,
+  adminMailRetryResponseSchema,
   adminOverviewSchema,
   adminPaymentParamsSchema,
   adminPaymentsResponseSchema,
@@ -99,3 +102,10 @@ export const refundSchema = {
 export const billingStatusSchema = { response: { 200: adminBillingStatusSchema, ...errorResponses } };
 
 export const reconcileSchema = { response: { 200: reconcileResponseSchema, ...actionErrors } };
+
+export const mailSchema = { response: { 200: adminMailResponseSchema, ...errorResponses } };
+
+export const retryMailSchema = {
+  params: adminMailParamsSchema,
+  response: { 200: adminMailRetryResponseSchema, ...errorResponses, 404: apiErrorBodySchema },
+};

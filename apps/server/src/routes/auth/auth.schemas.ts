@@ -3,7 +3,10 @@
 import {
   apiErrorBodySchema,
   authResponseSchema,
+  changeEmailBodySchema,
+  changePasswordBodySchema,
   deleteAccountBodySchema,
+  linkSentResponseSchema,
   loginBodySchema,
   loginResponseSchema,
   meResponseSchema,
@@ -11,10 +14,13 @@ import {
   mfaSetupResponseSchema,
   mfaVerifyBodySchema,
   mfaVerifyResponseSchema,
+  noticeSettingsBodySchema,
   okResponseSchema,
   onboardingPatchSchema,
   ownActivitiesResponseSchema,
   registerBodySchema,
+  verifyEmailBodySchema,
+  verifyEmailResponseSchema,
 } from '@ownvoice/shared';
 
 const errorResponses = {
@@ -58,3 +64,23 @@ export const deleteAccountSchema = {
 };
 
 export const activitiesSchema = { response: { 200: ownActivitiesResponseSchema, ...errorResponses } };
+
+// The address and the password after sign-up (routes/auth/email.routes.ts, password.routes.ts).
+export const verifyEmailSchema = {
+  body: verifyEmailBodySchema,
+  // 403: an old sign-up confirming while the beta is full; 409: a new address taken meanwhile.
+  response: { 200: verifyEmailResponseSchema, ...errorResponses },
+};
+export const resendEmailSchema = { response: { 202: linkSentResponseSchema, ...errorResponses } };
+export const changeEmailSchema = {
+  body: changeEmailBodySchema,
+  response: { 202: linkSentResponseSchema, ...errorResponses },
+};
+export const changePasswordSchema = {
+  body: changePasswordBodySchema,
+  response: { 200: okResponseSchema, ...errorResponses },
+};
+export const noticeSettingsSchema = {
+  body: noticeSettingsBodySchema,
+  response: { 200: meResponseSchema, ...errorResponses },
+};

@@ -1,5 +1,7 @@
-import { MESSAGES, userSchema } from '@ownvoice/shared';
+import { EMAIL_LINK_HOURS, MESSAGES, userSchema } from '@ownvoice/shared';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailMessages, users } from '../../db/schema.js';
 import { createTestContext, newAccount, type TestContext } from '../../test/test-app.js';
 
 let ctx: TestContext;
@@ -21,6 +23,10 @@ describe('POST /api/auth/register', () => {
       email: account.email,
       role: 'user',
       mfaEnabled: false,
+      // Confirmed from the link mailed to it (routes/auth/email.test.ts).
+      emailVerified: false,
+      pendingEmail: null,
+      mutedNotices: [],
       plan: { name: 'none', billingCycle: null },
       onboarding: { step: 'registered' },
       credits: 0,
@@ -109,6 +115,53 @@ describe('beta cap', () => {
       expect(res.json().code).toBe('BETA_WAITLIST');
       const stats = await capped.client().get('/api/public/stats');
       expect(stats.json()).toEqual({ userCount: 2, cap: 2 });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('gives an unconfirmed sign-up’s seat back after its link’s hours, and lets it confirm only into a free seat', async () => {
+    const capped = await createTestContext({ betaCap: 2 });
+    /** The token of the newest confirmation link mailed to the account (read from the stored message). */
+    const newestLink = async (userId: string) => {
+      const [mail] = await capped.database.db
+        .select()
+        .from(mailMessages)
+        .where(and(eq(mailMessages.userId, userId), eq(mailMessages.kind, 'verify_email')))
+        .orderBy(desc(mailMessages.createdAt))
+        .limit(1);
+      return /\/auth\/verify\?token=([\w-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    };
+    try {
+      const stale = capped.client();
+      const { account, res } = await stale.register(newAccount('stale'), { confirmed: false });
+      const staleId: string = res.json().user.id;
+      await capped.client().register(newAccount('kept'));
+      expect((await capped.client().post('/api/auth/register', newAccount())).json().code).toBe('BETA_WAITLIST');
+
+      // Unconfirmed for longer than its link works: its seat is free again, and someone takes it.
+      capped.clock.advance(EMAIL_LINK_HOURS * 60 * 60_000 + 60_000);
+      expect((await capped.client().get('/api/public/stats')).json()).toEqual({ userCount: 1, cap: 2 });
+      const { res: late } = await capped.client().register(newAccount('late'), { confirmed: false });
+
+      // Confirming now, with a fresh link, finds the beta full: the address stays unconfirmed.
+      stale.token = (
+        await stale.post('/api/auth/login', { email: account.email, password: account.password })
+      ).json().token;
+      expect((await stale.post('/api/auth/email/resend')).statusCode).toBe(202);
+      const token = await newestLink(staleId);
+      const full = await capped.client().post('/api/auth/email/verify', { token });
+      expect(full.statusCode).toBe(403);
+      expect(full.json().code).toBe('BETA_WAITLIST');
+      expect(full.json().msg).toContain('filled up');
+      expect((await stale.get('/api/auth/me')).json().user.emailVerified).toBe(false);
+
+      // A seat frees up (the newer sign-up leaves): the same link now confirms.
+      await capped.database.db.delete(users).where(eq(users.id, late.json().user.id));
+      const confirmed = await capped.client().post('/api/auth/email/verify', { token });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect((await stale.get('/api/auth/me')).json().user.emailVerified).toBe(true);
+      expect((await capped.client().get('/api/public/stats')).json()).toEqual({ userCount: 2, cap: 2 });
     } finally {
       await capped.close();
     }

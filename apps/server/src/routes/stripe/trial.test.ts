@@ -1,7 +1,9 @@
 // Pay later: a card saved through a setup checkout starts the trial, which becomes the minimum
 // plan a day later by itself (on the service clock, through the billing job) or at once.
-import { addMonthsUtc, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE } from '@ownvoice/shared';
+import { addMonthsUtc, EMAIL_MESSAGES, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.js';
 import {
   actionsOf,
   type BillingTestContext,
@@ -104,6 +106,23 @@ describe('the pay-later trial', () => {
     await ctx.app.platform.startBillingSchedule();
     await queue.sendBillingTick();
     await expect.poll(async () => (await me(client)).plan.name, { timeout: 20_000, interval: 250 }).toBe('minimum');
+  });
+
+  it('needs a confirmed address: refused before anything reaches the provider', async () => {
+    const client = ctx.client();
+    const { account } = await client.register(undefined, { confirmed: false });
+    const refused = await client.post('/api/stripe/onboarding/pay-later/setup-session');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      code: 'EMAIL_NOT_VERIFIED',
+      msg: EMAIL_MESSAGES.notVerified(account.email),
+    });
+    const user = await me(client);
+    expect(user.onboarding.step).toBe('registered');
+    // No customer was made at the provider, so no checkout either.
+    expect(user.plan.name).toBe('none');
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.stripeCustomerId).toBeNull();
   });
 
   it('ends when the person abandons the setup checkout: nothing starts', async () => {

@@ -8,10 +8,14 @@ import {
   type ActivityAction,
   formatUsd,
   isPaidPlanName,
+  type LedgerResource,
   PACKS,
+  PAY_LATER_FIRST_CHARGE_CENTS,
+  PLAN_LABELS,
   packsGrant,
   planWithCycle,
   RESOURCE_LABELS,
+  TRIAL_LENGTH_MS,
   trialGrant,
 } from '@ownvoice/shared';
 import type { Clock } from '../../clock.js';
@@ -19,6 +23,8 @@ import type { AccountLock } from '../../db/account-lock.js';
 import type { Database } from '../../db/client.js';
 import type { PaymentRow, UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
+import type { MailData, MailKind } from '../../mail/messages.js';
+import { SITE_PATHS } from '../../mail/site-paths.js';
 import {
   type BillingEvent,
   type CheckoutFacts,
@@ -33,6 +39,13 @@ import type { BillingRecordsRepository } from '../../repositories/billing-record
 import type { PaymentsRepository } from '../../repositories/payments.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { ActivityService } from '../activity.service.js';
+import {
+  AfterCommit,
+  type NoticeRecipient,
+  type Notices,
+  shownAmountsInWords,
+  storedAmountsInWords,
+} from '../notices.js';
 import type { UsageService } from '../usage.service.js';
 import type { BillingActions } from './billing-actions.js';
 import { invoiceGrant } from './invoice-grant.js';
@@ -50,6 +63,8 @@ export interface BillingEventsDeps {
   usage: UsageService;
   activity: Pick<ActivityService, 'record'>;
   actions: BillingActions;
+  /** The e-mail notices of what an event changed, sent once its transaction has committed. */
+  notices: Pick<Notices, 'send' | 'link'>;
   clock: Clock;
   log: { warn(msg: string): void; error(obj: unknown, msg?: string): void };
 }
@@ -63,6 +78,9 @@ type Decision = 'adopted' | 'rejected';
 const TRIAL_READY_FROM = ['registered', 'choice', 'pay_later_setup_started', 'pay_now_plans', 'plan_checkout_started'];
 
 export class BillingEventsService {
+  /** The notices each open transaction will send once it commits (see `transaction`). */
+  private readonly afterCommit = new WeakMap<Database, AfterCommit>();
+
   /** Webhook deliveries seen by this process, for /api/health. */
   readonly deliveries: { lastVerifiedAt: Date | null; lastRefusedAt: Date | null; lastRefusal: string | null } = {
     lastVerifiedAt: null,
@@ -303,6 +321,16 @@ export class BillingEventsService {
       );
     }
     await this.log(tx, userId, 'plan_paid', `Paid ${formatUsd(invoice.amountPaidCents)} for ${grant.description}`);
+    if (invoice.amountPaidCents > 0) {
+      this.notify(tx, user, 'payment_receipt', {
+        username: user.username,
+        description: grant.description,
+        amountCents: invoice.amountPaidCents,
+        paidAt: invoice.paidAt ?? this.d.clock.now(),
+        renewal: invoice.renewal,
+        link: this.link(SITE_PATHS.account),
+      });
+    }
     const row = await this.d.payments.find(invoice.id, tx);
     if (row && payment) await this.applyPaymentState(tx, user, row, payment);
     return true;
@@ -340,6 +368,21 @@ export class BillingEventsService {
       { reason: 'pack', reference: checkout.id },
     );
     await this.log(tx, user.id, 'pack_bought', `Bought ${bought}`);
+    if (checkout.amountTotalCents > 0) {
+      const amounts: Partial<Record<LedgerResource, number>> = {};
+      for (const pack of checkout.packs) {
+        const { resource, amount } = PACKS[pack];
+        amounts[resource] = (amounts[resource] ?? 0) + amount;
+      }
+      this.notify(tx, user, 'payment_receipt', {
+        username: user.username,
+        description: shownAmountsInWords(amounts),
+        amountCents: checkout.amountTotalCents,
+        paidAt,
+        renewal: false,
+        link: this.link(SITE_PATHS.account),
+      });
+    }
     const row = await this.d.payments.find(checkout.id, tx);
     if (row && payment) await this.applyPaymentState(tx, user, row, payment);
     return true;
@@ -387,6 +430,15 @@ export class BillingEventsService {
     // A pay-now checkout opened before must not be paid on top of the trial.
     await this.closeOtherCheckouts(tx, user.id, others, checkout.id);
     await this.log(tx, user.id, 'trial_started', 'Card saved; the trial started');
+    // The trial lasts a day, so "ends tomorrow" is said now: when, and what the first charge is
+    // (the Minimum plan's first month and the trial day, never discounted: trial-charge.ts).
+    this.notify(tx, user, 'trial_ending', {
+      username: user.username,
+      endsAt: new Date(now.getTime() + TRIAL_LENGTH_MS),
+      amountCents: PAY_LATER_FIRST_CHARGE_CENTS,
+      planLabel: PLAN_LABELS.minimum,
+      link: this.link(SITE_PATHS.account),
+    });
     return true;
   }
 
@@ -400,11 +452,23 @@ export class BillingEventsService {
     const dispute = facts.dispute?.status ?? null;
     if (facts.refundedCents === row.refundedCents && dispute === row.disputeStatus) return;
     await this.d.payments.update(tx, row.id, { refundedCents: facts.refundedCents, disputeStatus: dispute });
-    if (!user || row.outcome !== 'granted') return;
+    if (!user) return;
+    const refunded = facts.refundedCents - row.refundedCents;
+    if (row.outcome !== 'granted') {
+      if (refunded > 0) this.notifyRefund(tx, user, row, refunded, null);
+      return;
+    }
     // A chargeback holds the whole payment: what it granted goes, as for a full refund.
     const lost = dispute === 'open' || dispute === 'lost';
     const fraction = lost ? 1 : row.amountCents > 0 ? facts.refundedCents / row.amountCents : 1;
-    await this.d.usage.reverseGrant(tx, user.id, row.id, fraction, `${facts.refundedCents}:${dispute ?? 'none'}`);
+    const reversed = await this.d.usage.reverseGrant(
+      tx,
+      user.id,
+      row.id,
+      fraction,
+      `${facts.refundedCents}:${dispute ?? 'none'}`,
+    );
+    if (refunded > 0) this.notifyRefund(tx, user, row, refunded, reversed);
     if (facts.refundedCents !== row.refundedCents) {
       await this.log(
         tx,
@@ -546,10 +610,16 @@ export class BillingEventsService {
     event: BillingEvent | undefined,
     work: (tx: Database, user: UserRow | undefined) => Promise<Settled>,
   ): Promise<Settled> {
-    return this.d.db.transaction(async (tx) => {
+    // Notices wait for the commit: a transaction that rolls back (or a repeat the claim stops)
+    // sends nothing, and each effect is recorded, so noticed, once.
+    const after = new AfterCommit();
+    const settled = await this.d.db.transaction(async (tx) => {
+      this.afterCommit.set(tx, after);
       if (event && !(await this.d.events.claim(tx, event))) return false;
       return work(tx, await this.d.users.lockById(tx, userId));
     });
+    await after.run();
+    return settled;
   }
 
   private async claimOnly(event: BillingEvent | undefined): Promise<Settled> {
@@ -568,6 +638,14 @@ export class BillingEventsService {
     if (change === 'payment_failed' && due) {
       const why = due.requiresAction ? 'the bank asks to confirm it' : (due.failure ?? 'the card was declined');
       await this.log(tx, after.id, 'payment_failed', `A payment of ${formatUsd(due.amountCents)} failed: ${why}`);
+      this.notify(tx, after, 'card_declined', {
+        username: after.username,
+        amountCents: due.amountCents,
+        reason: due.requiresAction
+          ? 'your bank asks you to confirm the payment.'
+          : sentence(due.failure ?? 'your card was declined'),
+        link: this.payLink(due.payUrl),
+      });
     } else if (change === 'payment_fixed') {
       await this.log(tx, after.id, 'payment_fixed', 'The unpaid invoice was paid');
     } else if (change === 'trial_unpaid') {
@@ -584,6 +662,11 @@ export class BillingEventsService {
         'subscription_ended',
         `${planWithCycle(before.planName, before.billingCycle)} ended`,
       );
+      this.notify(tx, after, 'subscription_ended', {
+        username: after.username,
+        planLabel: planWithCycle(before.planName, before.billingCycle),
+        link: this.link(SITE_PATHS.plans),
+      });
     }
     if (before.planName !== after.planName || before.billingCycle !== after.billingCycle) {
       if (isPaidPlanName(after.planName) || isPaidPlanName(before.planName)) {
@@ -597,9 +680,65 @@ export class BillingEventsService {
       }
     } else if (after.cancelAtPeriodEnd && !before.cancelAtPeriodEnd) {
       await this.log(tx, after.id, 'subscription_canceled', 'Set to end at the close of the paid period');
+      this.notify(tx, after, 'subscription_ending', {
+        username: after.username,
+        planLabel: planWithCycle(after.planName, after.billingCycle),
+        endsAt: after.currentPeriodEnd,
+        link: this.link(SITE_PATHS.account),
+      });
     } else if (!after.cancelAtPeriodEnd && before.cancelAtPeriodEnd && isPaidPlanName(after.planName)) {
       await this.log(tx, after.id, 'subscription_reactivated', 'Renews again at the end of the period');
     }
+  }
+
+  /** Sends `kind` to `user` once `tx` has committed (see `transaction`); nothing if it rolls back. */
+  private notify<K extends MailKind>(tx: Database, user: NoticeRecipient, kind: K, data: MailData<K>): void {
+    const after = this.afterCommit.get(tx);
+    if (!after) {
+      this.d.log.error({ userId: user.id, kind }, 'billing: a notice outside a settling transaction was not sent');
+      return;
+    }
+    after.add(() => this.d.notices.send(user, kind, data));
+  }
+
+  /** What a refund took back, in words: what was left of what the payment granted. */
+  private notifyRefund(
+    tx: Database,
+    user: NoticeRecipient,
+    row: PaymentRow,
+    refundedCents: number,
+    reversed: Awaited<ReturnType<UsageService['reverseGrant']>> | null,
+  ): void {
+    const taken = reversed ? storedAmountsInWords(reversed.taken) : '';
+    const spent = reversed ? storedAmountsInWords(reversed.unrecovered) : '';
+    const takenBack = !reversed
+      ? null
+      : taken
+        ? `${taken}${spent ? `; ${spent} of it had been used already` : ''}`
+        : spent
+          ? `nothing, as what it granted (${spent}) had been used already`
+          : 'nothing, as nothing was left of what it granted';
+    this.notify(tx, user, 'refund', {
+      username: user.username,
+      // A payment that granted nothing was a second subscription's (an account deleted gets no mail).
+      description: reversed ? row.description : 'a second subscription, started while your plan ran',
+      amountCents: refundedCents,
+      takenBack,
+      link: this.link(SITE_PATHS.account),
+    });
+  }
+
+  private link(path: string): string {
+    return this.d.notices.link(path);
+  }
+
+  /**
+   * Where to pay a failed invoice: the provider's page (the offline provider's is a path on this
+   * site), else the account page, which links to it.
+   */
+  private payLink(payUrl: string | null): string {
+    if (!payUrl) return this.link(SITE_PATHS.account);
+    return payUrl.startsWith('/') ? this.link(payUrl) : payUrl;
   }
 
   private log(tx: Database, userId: string, action: ActivityAction, details: string): Promise<void> {
@@ -612,3 +751,6 @@ export class BillingEventsService {
     await this.d.usage.addStorageSlots(tx, userId, slots - current, { reason: 'plan', reference: null });
   }
 }
+
+/** A reason as a sentence: a full stop at its end. */
+const sentence = (reason: string): string => (/[.!?]$/.test(reason.trim()) ? reason.trim() : `${reason.trim()}.`);

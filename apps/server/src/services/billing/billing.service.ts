@@ -79,9 +79,14 @@ export class BillingService {
     return { provider: this.options.provider, testMode: this.payments?.provider.testMode ?? false };
   }
 
-  /** Pay later: a setup checkout that saves a card; the trial starts when it completes. */
+  /**
+   * Pay later: a setup checkout that saves a card; the trial starts when it completes. The trial
+   * is one per person, keyed by address, so the address must be confirmed first (asked before the
+   * trial keys: an unconfirmed sign-up cannot probe whose address had a trial).
+   */
   async startTrialSetup(user: UserRow, origin: string): Promise<CheckoutResponse> {
     const { provider } = this.require();
+    if (!user.emailVerifiedAt) throw errors.emailNotVerified(user.email);
     if ((await this.records.claimedTrialKeys(trialKeys(user.email, null))).length > 0) {
       throw errors.trialUnavailable(
         'This address has had a trial before, so there is no second one. Choose a plan to go on.',
