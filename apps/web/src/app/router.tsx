@@ -27,6 +27,7 @@ const ForgotPasswordPage = lazyPage(
   'ForgotPasswordPage',
 );
 const ResetPasswordPage = lazyPage(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage');
+const VerifyEmailPage = lazyPage(() => import('../features/auth/components/VerifyEmailPage'), 'VerifyEmailPage');
 const ConvertPage = lazyPage(() => import('../features/convert/components/ConvertPage'), 'ConvertPage');
 const CreateContentPage = lazyPage(
   () => import('../features/create-content/components/CreateContentPage'),
@@ -82,6 +83,8 @@ export function AppRoutes() {
         <Route path={PATHS.auth} element={<AuthPage />} />
         <Route path={PATHS.forgotPassword} element={<ForgotPasswordPage />} />
         <Route path={PATHS.resetPassword} element={<ResetPasswordPage />} />
+        {/* Public like a reset link: the e-mailed link works signed in or not. */}
+        <Route path={PATHS.verifyEmail} element={<VerifyEmailPage />} />
         <Route path={PATHS.login} element={<AuthTabRedirect tab="login" />} />
         <Route path={PATHS.register} element={<AuthTabRedirect tab="register" />} />
         <Route path={PATHS.about} element={<AboutPage />} />

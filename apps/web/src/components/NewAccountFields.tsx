@@ -1,5 +1,6 @@
 // The fields a new account chooses, with registration's hints and input filters: a username, and
-// a password typed twice. Sign-up and accepting an admin invitation both use them.
+// a password typed twice. Sign-up and accepting an admin invitation use both; a reset link and
+// the account page's password change use the password fields under their own labels.
 import { PasswordInput, TextInput } from '@mantine/core';
 import { filterUsernameInput, PASSWORD_MAX, USERNAME_MAX } from '@ownvoice/shared';
 
@@ -23,6 +24,9 @@ export interface NewPasswordFieldsProps {
   confirmPassword: string;
   onPassword: (value: string) => void;
   onConfirmPassword: (value: string) => void;
+  /** The first field's label ("Password" at sign-up, "New password" where one is replaced). */
+  passwordLabel?: string;
+  confirmLabel?: string;
 }
 
 export function NewPasswordFields({
@@ -30,11 +34,13 @@ export function NewPasswordFields({
   confirmPassword,
   onPassword,
   onConfirmPassword,
+  passwordLabel = 'Password',
+  confirmLabel = 'Confirm password',
 }: NewPasswordFieldsProps) {
   return (
     <>
       <PasswordInput
-        label="Password"
+        label={passwordLabel}
         name="password"
         autoComplete="new-password"
         description="8 or more characters with an uppercase letter, a lowercase letter and a number"
@@ -43,7 +49,7 @@ export function NewPasswordFields({
         onChange={(event) => onPassword(event.currentTarget.value)}
       />
       <PasswordInput
-        label="Confirm password"
+        label={confirmLabel}
         name="confirmPassword"
         autoComplete="new-password"
         value={confirmPassword}

@@ -5,6 +5,8 @@ export const PATHS = {
   auth: '/auth',
   forgotPassword: '/auth/forgot',
   resetPassword: '/auth/reset',
+  /** An e-mailed link to confirm an address (a sign-up's, or a new address's): public, like a reset link. */
+  verifyEmail: '/auth/verify',
   login: '/login',
   register: '/register',
   about: '/about',

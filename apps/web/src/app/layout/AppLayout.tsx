@@ -1,5 +1,6 @@
-// Every page shares the beta banner, the navbar and the footer around its own content, and the
-// one purchase modal (and the edit pass's proofread question) any feature may raise. Pages load lazily: until a page's code arrives the
+// Every page shares the beta banner (and, signed in, the notice of an unconfirmed address), the
+// navbar and the footer around its own content, and the one purchase modal (and the edit pass's
+// proofread question) any feature may raise. Pages load lazily: until a page's code arrives the
 // header and footer stay and a loader fills the page's place.
 import { Box } from '@mantine/core';
 import { Suspense } from 'react';
@@ -8,6 +9,7 @@ import { FullPageLoader } from '../../components/FullPageLoader';
 import { ProofreadPlanDialog } from '../purchase/ProofreadPlanDialog';
 import { PurchaseModal } from '../purchase/PurchaseModal';
 import { BetaBanner } from './BetaBanner';
+import { EmailConfirmNotice } from './EmailConfirmNotice';
 import { ModelNotice } from './ModelNotice';
 import { ScrollToTop } from './ScrollToTop';
 import { SiteFooter } from './SiteFooter';
@@ -19,6 +21,7 @@ export function AppLayout() {
       <ScrollToTop />
       <BetaBanner />
       <ModelNotice />
+      <EmailConfirmNotice />
       <SiteHeader />
       <Box component="main" id="main" style={{ flex: 1 }}>
         <Suspense fallback={<FullPageLoader />}>

@@ -1,14 +1,19 @@
-// The account screen's calls: two-factor setup, verify and disable, deleting the account, and the
-// latest security events.
+// The account screen's calls: two-factor setup, verify and disable, deleting the account, the
+// latest security events, changing the address or the password, and the e-mail notices.
 import {
   type Activity,
+  type ChangeEmailBody,
+  type ChangePasswordBody,
   type DeleteAccountBody,
+  linkSentResponseSchema,
   type MfaSetupResponse,
   type MfaVerifyResponse,
+  meResponseSchema,
   mfaSetupResponseSchema,
   mfaVerifyResponseSchema,
   okResponseSchema,
   ownActivitiesResponseSchema,
+  type User,
 } from '@ownvoice/shared';
 import { api } from '../../lib/api';
 
@@ -33,3 +38,16 @@ export const fetchOwnActivities = async (signal?: AbortSignal): Promise<Activity
   });
   return answer.data.activities;
 };
+
+/** Sends a link to the new address; the address changes once it is opened. Answers what to look for. */
+export const changeEmail = async (body: ChangeEmailBody): Promise<string> =>
+  (await api.post('/auth/email/change', body, { schema: linkSentResponseSchema })).msg;
+
+/** Every other session is ended; this one stays signed in. */
+export const changePassword = async (body: ChangePasswordBody): Promise<void> => {
+  await api.post('/auth/password/change', body, { schema: okResponseSchema });
+};
+
+/** The notices switched off (switchable ones only); answers the user as it is now. */
+export const saveMutedNotices = async (muted: string[]): Promise<User> =>
+  (await api.request('/auth/notices', { method: 'PUT', body: { muted }, schema: meResponseSchema })).user;

@@ -7,6 +7,8 @@ import {
   ADMIN_MFA_HEADER,
   type AdminBillingStatus,
   type AdminConfirmation,
+  type AdminMailMessage,
+  type AdminMailResponse,
   type AdminOverview,
   type AdminPayment,
   type AdminRefundBody,
@@ -17,6 +19,8 @@ import {
   adminBillingStatusSchema,
   adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
+  adminMailResponseSchema,
+  adminMailRetryResponseSchema,
   adminOverviewSchema,
   adminPaymentsResponseSchema,
   adminRefundResponseSchema,
@@ -128,3 +132,12 @@ export const fetchBillingStatus = async (signal?: AbortSignal): Promise<AdminBil
 export const reconcileBilling = async (mfaToken?: string): Promise<Reconciliation> =>
   (await api.post('/admin/billing/reconcile', undefined, { schema: reconcileResponseSchema, ...withMfa(mfaToken) }))
     .data;
+
+/** Where e-mail goes, how many messages failed, and the newest ones (their text on an outbox server). */
+export const fetchAdminMail = async (signal?: AbortSignal): Promise<AdminMailResponse['data']> =>
+  (await api.get('/admin/mail', { schema: adminMailResponseSchema, ...withSignal(signal) })).data;
+
+/** A failed message queued again with its attempts afresh (no second factor: it only repeats a send). */
+export const retryMail = async (id: string): Promise<AdminMailMessage> =>
+  (await api.post(`/admin/mail/${encodeURIComponent(id)}/retry`, undefined, { schema: adminMailRetryResponseSchema }))
+    .data.message;

@@ -5,6 +5,8 @@ import {
   publicStatsSchema,
   type RegisterBody,
   type ResetPasswordBody,
+  type VerifyEmailResponse,
+  verifyEmailResponseSchema,
 } from '@ownvoice/shared';
 import { z } from 'zod';
 import { api } from '../../lib/api';
@@ -24,6 +26,15 @@ export async function askPasswordReset(body: ForgotPasswordBody): Promise<string
 /** The reset link's new password (and the code when two-factor is on). */
 export async function resetPassword(body: ResetPasswordBody): Promise<string> {
   return (await api.post('/auth/password/reset', body, { token: null, schema: messageSchema })).msg;
+}
+
+/**
+ * An e-mailed link's token: confirms the address it was sent to (a sign-up's, or a new one). The
+ * link says whose address it is; the session goes along so that a change of address, which ends
+ * the account's sessions, keeps this one when it is that account's.
+ */
+export function verifyEmail(token: string): Promise<VerifyEmailResponse> {
+  return api.post('/auth/email/verify', { token }, { schema: verifyEmailResponseSchema });
 }
 
 export function fetchPublicStats(signal?: AbortSignal): Promise<PublicStats> {

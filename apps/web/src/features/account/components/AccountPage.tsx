@@ -1,6 +1,7 @@
-// /dashboard/account: account info with the role badge and Delete Account, the subscription, usage
-// limits, two-factor settings and recent security events. The user is re-read on arrival so limits
-// and two-factor show what the server has now.
+// /dashboard/account: account info with the role badge and Delete Account, the address (confirmed
+// or not, and changing it), the password, two-factor settings, recent security events, the
+// subscription, usage limits and the e-mail notices. The user is re-read on arrival so limits,
+// two-factor and the address show what the server has now.
 import { Alert, Card, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { ACCOUNT_MESSAGES, isAdminRole, MFA_MESSAGES } from '@ownvoice/shared';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -12,6 +13,9 @@ import { formatDate } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { AccountField } from './AccountField';
 import { DeleteAccountButton } from './DeleteAccountButton';
+import { EmailCard } from './EmailCard';
+import { NoticesCard } from './NoticesCard';
+import { PasswordCard } from './PasswordCard';
 import { SecurityEventsCard } from './SecurityEventsCard';
 import { SubscriptionCard } from './SubscriptionCard';
 import { TwoFactorCard } from './TwoFactorCard';
@@ -47,7 +51,6 @@ export function AccountPage() {
               Account information
             </Title>
             <AccountField label="Username">{user.username}</AccountField>
-            <AccountField label="E-mail">{user.email}</AccountField>
             <AccountField label="Role">
               <RoleBadge role={user.role} />
             </AccountField>
@@ -56,6 +59,8 @@ export function AccountPage() {
               <DeleteAccountButton />
             </Group>
           </Card>
+          <EmailCard />
+          <PasswordCard />
           <TwoFactorCard />
           <SecurityEventsCard />
         </Stack>
@@ -63,6 +68,7 @@ export function AccountPage() {
           <SubscriptionCard user={user} onError={setError} />
           <UsageLimitsCard limits={user.usageLimits} />
           <UsageHistory />
+          <NoticesCard />
         </Stack>
       </SimpleGrid>
     </Page>

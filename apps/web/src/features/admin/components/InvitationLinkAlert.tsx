@@ -9,7 +9,11 @@ export function InvitationLinkAlert({ invitation }: { invitation: InviteResponse
   return (
     <Alert color="teal" icon={<IconMailCheck size={20} />} title="Invitation created" data-testid="invite-result">
       <Stack gap="xs">
-        <Text fz="sm">Send this link to the new admin. It works once.</Text>
+        <Text fz="sm" data-testid="invite-mailed">
+          {invitation.mailed
+            ? 'We e-mailed this link to the invitee. You can also pass it on yourself; it works once.'
+            : 'The e-mail to the invitee could not be sent: pass this link on yourself. It works once.'}
+        </Text>
         <Group gap="sm" wrap="nowrap" align="center">
           <Code data-testid="invite-url" style={{ wordBreak: 'break-all', flex: 1 }}>
             {invitation.invitationUrl}

@@ -1,5 +1,5 @@
-// System overview: user counts, credits in circulation, billing's health, and 30 days of sign-ups,
-// Voices trained and waking hours.
+// System overview: user counts, credits in circulation, billing's health, where e-mail goes (and
+// what failed), and 30 days of sign-ups, Voices trained and waking hours.
 import { Card, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { ADMIN_ACTIVE_DAYS } from '@ownvoice/shared';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -9,6 +9,7 @@ import { needsMfa, useAdminOverview } from '../hooks/use-admin-data';
 import { AdminMfaWarning } from './AdminMfaWarning';
 import { BillingCard } from './BillingCard';
 import { DailyChart } from './DailyChart';
+import { MailCard } from './MailCard';
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
@@ -40,6 +41,7 @@ export function SystemOverview() {
         <Stat label="Credits in circulation" value={data.credits.total} />
       </SimpleGrid>
       <BillingCard />
+      <MailCard />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="admin-charts">
         <DailyChart
           days={days}

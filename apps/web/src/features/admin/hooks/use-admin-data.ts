@@ -4,6 +4,7 @@ import type { ActivitiesQuery, AdminUsersQuery } from '@ownvoice/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-error';
 import {
+  fetchAdminMail,
   fetchAdminOverview,
   fetchAdminUsers,
   fetchBillingStatus,
@@ -47,6 +48,14 @@ export const usePendingInvitations = () =>
   useQuery({
     queryKey: [...ADMIN_QUERY_KEY, 'invitations'],
     queryFn: ({ signal }) => fetchPendingInvitations(signal),
+  });
+
+/** The outbox: refreshed now and then, so a message being sent shows when it went (or failed). */
+export const useAdminMail = () =>
+  useQuery({
+    queryKey: [...ADMIN_QUERY_KEY, 'mail'],
+    queryFn: ({ signal }) => fetchAdminMail(signal),
+    refetchInterval: 15_000,
   });
 
 export const useBillingStatus = () =>

@@ -1,38 +1,30 @@
 // /auth/forgot: the address to send a reset link to. The answer is the same whether or not an
 // account uses it, so the page says what happens next either way.
 import { Alert, Anchor, Button, Card, Stack, Text } from '@mantine/core';
-import { firstIssueMessage, forgotPasswordBodySchema } from '@ownvoice/shared';
+import { forgotPasswordBodySchema } from '@ownvoice/shared';
 import { IconMailForward } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import { errorMessage } from '../../../lib/api-error';
+import { parseForm } from '../../../lib/form-error';
 import { authPath } from '../../../lib/paths';
+import { useSubmit } from '../../../lib/use-submit';
 import { askPasswordReset } from '../api';
 import { EmailField } from './EmailField';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const { busy, error, clearError, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = forgotPasswordBodySchema.safeParse({ email });
-    if (!parsed.success) {
-      setError(firstIssueMessage(parsed.error));
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      setSent(await askPasswordReset(parsed.data));
-    } catch (cause) {
-      setError(errorMessage(cause, 'Could not send the link. Please try again in a moment.'));
-    }
-    setBusy(false);
+    const outcome = await run(
+      () => askPasswordReset(parseForm(forgotPasswordBodySchema, { email })),
+      'Could not send the link. Please try again in a moment.',
+    );
+    if (outcome?.ok) setSent(outcome.value);
   };
 
   return (
@@ -62,7 +54,7 @@ export function ForgotPasswordPage() {
         ) : (
           <form onSubmit={(event) => void submit(event)} noValidate aria-label="Forgot password">
             <Stack gap="md">
-              <ErrorAlert message={error} onClose={() => setError(null)} />
+              <ErrorAlert message={error} onClose={clearError} />
               <EmailField value={email} onChange={setEmail} />
               <Button type="submit" loading={busy} fullWidth>
                 Send me a link

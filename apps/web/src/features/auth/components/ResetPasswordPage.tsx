@@ -1,21 +1,19 @@
 // /auth/reset?token=…: the e-mailed link's page. A new password (twice), and the code from the
 // authenticator app when the server says two-factor is on; then every session is ended and the
 // person signs in with the new password.
-import { Alert, Anchor, Button, Card, PasswordInput, Stack, TextInput } from '@mantine/core';
-import {
-  filterLoginCodeInput,
-  firstIssueMessage,
-  MESSAGES,
-  PASSWORD_MAX,
-  resetPasswordBodySchema,
-} from '@ownvoice/shared';
+import { Alert, Anchor, Button, Card, Stack } from '@mantine/core';
+import { MESSAGES, resetPasswordBodySchema } from '@ownvoice/shared';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { AuthCodeField } from '../../../components/AuthCodeField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { NewPasswordFields } from '../../../components/NewAccountFields';
 import { Page } from '../../../components/Page';
-import { errorMessage, isApiError } from '../../../lib/api-error';
+import { isApiError } from '../../../lib/api-error';
+import { FormError, parseForm } from '../../../lib/form-error';
 import { authPath, PATHS } from '../../../lib/paths';
+import { useSubmit } from '../../../lib/use-submit';
 import { resetPassword } from '../api';
 
 export function ResetPasswordPage() {
@@ -25,30 +23,18 @@ export function ResetPasswordPage() {
   const [confirm, setConfirm] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const { busy, error, clearError, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password !== confirm) {
-      setError(MESSAGES.passwordMismatch);
-      return;
-    }
-    const parsed = resetPasswordBodySchema.safeParse({ token, password, ...(needsCode ? { mfaToken: code } : {}) });
-    if (!parsed.success) {
-      setError(firstIssueMessage(parsed.error));
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      setDone(await resetPassword(parsed.data));
-    } catch (cause) {
-      if (isApiError(cause) && cause.code === 'MFA_REQUIRED') setNeedsCode(true);
-      setError(errorMessage(cause, 'Could not change the password. Please try again.'));
-    }
-    setBusy(false);
+    const outcome = await run(async () => {
+      if (password !== confirm) throw new FormError(MESSAGES.passwordMismatch);
+      const body = parseForm(resetPasswordBodySchema, { token, password, ...(needsCode ? { mfaToken: code } : {}) });
+      return resetPassword(body);
+    }, 'Could not change the password. Please try again.');
+    if (outcome?.ok) setDone(outcome.value);
+    else if (outcome && isApiError(outcome.cause) && outcome.cause.code === 'MFA_REQUIRED') setNeedsCode(true);
   };
 
   if (done) {
@@ -73,7 +59,7 @@ export function ResetPasswordPage() {
       <Card padding="xl">
         <form onSubmit={(event) => void submit(event)} noValidate aria-label="New password">
           <Stack gap="md">
-            <ErrorAlert message={error} onClose={() => setError(null)} />
+            <ErrorAlert message={error} onClose={clearError} />
             {token === '' && (
               <Alert color="orange">
                 This page needs the link from the e-mail.{' '}
@@ -83,32 +69,15 @@ export function ResetPasswordPage() {
                 .
               </Alert>
             )}
-            <PasswordInput
-              label="New password"
-              name="password"
-              autoComplete="new-password"
-              value={password}
-              maxLength={PASSWORD_MAX}
-              onChange={(event) => setPassword(event.currentTarget.value)}
+            <NewPasswordFields
+              password={password}
+              confirmPassword={confirm}
+              onPassword={setPassword}
+              onConfirmPassword={setConfirm}
+              passwordLabel="New password"
+              confirmLabel="New password again"
             />
-            <PasswordInput
-              label="New password again"
-              name="confirmPassword"
-              autoComplete="new-password"
-              value={confirm}
-              maxLength={PASSWORD_MAX}
-              onChange={(event) => setConfirm(event.currentTarget.value)}
-            />
-            {needsCode && (
-              <TextInput
-                label="Authentication code"
-                description="Two-factor is on for this account: the code from your authenticator app, or a backup code."
-                name="mfaToken"
-                autoComplete="one-time-code"
-                value={code}
-                onChange={(event) => setCode(filterLoginCodeInput(event.currentTarget.value))}
-              />
-            )}
+            {needsCode && <AuthCodeField value={code} onChange={setCode} />}
             <Button type="submit" loading={busy} disabled={token === ''} fullWidth>
               Set the new password
             </Button>

@@ -5,6 +5,7 @@ import { Button, Card, Center, Loader, Stack, Text } from '@mantine/core';
 import { invitationTokenParamsSchema, PRODUCT_NAME, ROLE_LABELS } from '@ownvoice/shared';
 import { useState } from 'react';
 import { useParams } from 'react-router';
+import { EmailConfirmationAlert } from '../../../components/EmailConfirmationAlert';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { errorMessage } from '../../../lib/api-error';
@@ -57,7 +58,13 @@ function InvitationBody({ token }: { token: string }) {
       {step === 'accept' && (
         <Stack gap="md">
           <ErrorAlert message={acceptance.error} onClose={acceptance.clearError} />
-          <Button size="md" onClick={acceptance.accept} loading={acceptance.pending}>
+          <EmailConfirmationAlert notice={acceptance.confirmation.notice} />
+          <Button
+            size="md"
+            onClick={acceptance.accept}
+            loading={acceptance.pending}
+            disabled={acceptance.confirmation.blocked}
+          >
             Accept invitation
           </Button>
         </Stack>

@@ -1,6 +1,7 @@
 // Accepting an invitation, either way: a new account signs in with the token it is given (as
 // registration does), the signed-in account re-reads itself with its new role. Both land on the
-// account page with two-factor setup open, since admin functions need it.
+// account page with two-factor setup open, since admin functions need it. An existing account
+// needs a confirmed address first: the server's refusal goes to the confirmation gate.
 import { firstIssueMessage, type RegisterForm, registerFormSchema } from '@ownvoice/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { FormError } from '../../../lib/form-error';
 import { ACCOUNT_TWO_FACTOR_SETUP_PATH } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
+import { useConfirmationGate } from '../../../lib/session/use-confirmation-gate';
 import { notifySuccess } from '../../../lib/toast';
 import { acceptAsSignedIn, acceptWithNewAccount } from '../api';
 import { acceptErrorMessage, unusableInvitationMessage } from '../invitation-view';
@@ -15,6 +17,7 @@ import { acceptErrorMessage, unusableInvitationMessage } from '../invitation-vie
 export function useAcceptInvitation(token: string, onUnusable: (message: string) => void) {
   const session = useSession();
   const navigate = useNavigate();
+  const confirmation = useConfirmationGate();
   const [error, setError] = useState<string | null>(null);
 
   const handlers = {
@@ -26,7 +29,9 @@ export function useAcceptInvitation(token: string, onUnusable: (message: string)
     onError: (cause: unknown) => {
       const unusable = unusableInvitationMessage(cause);
       if (unusable) onUnusable(unusable);
-      else setError(cause instanceof FormError ? cause.message : acceptErrorMessage(cause));
+      else if (!confirmation.takeError(cause)) {
+        setError(cause instanceof FormError ? cause.message : acceptErrorMessage(cause));
+      }
     },
   };
 
@@ -53,6 +58,8 @@ export function useAcceptInvitation(token: string, onUnusable: (message: string)
     signUp: signUp.mutate,
     accept: () => accept.mutate(),
     pending: signUp.isPending || accept.isPending,
+    /** The signed-in address is not confirmed: say so before "Accept", which waits for it. */
+    confirmation,
     error,
     clearError: () => setError(null),
   };

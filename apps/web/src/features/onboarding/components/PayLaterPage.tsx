@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { BillingProblemAlert } from '../../../components/billing/BillingProblemAlert';
 import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
 import { TestModeNotice } from '../../../components/billing/TestModeNotice';
+import { EmailConfirmationAlert } from '../../../components/EmailConfirmationAlert';
 import { startPayLaterSetup } from '../../../lib/billing/billing-api';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem, isTrialUnavailable } from '../../../lib/billing/billing-problem';
@@ -15,11 +16,14 @@ import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { goToCheckout } from '../../../lib/billing/go-to-checkout';
 import { authPath, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
+import { useConfirmationGate } from '../../../lib/session/use-confirmation-gate';
 import { trialAllowanceLines } from '../trial-copy';
 import { OnboardingFrame } from './OnboardingFrame';
 
 function StartTrial() {
   const { user } = useSession();
+  // The trial needs a confirmed address: say so before the button, which waits for it.
+  const confirmation = useConfirmationGate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<BillingProblem | null>(null);
   // No second trial for this person: the way on is a plan, so that replaces the trial's button.
@@ -55,8 +59,10 @@ function StartTrial() {
       const { url } = await startPayLaterSetup();
       goToCheckout(url, { user, returnTo: null });
     } catch (cause) {
-      setError(billingProblem(cause, BILLING_MESSAGES.planCheckoutFailed));
-      setTrialRefused(isTrialUnavailable(cause));
+      if (!confirmation.takeError(cause)) {
+        setError(billingProblem(cause, BILLING_MESSAGES.planCheckoutFailed));
+        setTrialRefused(isTrialUnavailable(cause));
+      }
       setBusy(false);
     }
   };
@@ -64,6 +70,7 @@ function StartTrial() {
   return (
     <Stack gap="sm" align="center" w="100%">
       <BillingProblemAlert problem={error} onClose={() => setError(null)} />
+      <EmailConfirmationAlert notice={confirmation.notice} />
       {trialRefused ? (
         <Button component={Link} to={PATHS.onboardingPlans} size="md" data-testid="pay-later-choose-plan">
           Choose a plan
@@ -73,6 +80,7 @@ function StartTrial() {
           size="md"
           onClick={start}
           loading={busy}
+          disabled={confirmation.blocked}
           leftSection={<IconCreditCard size={18} />}
           data-testid="pay-later-start"
         >
