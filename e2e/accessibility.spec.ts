@@ -18,6 +18,7 @@ const PUBLIC_ROUTES = [
   '/privacy',
   '/auth/forgot',
   '/auth/reset?token=not-a-real-token-but-long-enough',
+  '/auth/verify?token=not-a-real-token-but-long-enough',
   '/download',
   '/waitlist',
   '/onboarding/choice',

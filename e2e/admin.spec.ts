@@ -9,6 +9,7 @@ import {
   expect,
   expectAccessible,
   logIn,
+  mailTo,
   registerViaApi,
   runId,
   screenshot,
@@ -127,7 +128,11 @@ test('a super admin changes a role, grants, edits limits, invites, deletes and r
   await screenshot(page, 'admin-invite-link');
   await expectAccessible(page, 'the admin invitations');
 
-  // The invitee, in a browser of their own, signs up from the link and is asked for two-factor next.
+  // The invitee gets the same link by e-mail and, in a browser of their own, signs up from it and
+  // is asked for two-factor next.
+  const invitation = await mailTo(page.request, invitee.email, 'You are invited to OwnVoice as Admin');
+  expect(invitation.text).toContain(url);
+  expect(invitation.text).toContain(E2E_CONSOLE_ADMIN.username);
   const guest = await browser.newContext();
   const guestPage = await guest.newPage();
   await guestPage.goto(url);
@@ -181,4 +186,12 @@ test('a super admin changes a role, grants, edits limits, invites, deletes and r
   await expect(events).toContainText('Two-factor turned on');
   await expect(events).toContainText('Logged in');
   await screenshot(page, 'account-security-events');
+
+  // What the service mailed, on the overview: the invitation, sent through the run's SMTP server.
+  await page.goto('/admin');
+  const mail = page.getByTestId('admin-mail');
+  await expect(mail.getByTestId('admin-mail-destination')).toContainText('SMTP');
+  await expect(mail.getByTestId('admin-mail-table')).toContainText(invitee.email);
+  await screenshot(page, 'admin-mail');
+  await expectAccessible(page, 'the admin overview with its e-mail');
 });

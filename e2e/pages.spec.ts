@@ -78,7 +78,7 @@ test('a signed-in page asks for login and returns there afterwards', async ({ pa
   await expect(page).toHaveURL(/\/dashboard\/account\?from=e2e$/);
   const info = page.getByTestId('account-info');
   await expect(info).toContainText(account.username);
-  await expect(info).toContainText(account.email);
+  await expect(page.getByTestId('email-address')).toHaveText(account.email);
   await expect(info).toContainText('User');
   await screenshot(page, 'account');
 

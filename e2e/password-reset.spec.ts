@@ -1,26 +1,6 @@
 // "Forgot password?" as a person does it: from the login tab, through the e-mail the service sent
 // to a real SMTP server (e2e/mail-sink.ts), to a new password and a sign-in with it.
-import type { APIRequestContext } from '@playwright/test';
-import { expect, logIn, registerViaApi, screenshot, test } from './support';
-
-const mailbox = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8080) + 26}/messages`;
-
-/** The reset link of the newest mail to `email`, once it has arrived. */
-async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
-  let link = '';
-  await expect
-    .poll(
-      async () => {
-        const messages = (await (await request.get(mailbox)).json()) as { to: string; subject: string; text: string }[];
-        const mail = messages.filter((m) => m.to === email && m.subject === 'Reset your OwnVoice password').at(-1);
-        link = /https?:\/\/\S+\/auth\/reset\?token=[\w-]+/.exec(mail?.text ?? '')?.[0] ?? '';
-        return link;
-      },
-      { timeout: 30_000 },
-    )
-    .not.toBe('');
-  return link;
-}
+import { expect, linkIn, logIn, mailTo, registerViaApi, screenshot, test } from './support';
 
 test('forgot password: a link by e-mail sets a new one, and the old one stops working', async ({ page, request }) => {
   const account = await registerViaApi(request, 'forgot');
@@ -32,7 +12,7 @@ test('forgot password: a link by e-mail sets a new one, and the old one stops wo
   await expect(page.getByTestId('forgot-sent')).toContainText('If an account uses that address');
   await screenshot(page, 'forgot-password-sent');
 
-  const link = await resetLinkFor(request, account.email);
+  const link = linkIn(await mailTo(request, account.email, 'Reset your OwnVoice password'), '/auth/reset');
   await page.goto(link);
   const form = page.getByRole('form', { name: 'New password' });
   await form.getByLabel('New password', { exact: true }).fill('N3w-Passw0rd-e2e');

@@ -84,6 +84,56 @@ export async function registerViaApi(request: APIRequestContext, suffix: string)
   return account;
 }
 
+const mailbox = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8080) + 26}/messages`;
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Every message the e2e mail server (e2e/mail-sink.ts) received for `email`, oldest first. */
+export async function inbox(request: APIRequestContext, email: string): Promise<ReceivedMail[]> {
+  const messages = (await (await request.get(mailbox)).json()) as ReceivedMail[];
+  return messages.filter((m) => m.to === email);
+}
+
+/** Waits for the newest mail to `email` whose subject matches, and answers it. */
+export async function mailTo(
+  request: APIRequestContext,
+  email: string,
+  subject: string | RegExp,
+): Promise<ReceivedMail> {
+  let found: ReceivedMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await inbox(request, email))
+          .filter((m) => (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject)))
+          .at(-1);
+        return found !== undefined;
+      },
+      { timeout: 30_000, message: `a mail to ${email} with subject ${subject}` },
+    )
+    .toBe(true);
+  return found as ReceivedMail;
+}
+
+/** The first link to `pathname` (e.g. '/auth/verify') in a received mail's text. */
+export function linkIn(mail: ReceivedMail, pathname: string): string {
+  const link = new RegExp(`https?://\\S+${pathname.replace(/[/?]/g, '\\$&')}\\?token=[\\w-]+`).exec(mail.text)?.[0];
+  expect(link, mail.text).toBeTruthy();
+  return link as string;
+}
+
+/** Opens the address-confirmation link the service mailed to `email`, as its owner would. */
+export async function confirmAddress(page: Page, email: string): Promise<void> {
+  const mail = await mailTo(page.request, email, 'Confirm your OwnVoice address');
+  await page.goto(linkIn(mail, '/auth/verify'));
+  await expect(page.getByTestId('verify-email')).toHaveAttribute('data-state', 'success');
+}
+
 /** Fills and sends the Create account form on the page it is on. */
 export async function fillRegistration(
   page: Page,
@@ -97,11 +147,21 @@ export async function fillRegistration(
   await form.getByRole('button', { name: 'Create account' }).click();
 }
 
-/** Signs up through the form, as a person does, and lands on the onboarding choice. */
-export async function registerThroughForm(page: Page, account: { username: string; email: string; password: string }) {
+/**
+ * Signs up through the form, as a person does, and lands on the onboarding choice; unless told
+ * otherwise, first opens the confirmation link from the mail (a trial needs a confirmed address).
+ */
+export async function registerThroughForm(
+  page: Page,
+  account: { username: string; email: string; password: string },
+  { confirm = true } = {},
+) {
   await page.goto('/auth?tab=register');
   await fillRegistration(page, account);
   await expect(page).toHaveURL(/\/onboarding\/choice$/);
+  if (!confirm) return;
+  await confirmAddress(page, account.email);
+  await page.goto('/onboarding/choice');
 }
 
 /** Fills and sends the login form on the page it is on. */
