@@ -69,6 +69,9 @@ describe('the response writer', () => {
       email: 'ann@example.com',
       role: 'user',
       mfaEnabled: false,
+      emailVerified: true,
+      pendingEmail: null,
+      mutedNotices: ['voice_results'],
       plan: {
         name: 'trial',
         billingCycle: null,

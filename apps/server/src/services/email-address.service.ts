@@ -1,4 +1,4 @@
-// The account's address and password after sign-up (decision 23, issue 29):
+// The account's address and password after sign-up (decision 24):
 //   confirm      a sign-up gets a link to its address; opening it confirms the address, which the
 //                trial, an admin invitation to an existing account and (after EMAIL_LINK_HOURS) the
 //                beta seat need. A sign-up through an admin invitation is confirmed at once: the
@@ -42,7 +42,6 @@ import type { AuthContext, SessionsService } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
 
-/** The web app's pages a link opens (apps/web/src/lib/paths.ts): the one that opens a link, and sign-in. */
 const HOUR_MS = 60 * 60 * 1000;
 const LINK_MS = EMAIL_LINK_HOURS * HOUR_MS;
 

@@ -1,6 +1,8 @@
 // A training's end tells the Voice's owner by e-mail, through a real SMTP server
 // (test/mail-server.ts), once, with a link to the Voice's page: ready, or failed with why in words
 // a person can act on. A Voice its owner deleted while it trained tells nobody anything.
+// On PGlite only: what it checks (who is mailed, once) does not depend on the database, and a
+// whole training is too slow to run twice.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Voice, voiceSchema } from '@ownvoice/shared';
