@@ -57,15 +57,18 @@ export const billingSubscriptions = pgTable(
 
 /**
  * What must be done at the provider after a decision (end a subscription, refund a payment, close
- * a checkout): written in the decision's transaction, done after it, and again by the billing job
- * until it succeeds. One row per kind and target.
+ * a checkout, give the customer a changed address): written in the decision's transaction, done
+ * after it, and again by the billing job until it succeeds. One row per kind and target. `kind`
+ * is checked by the code only (no CHECK constraint), so a new kind needs no migration.
  */
 export const billingActions = pgTable(
   'billing_actions',
   {
     id: text('id').primaryKey(),
     userId: text('user_id'),
-    kind: text('kind', { enum: ['cancel_subscription', 'refund_payment', 'expire_checkout'] }).notNull(),
+    kind: text('kind', {
+      enum: ['cancel_subscription', 'refund_payment', 'expire_checkout', 'update_customer_email'],
+    }).notNull(),
     target: text('target').notNull(),
     /** A partial refund's amount; null for a full one. */
     amountCents: integer('amount_cents'),

@@ -103,6 +103,12 @@ export class OfflineProvider implements PaymentProvider {
     return id;
   }
 
+  /**
+   * Nothing to update: the offline provider keeps no address for its customers (its test checkout
+   * asks for none, and it mails nobody; OwnVoice's own mail goes to the account's address).
+   */
+  async updateCustomerEmail(): Promise<void> {}
+
   // --- Checkouts ---------------------------------------------------------------------------
 
   createPlanCheckout(input: CheckoutBase & PlanPrice): Promise<CheckoutSession> {

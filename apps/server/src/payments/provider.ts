@@ -176,6 +176,12 @@ export interface PaymentProvider {
 
   /** The provider's customer for a user, created on first need. */
   createCustomer(input: { userId: string; email: string; idempotencyKey: string }): Promise<string>;
+  /**
+   * Gives the customer the account's new address (decision 24), which the provider's own mails
+   * and its checkout's pre-filled address then use. A PaymentProviderError `not_found` when the
+   * provider has no such customer.
+   */
+  updateCustomerEmail(customerId: string, email: string, idempotencyKey: string): Promise<void>;
 
   /** Subscription-mode checkout for a plan; the subscription's first paid invoice grants it. */
   createPlanCheckout(input: CheckoutBase & PlanPrice): Promise<CheckoutSession>;

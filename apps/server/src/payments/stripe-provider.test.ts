@@ -142,6 +142,47 @@ describe('StripeProvider', () => {
     });
   });
 
+  describe('updateCustomerEmail', () => {
+    const emailOf = async (customerId: string) =>
+      ((await stripe.customers.retrieve(customerId)) as Stripe.Customer).email;
+
+    it('gives the customer the new address, keeping the rest, once per idempotency key', async () => {
+      const { userId, customerId } = await customer();
+      const idempotencyKey = key('email');
+      await provider.updateCustomerEmail(customerId, 'moved@example.com', idempotencyKey);
+      expect(lastRequest('POST', `/v1/customers/${customerId}`)).toMatchObject({
+        params: { email: 'moved@example.com' },
+        idempotencyKey,
+      });
+      const updated = (await stripe.customers.retrieve(customerId)) as Stripe.Customer;
+      expect(updated).toMatchObject({ email: 'moved@example.com', metadata: { [META.userId]: userId } });
+      // Stripe tells of the change, which billing reads and leaves alone.
+      expect(billingEvents()).toEqual([expect.objectContaining({ type: 'ignored', stripeType: 'customer.updated' })]);
+
+      await provider.updateCustomerEmail(customerId, 'moved@example.com', idempotencyKey);
+      expect(billingEvents()).toEqual([]);
+      await provider.updateCustomerEmail(customerId, 'again@example.com', key('email'));
+      expect(await emailOf(customerId)).toBe('again@example.com');
+    });
+
+    it('says when Stripe has no such customer, or cannot be reached', async () => {
+      expect(await failure(provider.updateCustomerEmail('cus_missing', 'x@example.com', key('email')))).toMatchObject({
+        code: 'not_found',
+        status: 404,
+        message: expect.stringMatching(/No such customer: 'cus_missing'/),
+      });
+      const { userId, customerId } = await customer();
+      standIn.outage(true);
+      try {
+        const error = await failure(provider.updateCustomerEmail(customerId, 'later@example.com', key('email')));
+        expect(error).toMatchObject({ code: 'unavailable' });
+      } finally {
+        standIn.outage(false);
+      }
+      expect(await emailOf(customerId)).toBe(`${userId}@example.com`);
+    });
+  });
+
   describe('checkouts', () => {
     it('sells a plan in subscription mode, with the plan in the subscription metadata', async () => {
       const who = await customer();

@@ -117,6 +117,18 @@ export class StripeProvider implements PaymentProvider {
     return customer.id;
   }
 
+  async updateCustomerEmail(customerId: string, email: string, idempotencyKey: string): Promise<void> {
+    // POST /v1/customers/:id (stripe 23.1.0, Customers.d.ts: customers.update(id, params, options)
+    // "Updates the specified customer by setting the values of the parameters passed. Any
+    // parameters not provided are left unchanged."). Only `email` is sent: the address Stripe's
+    // own mails to the customer use, and "If the Customer already has a valid email set, the email
+    // will be prefilled and not editable in Checkout" (Checkout/Sessions.d.ts,
+    // SessionCreateParams.customer). An id Stripe does not have is a 404, `not_found`.
+    await this.call('give the customer its new address', () =>
+      this.stripe.customers.update(customerId, { email }, { idempotencyKey }),
+    );
+  }
+
   // --- Checkouts -------------------------------------------------------------------------------
 
   async createPlanCheckout({

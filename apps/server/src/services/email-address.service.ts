@@ -5,7 +5,9 @@
 //                invitation's link was mailed to that address (AuthService.register).
 //   change       a new address, asked for with the password (and a code with two-factor on), is
 //                confirmed from a link mailed there; the old address is told at once, and again
-//                when the change happens, which ends every other session.
+//                when the change happens, which ends every other session. The payment provider's
+//                customer, if the account has one, is given the new address through billing's
+//                provider actions (written in the change's transaction, retried until done).
 //   password     a new password, with the current one (and a code): every other session ends and
 //                every "Forgot password?" link stops working.
 //   notices      the e-mail notices a person switched off (never the required ones).
@@ -33,6 +35,7 @@ import type { EmailLinkPurpose, EmailLinksRepository } from '../repositories/ema
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
+import type { BillingActions } from './billing/billing-actions.js';
 import type { LoginGuard } from './login-guard.js';
 import type { MailService } from './mail.service.js';
 import type { MfaService } from './mfa.service.js';
@@ -71,6 +74,12 @@ export class EmailAddressService {
     /** What is told after the fact (the change is made): queued without ever failing it. */
     private readonly notices: Pick<Notices, 'send'>,
     private readonly activity: Pick<ActivityService, 'record'>,
+    /**
+     * What gives the payment provider's customer a changed address; null without payments. Its
+     * actions wait in `billing_actions`, so a provider that cannot be reached never holds up or
+     * undoes a change: the billing job tries again.
+     */
+    private readonly providerActions: Pick<BillingActions, 'updateCustomerEmail' | 'run'> | null,
     private readonly clock: Clock,
     private readonly options: { betaCap: number },
   ) {}
@@ -306,6 +315,14 @@ export class EmailAddressService {
         },
         tx,
       );
+      // The provider's customer keeps the address it was created with until told (decision 24).
+      if (user.stripeCustomerId && this.providerActions) {
+        await this.providerActions.updateCustomerEmail(tx, {
+          userId: user.id,
+          customerId: user.stripeCustomerId,
+          linkId: link.id,
+        });
+      }
       return { taken: false as const, user };
     });
     const { user } = outcome;
@@ -319,6 +336,9 @@ export class EmailAddressService {
       newEmail: link.email,
       link: this.mail.link('/'),
     });
+    // Now rather than at the next tick, so the provider's next mail or checkout has it; a failure
+    // is logged and left for the billing job, and the change stands either way.
+    if (user.stripeCustomerId) await this.providerActions?.run(user.id);
     return { email: link.email, changed: true };
   }
 

@@ -202,6 +202,7 @@ export function createServices(
     mail,
     notices,
     activity,
+    payments?.actions ?? null,
     clock,
     { betaCap: config.betaCap },
   );
@@ -309,7 +310,7 @@ function createPayments(
   if (!provider) return null;
   const payments = new PaymentsRepository(db);
   const eventsRepo = new BillingEventsRepository(db);
-  const actions = new BillingActions(new BillingActionsRepository(db), provider, clock, runtime.log);
+  const actions = new BillingActions(new BillingActionsRepository(db), provider, users, clock, runtime.log);
   const events = new BillingEventsService({
     db,
     provider,

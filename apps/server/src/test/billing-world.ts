@@ -77,8 +77,14 @@ export async function offlineWorld(): Promise<BillingWorld> {
 
 const WEBHOOK_SECRET = 'whsec_simulation';
 
-/** The service selling through Stripe's SDK against a fresh stand-in with the catalog set up. */
-export async function startStripeContext(webhookSecret: string): Promise<{ standIn: StripeStandIn; ctx: TestContext }> {
+/**
+ * The service selling through Stripe's SDK against a fresh stand-in with the catalog set up;
+ * `overrides` sets more of the configuration (mail through a test SMTP server, say).
+ */
+export async function startStripeContext(
+  webhookSecret: string,
+  overrides: Parameters<typeof createTestContext>[0] = {},
+): Promise<{ standIn: StripeStandIn; ctx: TestContext }> {
   const standIn = await StripeStandIn.start({ now: new Date('2026-01-15T12:00:00Z') });
   await setUpStripeCatalog(createStripeClient(standIn.secretKey, standIn.apiBase));
   const ctx = await createTestContext({
@@ -92,6 +98,7 @@ export async function startStripeContext(webhookSecret: string): Promise<{ stand
       prioritySupportUrl: undefined,
     },
     starterAllowance: null,
+    ...overrides,
   });
   return { standIn, ctx };
 }

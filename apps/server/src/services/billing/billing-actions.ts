@@ -1,12 +1,15 @@
-// Does at the payment provider what a billing decision needs (docs/decisions/0020, 20.4): end a
-// second subscription, refund a payment nothing was granted for, close a checkout. Each action was
-// written in the decision's transaction; it is done after the transaction commits and again by
-// the billing job until the provider accepts it. A failure is logged at error level each time.
+// Does at the payment provider what a decision needs (docs/decisions/0020, 20.4): end a second
+// subscription, refund a payment nothing was granted for, close a checkout; and, when an account's
+// address changes (decision 24), give its customer the new address. Each action was written in the
+// decision's transaction; it is done after the transaction commits and again by the billing job
+// until the provider accepts it. A failure is logged at error level each time.
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/client.js';
 import type { BillingActionRow } from '../../db/schema.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { BillingActionKind, BillingActionsRepository } from '../../repositories/billing-actions.repository.js';
+import type { UsersRepository } from '../../repositories/users.repository.js';
 
 export interface ActionLog {
   error(obj: unknown, msg?: string): void;
@@ -16,6 +19,7 @@ export class BillingActions {
   constructor(
     private readonly repo: BillingActionsRepository,
     private readonly provider: PaymentProvider,
+    private readonly users: Pick<UsersRepository, 'findById'>,
     private readonly clock: Clock,
     private readonly log: ActionLog,
   ) {}
@@ -26,6 +30,20 @@ export class BillingActions {
     action: { userId: string | null; kind: BillingActionKind; target: string; reason: string; amountCents?: number },
   ): Promise<void> {
     return this.repo.add(tx, action, this.clock.now());
+  }
+
+  /**
+   * Asks, in the transaction that changed the account's address, for its provider customer to get
+   * the address. One action per change: actions are unique per kind and target, and a person may
+   * change their address twice, so the target is the customer and the change's link.
+   */
+  updateCustomerEmail(tx: Database, change: { userId: string; customerId: string; linkId: string }): Promise<void> {
+    return this.add(tx, {
+      userId: change.userId,
+      kind: 'update_customer_email',
+      target: `${change.customerId}${TARGET_SEPARATOR}${change.linkId}`,
+      reason: 'the account’s address changed',
+    });
   }
 
   /** Does what is pending (of one account, or all), each at most once per call. */
@@ -63,8 +81,35 @@ export class BillingActions {
         });
       case 'expire_checkout':
         return this.provider.expireCheckout(action.target);
+      case 'update_customer_email':
+        return this.sendAddress(action, key);
     }
   }
+
+  /**
+   * The address sent is the account's address now, not the one the change set: an action done
+   * late (after an outage, behind a newer change's) then cannot put back an older address, and
+   * two changes' actions both send the latest. The idempotency key names that address too: a
+   * retry of the same address is done once, and a retry that now sends a newer one is a new
+   * request rather than a key reused with other parameters (which Stripe refuses).
+   */
+  private async sendAddress(action: BillingActionRow, key: string): Promise<void> {
+    const customerId = customerOf(action.target);
+    const user = action.userId ? await this.users.findById(action.userId) : undefined;
+    // The account was deleted since: no address of it to give, and nothing of it to keep current.
+    if (!user) return;
+    const address = createHash('sha256').update(user.email).digest('hex').slice(0, 16);
+    await this.provider.updateCustomerEmail(customerId, user.email, `${key}:${address}`);
+  }
+}
+
+/** Between an address action's customer and the change's link (neither id has a colon). */
+const TARGET_SEPARATOR = ':';
+
+/** The customer an address action is for: its target is the customer, then the change's link. */
+function customerOf(target: string): string {
+  const at = target.lastIndexOf(TARGET_SEPARATOR);
+  return at < 0 ? target : target.slice(0, at);
 }
 
 function describe(action: BillingActionRow): string {
@@ -72,6 +117,8 @@ function describe(action: BillingActionRow): string {
     cancel_subscription: 'end subscription',
     refund_payment: 'refund payment',
     expire_checkout: 'close checkout',
+    update_customer_email: 'give the new address to customer',
   };
-  return `${what[action.kind]} ${action.target}`;
+  const target = action.kind === 'update_customer_email' ? customerOf(action.target) : action.target;
+  return `${what[action.kind]} ${target}`;
 }

@@ -356,7 +356,7 @@ export class BillingService {
       (action) => now - action.createdAt.getTime() > HOUR_MS,
     );
     if (stuck.length) {
-      return `${stuck.length} refund(s) or cancellation(s) have waited over an hour at the payment provider: ${stuck[0]?.lastError ?? 'not tried yet'}`;
+      return `${stuck.length} action(s) at the payment provider (refunds, cancellations, closed checkouts, customers' new addresses) have waited over an hour: ${stuck[0]?.lastError ?? 'not tried yet'}`;
     }
     return null;
   }

@@ -4,7 +4,7 @@
 // change as the Stripe events billing reads. Each modelled behaviour names its source: the SDK's
 // type docs (node_modules/stripe/esm/resources) or Stripe's documentation. Test controls stand for
 // the outside world: the buyer paying (completeCheckout, payInvoice), cards (setCustomerCard),
-// the bank (dispute, closeDispute) and time passing (advanceTo).
+// the bank (dispute, closeDispute), Stripe being out of reach (outage) and time passing (advanceTo).
 // It is not a Stripe clone: it computes no tax (prices include it), applies no discounts, keeps no
 // pending prorations, and retries failed payments on a fixed schedule (RETRY_DAYS).
 import http from 'node:http';
@@ -78,6 +78,7 @@ export class StripeStandIn {
 
   private readonly server = http.createServer((request, response) => void this.handle(request, response));
   private nowMs: number;
+  private down = false;
   private events: Stripe.Event[] = [];
   private readonly idempotent = new Map<string, { fingerprint: string; status: number; body: string; at: number }>();
   private readonly customers = new Map<string, CustomerRecord>();
@@ -105,6 +106,8 @@ export class StripeStandIn {
 
   private readonly routes: [string, RegExp, Handler][] = [
     ['POST', /^\/v1\/customers$/, (p) => this.createCustomer(p)],
+    ['GET', /^\/v1\/customers\/([^/]+)$/, (p, id) => this.expanded(this.find(this.customers, 'customer', id), p)],
+    ['POST', /^\/v1\/customers\/([^/]+)$/, (p, id) => this.updateCustomer(id, p)],
     ['POST', /^\/v1\/products$/, (p) => this.createProduct(p)],
     ['GET', /^\/v1\/products\/([^/]+)$/, (_, id) => this.find(this.products, 'product', id)],
     ['GET', /^\/v1\/prices$/, (p) => this.listPrices(p)],
@@ -271,6 +274,15 @@ export class StripeStandIn {
     }
   }
 
+  /**
+   * Stripe has an outage, or cannot be reached, until `outage(false)`: every request is recorded
+   * and answers 500 `api_error`, which the SDK retries and then throws as a StripeAPIError, and
+   * which is never saved against its idempotency key (a later try runs the request).
+   */
+  outage(down: boolean): void {
+    this.down = down;
+  }
+
   /** The money a customer paid: each payment received, with how much of it was refunded. */
   paymentsOf(customerId: string): { paymentIntentId: string; amountCents: number; refundedCents: number }[] {
     return [...this.payments.intents.values()]
@@ -351,6 +363,10 @@ export class StripeStandIn {
       });
       response.end(json);
     };
+    if (this.down) {
+      send(500, new ApiError(500, 'api_error', 'An error occurred with our connection to Stripe.').body);
+      return;
+    }
     if (headerOf(request, 'authorization') !== `Bearer ${this.secretKey}`) {
       send(401, new ApiError(401, 'invalid_request_error', 'Invalid API Key provided.').body);
       return;
@@ -486,6 +502,27 @@ export class StripeStandIn {
       invoice_settings: { default_payment_method: null },
     };
     this.customers.set(customer.id, customer);
+    return customer;
+  }
+
+  /**
+   * POST /v1/customers/:id: "Updates the specified customer by setting the values of the
+   * parameters passed. Any parameters not provided are left unchanged" (SDK: customers.update);
+   * an id it does not have is a 404 `resource_missing`. Stripe then sends `customer.updated`
+   * ("Occurs whenever any property of a customer changes", https://docs.stripe.com/api/events/types).
+   */
+  private updateCustomer(id: string, params: Params): CustomerRecord {
+    const customer = this.find(this.customers, 'customer', id);
+    const unknown = Object.keys(params).find((key) => !['email', 'metadata'].includes(key));
+    if (unknown) throw notModelled(`updating a customer's ${unknown}`, unknown);
+    const email = text(params, 'email');
+    // "This may be up to 512 characters." (SDK: CustomerUpdateParams.email)
+    if (email !== undefined && email.length > 512) throw invalid('Invalid email: at most 512 characters.', 'email');
+    Object.assign(customer, {
+      email: email ?? customer.email,
+      metadata: mergeMetadata(customer.metadata, metadataOf(params)),
+    });
+    this.emit('customer.updated', customer);
     return customer;
   }
 
