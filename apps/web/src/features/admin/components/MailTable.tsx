@@ -53,8 +53,9 @@ export function MailTable({ messages, outbox, onRetry, retryingId }: MailTablePr
                 <Table.Tr data-testid="admin-mail-row">
                   <Table.Td style={{ wordBreak: 'break-all' }}>{row.to}</Table.Td>
                   <Table.Td>{row.subject}</Table.Td>
-                  <Table.Td w={1} style={{ whiteSpace: 'nowrap' }}>
-                    <Badge variant="light" color={row.status.color} style={{ overflow: 'visible' }}>
+                  {/* Wide enough for "Queued": a badge shrinks to an ellipsis in a narrow column. */}
+                  <Table.Td style={{ minWidth: 96 }}>
+                    <Badge variant="light" color={row.status.color}>
                       {row.status.label}
                     </Badge>
                   </Table.Td>
