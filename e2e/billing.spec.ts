@@ -8,6 +8,7 @@ import {
   expectPaymentConfirmed,
   fillRegistration,
   logIn,
+  mailTo,
   registerThroughForm,
   runId,
   screenshot,
@@ -48,6 +49,9 @@ test.describe
       await expect(page.getByTestId('payment-success-text')).toContainText(statement);
       await expect(page.getByText('Payment successful')).toHaveCount(0);
       await screenshot(page, 'pay-later-success');
+      // The trial is a day: the mail that it ends tomorrow comes as it starts, with the amount.
+      const trialMail = await mailTo(page.request, payer.email, 'Your OwnVoice trial ends tomorrow');
+      expect(trialMail.text).toContain('charged $10.00');
 
       // On the trial: the plans page says when the Minimum plan starts, and can start it now.
       await page.goto('/dashboard/plans');
@@ -63,6 +67,9 @@ test.describe
       await screenshot(page, 'plans-confirm-finish-trial', { fullPage: false });
       await ask.getByRole('button', { name: 'Start and pay $10.00' }).click();
       await expect(page.getByText('$10.00 was charged to your card')).toBeVisible();
+      expect((await mailTo(page.request, payer.email, 'Receipt: $10.00 to OwnVoice')).text).toContain(
+        '/dashboard/account',
+      );
       await expect(page.getByTestId('trial-panel')).toHaveCount(0);
       await expect(page.getByTestId('plan-button-minimum')).toHaveText('Current plan');
       await expect(page.getByTestId('plan-button-minimum')).toBeDisabled();
@@ -101,6 +108,7 @@ test.describe
       await expect(page.getByTestId('subscription-status')).toHaveText('Canceled');
       await expect(page.getByTestId('subscription-period-end')).toBeVisible();
       await screenshot(page, 'account-cancelled');
+      await mailTo(page.request, payer.email, 'Your OwnVoice plan is cancelled');
       await page.getByTestId('reactivate-subscription').click();
       await expect(page.getByTestId('cancel-subscription')).toBeVisible();
       await expect(page.getByTestId('subscription-status')).toContainText('Active');
@@ -159,6 +167,9 @@ test('a card declined when the plan starts says the bank’s reason and offers t
   await expect(problem).not.toContainText('Please try again');
   await expect(problem.getByTestId('pay-link')).toBeVisible();
   await screenshot(page, 'plans-card-declined');
+  // Always sent, with the link to pay another way.
+  const declined = await mailTo(page.request, decliner.email, 'Your OwnVoice payment did not go through');
+  expect(declined.text).toContain('Fix the payment: http');
 });
 
 test('a plan chosen on the landing page carries through sign-up to its checkout', async ({ page }) => {

@@ -4,6 +4,7 @@ import {
   accessibilityFindings,
   expect,
   logIn,
+  mailTo,
   payNowAtOnboarding,
   prose,
   quickTopUp,
@@ -90,6 +91,9 @@ test.describe
       // Another tab shows it too: the title says the Voice is ready.
       await expect(page).toHaveTitle(`✓ ${voiceName} is ready · OwnVoice`);
       await screenshot(page, 'training-done');
+      // And the mail, for whoever closed the tab, links to the Voice's page.
+      const ready = await mailTo(page.request, writer.email, `Your Voice "${voiceName}" is ready`);
+      expect(ready.text).toContain('/dashboard/loras/');
     });
 
     test('wake the Voice from the dashboard, see it awake, read its evaluation and publish it', async ({ page }) => {
