@@ -80,6 +80,7 @@ test('password and address change from the account page, with a mail at each ste
   await screenshot(page, 'account-change-address');
   await emailForm.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByTestId('email-pending')).toContainText(newEmail);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await screenshot(page, 'account-address-pending');
   const announced = await mailTo(page.request, account.email, 'Your OwnVoice address is about to change');
   expect(announced.text).toContain(newEmail);
