@@ -1,6 +1,13 @@
 // What the account screen shows of usage limits: per resource, the amount
 // left and the nearest expiry, counting only tranches that have not expired and hold something.
-import { RESOURCE_LABELS, remainingOf, TRANCHE_TYPES, type TrancheType, type UsageLimits } from '@ownvoice/shared';
+import {
+  liveTranchesOf,
+  RESOURCE_LABELS,
+  remainingOf,
+  TRANCHE_TYPES,
+  type TrancheType,
+  type UsageLimits,
+} from '@ownvoice/shared';
 
 export interface UsageLine {
   key: TrancheType | 'storageSlots';
@@ -15,8 +22,10 @@ export interface UsageLine {
 
 export function usageSummary(limits: UsageLimits, now: Date): UsageLine[] {
   const lines: UsageLine[] = TRANCHE_TYPES.map((key) => {
-    const live = limits[key].filter((t) => t.amount > 0 && new Date(t.expiresAt).getTime() > now.getTime());
-    const soonest = live.map((t) => t.expiresAt).sort()[0] ?? null;
+    const soonest =
+      liveTranchesOf(limits[key], now)
+        .map((t) => t.expiresAt)
+        .sort()[0] ?? null;
     return {
       key,
       label: RESOURCE_LABELS[key],
