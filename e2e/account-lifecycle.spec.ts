@@ -4,6 +4,7 @@
 // a notice switched off is not sent, and is again once switched back on.
 import type { Browser } from '@playwright/test';
 import {
+  accessibilityFindings,
   confirmAddress,
   expect,
   expectAccessible,
@@ -78,6 +79,7 @@ test('password and address change from the account page, with a mail at each ste
   await emailForm.getByLabel('New address').fill(newEmail);
   await emailForm.getByLabel('Current password').fill(password);
   await screenshot(page, 'account-change-address');
+  expect(await accessibilityFindings(page, 'the change-address dialog', { moderate: true })).toEqual([]);
   await emailForm.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByTestId('email-pending')).toContainText(newEmail);
   await expect(page.getByRole('dialog')).toHaveCount(0);
