@@ -10,6 +10,7 @@ Commands:
     eval      held-out loss and perplexity of a model, with or without an adapter
     bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
     plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
+    random-model  a random-weight llama GGUF of a real model's shape (random_model.py), for timing
 """
 import json
 import os
@@ -52,6 +53,10 @@ def main(argv):
         from .plain_lora import run_plain_logits
 
         run_plain_logits(request, emit)
+    elif command == "random-model":
+        from .random_model import run_random_model
+
+        run_random_model(request, emit)
     elif command == "train":
         from .train import run_train
 
