@@ -11,6 +11,8 @@ Commands:
     bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
     plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
     random-model  a random-weight llama GGUF of a real model's shape (random_model.py), for timing
+    gpu-bench [--tiny] [--runs N]  the trainer's speed on this machine's device, printed as a table
+                  (gpu_bench.py); takes flags, not a request file
 """
 import json
 import os
@@ -24,6 +26,11 @@ def emit(event, **fields):
 
 
 def main(argv):
+    if argv[:1] == ["gpu-bench"]:
+        from .gpu_bench import run_gpu_bench
+
+        run_gpu_bench(argv[1:])
+        return 0
     if len(argv) != 2:
         emit("error", message="usage: python -m ownvoice_trainer <command> <request.json>")
         return 2

@@ -1,0 +1,35 @@
+// `python3 -m ownvoice_trainer gpu-bench` must run on a machine that has only Python, PyTorch and
+// the trainer's folder (a lent GPU has no Node.js and no network): here it runs at its tiny shape
+// on the CPU, from a folder outside the repository with nothing but PYTHONPATH, and prints its
+// table. The figures at this shape mean nothing; that it runs end to end is the point.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../test/fixtures.js';
+import { findPython, TRAINER_DIR } from './python.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('gpu-bench --tiny', () => {
+  it('prints the trainer-vs-plain table from the trainer folder alone', () => {
+    const { python } = findPython();
+    const run = spawnSync(python, ['-m', 'ownvoice_trainer', 'gpu-bench', '--tiny', '--runs', '3'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, PYTHONPATH: TRAINER_DIR, OMP_NUM_THREADS: '1' },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^gpu-bench on cpu: bench-train, 3 steps of 2 x 32 tokens, .* median \(min–max\) of 3$/m,
+    );
+    const row = run.stdout.split('\n').find((line) => line.startsWith('| tiny |'));
+    // | tiny | 452 (251–8,329) | 1,061 (442–4,530) | 0.24× (0.10–18.86) | 246, 246 |
+    expect(row).toMatch(
+      /^\| tiny \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d.]+× \([\d.]+–[\d.]+\) \| [\d,]+, [\d,]+ \|$/,
+    );
+  });
+});
