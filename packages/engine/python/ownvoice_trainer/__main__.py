@@ -10,6 +10,8 @@ Commands:
     eval      held-out loss and perplexity of a model, with or without an adapter
     bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
     plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
+    attention-check  the fused attention path (SDPA, or its documented reference) against the
+                  hand-written one on packed sequences (attention.py)
     random-model  a random-weight llama GGUF of a real model's shape (random_model.py), for timing
     gpu-bench [--tiny] [--runs N]  the trainer's speed on this machine's device, printed as a table
                   (gpu_bench.py); takes flags, not a request file
@@ -60,6 +62,10 @@ def main(argv):
         from .plain_lora import run_plain_logits
 
         run_plain_logits(request, emit)
+    elif command == "attention-check":
+        from .attention import run_attention_check
+
+        run_attention_check(request, emit)
     elif command == "random-model":
         from .random_model import run_random_model
 

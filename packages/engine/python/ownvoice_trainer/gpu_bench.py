@@ -6,7 +6,8 @@ PyTorch (a GPU machine often has no Node.js and no network):
 It writes random-weight models of the default model's shapes (random_model.py) and prints, for
 each, the trainer's tokens/s against the plain PyTorch loop's on the same batches (bench.py, one
 process per sample, trainer and plain alternating), as medians of N runs with their range, the
-ratio of each interleaved pair, and peak memory. `--tiny` runs a tiny shape briefly, on the CPU
+ratio of each interleaved pair, and peak memory; then checks that the fused attention agrees with
+the hand-written one on this device (attention.py). `--tiny` runs a tiny shape briefly, on the CPU
 too, so CI proves the bench itself works; its figures mean nothing.
 """
 import json
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 
+from .attention import run_attention_check
 from .model import pick_device
 from .random_model import write_random_llama
 
@@ -84,4 +86,10 @@ def run_gpu_bench(args, emit=print):
         emit(f"| {shape} | {_spread(r['trainer_tps'])} | {_spread(r['plain_tps'])} | {ratio} | "
              f"{r['trainer_peak_mib']:,.0f}, {r['plain_peak_mib']:,.0f} |")
     emit("Target on one H100/H200: trainer / plain >= 0.9.")
+    # The fused attention must give what the hand-written one gives, on this device and torch.
+    checks = []
+    run_attention_check({"device": device, "dtype": "float32"}, lambda _event, **fields: checks.append(fields))
+    c = checks[0]
+    emit(f"Attention on packed sequences, {c['fused']} SDPA vs one softmax per sequence ({c['device']}, float32): "
+         f"max difference {c['max_diff']:.1e}")
     return rows

@@ -13,6 +13,8 @@ import torch.nn as nn
 import torch.utils.checkpoint
 import torch.nn.functional as F
 
+from .attention import attention
+
 ROPE_MODE = {"llama": "normal", "qwen2": "neox"}
 LORA_TARGETS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
 
@@ -91,15 +93,6 @@ def rope(x, pos, base, mode):
     return torch.cat((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1)
 
 
-def causal_attention(q, k, v):
-    """q, k, v (B, H, T, D) -> (B, H, T, D), each position attending to itself and those before."""
-    T = q.shape[2]
-    att = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # (B, H, T, T)
-    mask = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
-    att = att.masked_fill(~mask, float("-inf")).softmax(-1)
-    return att @ v
-
-
 class Block(nn.Module):
     def __init__(self, cfg, w, i):
         super().__init__()
@@ -125,10 +118,7 @@ class Block(nn.Module):
         if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
             k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
             v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
-        if segments is None:
-            y = causal_attention(q, k, v)
-        else:  # one causal block per sequence: sum(T_i^2) work, nothing crosses a boundary
-            y = torch.cat([causal_attention(q[:, :, s:e], k[:, :, s:e], v[:, :, s:e]) for s, e in segments], dim=2)
+        y = attention(q, k, v, segments)  # causal, and inside each packed sequence (attention.py)
         y = y.transpose(1, 2).reshape(B, T, c.n_head * c.head_dim)
         x = x + self.proj["attn_output"](y)
         h = rms_norm(x, self.ffn_norm, c.rms_eps)

@@ -28,6 +28,9 @@ describe('gpu-bench --tiny', () => {
     );
     const row = run.stdout.split('\n').find((line) => line.startsWith('| tiny |'));
     // | tiny | 452 (251–8,329) | 1,061 (442–4,530) | 0.24× (0.10–18.86) | 246, 246 |
+    expect(run.stdout).toMatch(
+      /^Attention on packed sequences, (torch|reference) SDPA vs one softmax per sequence \(cpu, float32\): max difference [\d.]+e[-+]\d+$/m,
+    );
     expect(row).toMatch(
       /^\| tiny \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d.]+× \([\d.]+–[\d.]+\) \| [\d,]+, [\d,]+ \|$/,
     );
