@@ -92,13 +92,17 @@ def token_losses(model, examples):
     """-> cross-entropy of every target token of the examples, packed (M,), and each example's count."""
     device = model.tok_embd.device
     idx, labels, segments = pack(examples)
-    idx, labels = idx.to(device), labels.to(device)
-    h = model.hidden(idx, segments)  # (1, N, C)
-    counted = labels != -100  # (1, N)
+    # Which positions count is known on the host before anything runs: worked out there, the
+    # device gathers them without a round trip (a boolean mask on the device would wait for it).
+    counted = labels[0] != -100  # (N,)
+    where = counted.nonzero().squeeze(1)  # (M,)
+    counts = [int(counted[s:e].sum()) for s, e in segments]
+    h = model.hidden(idx.to(device), segments)  # (1, N, C)
     # Only predicted positions need the vocabulary-wide projection: (M, C) -> (M, V).
-    logits = model.logits(h[counted])
-    counts = [int(counted[0, s:e].sum()) for s, e in segments]
-    return F.cross_entropy(logits, labels[counted], reduction="none"), counts
+    where = where.to(device, non_blocking=True)
+    logits = model.logits(h[0].index_select(0, where))
+    targets = labels[0, counted].to(device, non_blocking=True)
+    return F.cross_entropy(logits, targets, reduction="none"), counts
 
 
 def loss_sum(model, examples):
@@ -285,14 +289,17 @@ def run_train(request, emit):
         # as the whole batch at once, with the activations of one micro-batch in memory.
         count = max(sum(targets_in(ex) for ex in batch), 1)
         opt.zero_grad(set_to_none=True)
-        loss = 0.0
+        # Summed on the device, read once a step: reading each micro-batch's loss would make the
+        # host wait for the device every time.
+        loss_t = torch.zeros((), device=device)
         for part in micro_batches(batch, cfg["micro_batch_tokens"]):
             with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
                 part_sum, _ = loss_sum(model, part)
             (part_sum / count).backward()
-            loss += float(part_sum) / count
+            loss_t += part_sum.detach().float() / count
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
+        loss = float(loss_t)
         step += 1
         tokens_done += sum(len(ids) for ids, _ in batch)
         avg = state["loss_avg"]
