@@ -12,7 +12,6 @@ timed from the end of step 1 to the end of step N, each step ending on reading i
 peak memory: resident set of the process on the CPU, allocated memory on CUDA.
 """
 import os
-import resource
 import tempfile
 import time
 
@@ -20,16 +19,10 @@ import torch
 
 from . import plain_lora
 from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, pick_device
+from .model import LORA_TARGETS, peak_mib, pick_device
 from .train import run_train
 
 SEED = 0
-
-
-def _peak_mib(device):
-    if device.type == "cuda":
-        return torch.cuda.max_memory_allocated(device) / 2**20
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _trainer(request, tokens, batch, rank, step_ends):
@@ -87,5 +80,5 @@ def run_bench_train(request, emit):
     if len(step_ends) != steps:
         raise RuntimeError(f"expected {steps} steps, timed {len(step_ends)}")
     tps = (steps - 1) * batch * seq / (step_ends[-1] - step_ends[0])
-    emit("done", loop=loop, tokens_per_second=tps, peak_mib=_peak_mib(device), steps=steps,
+    emit("done", loop=loop, tokens_per_second=tps, peak_mib=peak_mib(device), steps=steps,
          trainable=trainable, threads=torch.get_num_threads(), device=str(device))

@@ -7,6 +7,7 @@ attn_q and attn_k rows are permuted so that RoPE rotates adjacent pairs (x0,x1),
 ("normal" rope); qwen2 is stored unpermuted and rotates halves (x_i, x_{i+D/2}) ("neox").
 """
 import math
+import resource
 
 import torch
 import torch.nn as nn
@@ -183,6 +184,13 @@ def pick_device(requested=None):
     if requested:
         return torch.device(requested)
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def peak_mib(device):
+    """Peak memory so far, in MiB: allocated on CUDA, the process's resident set on the CPU."""
+    if device.type == "cuda":
+        return torch.cuda.max_memory_allocated(device) / 2**20
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def load_gguf_model(g, device=None):

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 from . import lora, safetensors_io
 from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, gguf_weight_names, load_gguf_model, pick_device
+from .model import LORA_TARGETS, gguf_weight_names, load_gguf_model, peak_mib, pick_device
 
 DEFAULTS = {
     "mode": "lora",
@@ -340,7 +340,7 @@ def run_train(request, emit):
         named = dict(zip(gguf_weight_names(model.cfg), weights_in_gguf_order(model)))
         safetensors_io.save(path, named, {"arch": model.cfg.arch})
         result["weights"] = path
-    emit("done", **result)
+    emit("done", **result, peak_mib=round(peak_mib(device), 1))
 
 
 def weights_in_gguf_order(model):

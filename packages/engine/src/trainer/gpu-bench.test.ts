@@ -15,7 +15,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('gpu-bench --tiny', () => {
-  it('prints the trainer-vs-plain table from the trainer folder alone', () => {
+  it('prints the trainer-vs-plain and train-stage tables from the trainer folder alone', () => {
     const { python } = findPython();
     const run = spawnSync(python, ['-m', 'ownvoice_trainer', 'gpu-bench', '--tiny', '--runs', '3'], {
       cwd: dir,
@@ -27,10 +27,19 @@ describe('gpu-bench --tiny', () => {
       /^gpu-bench on cpu: bench-train, 3 steps of 2 x 32 tokens, .* median \(min–max\) of 3$/m,
     );
     const row = run.stdout.split('\n').find((line) => line.startsWith('| tiny |'));
-    // | tiny | 452 (251–8,329) | 1,061 (442–4,530) | 0.24× (0.10–18.86) | 246, 246 |
     expect(run.stdout).toMatch(
       /^Attention on packed sequences, (torch|reference) SDPA vs one softmax per sequence \(cpu, float32\): max difference [\d.]+e[-+]\d+$/m,
     );
+    // | 4 | 1.1 (1.1–1.1) | 199 (199–199) | 260 |  and the same for 8 pairs
+    for (const pairs of [4, 8]) {
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^\\| ${pairs} \\| [\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| [\\d,]+ \\([\\d,]+–[\\d,]+\\) \\| [\\d,]+ \\|$`,
+          'm',
+        ),
+      );
+    }
+    // | tiny | 452 (251–8,329) | 1,061 (442–4,530) | 0.24× (0.10–18.86) | 246, 246 |
     expect(row).toMatch(
       /^\| tiny \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d.]+× \([\d.]+–[\d.]+\) \| [\d,]+, [\d,]+ \|$/,
     );

@@ -107,6 +107,23 @@ export interface TrainResult {
   weightsPath?: string;
 }
 
+/** A preset as the Python trainer's `train` request spells it (the Voice presets' copy for the GPU bench too). */
+export function trainerSettings(p: TrainingPreset) {
+  return {
+    rank: p.rank,
+    alpha: p.alpha,
+    targets: p.targets,
+    lr: p.lr,
+    epochs: p.epochs,
+    seq_len: p.seqLen,
+    batch_size: p.batchSize,
+    warmup_steps: p.warmupSteps,
+    grad_checkpointing: p.gradCheckpointing,
+    micro_batch_tokens: p.microBatchTokens ?? null,
+    mixed_precision: p.mixedPrecision ?? false,
+  };
+}
+
 export const toJsonl = (examples: TrainingExample[]) => `${examples.map((e) => JSON.stringify(e)).join('\n')}\n`;
 
 /** Trains; a second call with the same workDir and settings resumes from the checkpoint. */
@@ -119,7 +136,6 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
     evalPath = path.join(req.workDir, 'eval.jsonl');
     writeFileSync(evalPath, toJsonl(req.eval));
   }
-  const p = req.preset;
   const done = await runTrainer(
     'train',
     {
@@ -128,17 +144,7 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
       train: trainPath,
       eval: evalPath,
       out_dir: req.workDir,
-      rank: p.rank,
-      alpha: p.alpha,
-      targets: p.targets,
-      lr: p.lr,
-      epochs: p.epochs,
-      seq_len: p.seqLen,
-      batch_size: p.batchSize,
-      warmup_steps: p.warmupSteps,
-      grad_checkpointing: p.gradCheckpointing,
-      micro_batch_tokens: p.microBatchTokens ?? null,
-      mixed_precision: p.mixedPrecision ?? false,
+      ...trainerSettings(req.preset),
       pad_id: req.padId,
       seed: req.seed ?? 0,
       max_steps: req.maxSteps ?? null,
