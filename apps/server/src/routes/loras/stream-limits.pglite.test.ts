@@ -2,6 +2,7 @@
 // generation behind its stream, which ends after a bounded stall; one person's streams beyond
 // the per-person limit are refused with a 429 while someone else is served. The app listens on a
 // Unix socket here: its small buffers fill after a few kilobytes, as a slow reader's would.
+// On PGlite only: what it proves is about streams and sockets, not the database.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';

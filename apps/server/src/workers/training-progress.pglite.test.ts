@@ -2,6 +2,8 @@
 // through the queue, with the test's clock moved a quarter second at each progress report, so
 // the run's pace (and the estimate) comes from the reports rather than from this machine's speed.
 // Then the countdown between reports, on a Voice row alone.
+// On PGlite only: the estimate comes from the trainer's reports, not from the database, and a
+// whole training is too slow to run twice in CI.
 import { type Voice, voiceSchema } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { voices } from '../db/schema.js';
