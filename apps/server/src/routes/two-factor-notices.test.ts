@@ -5,8 +5,9 @@ import { NOTICES } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailMessages, users } from '../db/schema.js';
+import { users } from '../db/schema.js';
 import { formatWhen } from '../mail/layout.js';
+import { deliveredTo } from '../test/mail-inbox.js';
 import { startTestMailServer, type TestMailServer } from '../test/mail-server.js';
 import { createTestContext, newAccount, type TestContext } from '../test/test-app.js';
 import { enableTwoFactor } from '../test/two-factor.js';
@@ -28,18 +29,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const mailTo = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
-
 /** What `email` received, once everything queued for it has been delivered. */
-async function inbox(email: string): Promise<ParsedMail[]> {
-  const rows = () => ctx.database.db.select().from(mailMessages).where(eq(mailMessages.to, email));
-  await expect
-    .poll(async () => (await rows()).filter((row) => row.status === 'queued').length, { timeout: 30_000 })
-    .toBe(0);
-  const sent = (await rows()).filter((row) => row.status === 'sent').length;
-  await expect.poll(() => smtp.received.filter((m) => mailTo(m) === email).length, { timeout: 10_000 }).toBe(sent);
-  return smtp.received.filter((m) => mailTo(m) === email);
-}
+const inbox = (email: string): Promise<ParsedMail[]> => deliveredTo(smtp, ctx.database.db, email);
 
 describe('two-factor notices', () => {
   it('tells the address when two-factor is turned on, and when it is turned off, once each', async () => {

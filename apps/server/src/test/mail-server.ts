@@ -4,6 +4,9 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/** The one address a received message went to ('' when none). */
+export const recipientOf = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
+
 export interface TestMailServer {
   url: string;
   received: ParsedMail[];

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, mailMessages, users } from '../../db/schema.js';
-import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
+import { recipientOf, startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 import { enableTwoFactor, withTwoFactor } from '../../test/two-factor.js';
 
@@ -45,9 +45,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const mailTo = (mail: ParsedMail): string => (mail.to as { text?: string } | undefined)?.text ?? '';
 const received = (email: string, subject: string) =>
-  smtp.received.filter((m) => mailTo(m) === email && m.subject === subject);
+  smtp.received.filter((m) => recipientOf(m) === email && m.subject === subject);
 
 /** The nth mail (from 1) with `subject` to `email`, once it arrived. */
 async function mailOf(email: string, subject: string, nth = 1): Promise<ParsedMail> {

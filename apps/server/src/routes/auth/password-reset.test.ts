@@ -3,7 +3,7 @@
 // session, the second factor asked for when it is on, and at most three links an hour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESETS_PER_HOUR } from '../../services/password-reset.service.js';
-import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
+import { recipientOf, startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
 import { createTestContext, newAccount, type TestContext } from '../../test/test-app.js';
 import { withTwoFactor } from '../../test/two-factor.js';
 
@@ -34,7 +34,7 @@ const reset = (body: Record<string, unknown>) => ctx.client().post('/api/auth/pa
 
 /** The reset mails `email` received (sign-up also mails it, a link to confirm the address). */
 const resetMails = (email: string) =>
-  smtp.received.filter((m) => mailTo(m) === email && m.subject === 'Reset your OwnVoice password');
+  smtp.received.filter((m) => recipientOf(m) === email && m.subject === 'Reset your OwnVoice password');
 
 /** The token of the reset link the nth reset mail to `email` carried. */
 async function tokenFor(email: string, nth = 1): Promise<string> {
@@ -45,10 +45,6 @@ async function tokenFor(email: string, nth = 1): Promise<string> {
   expect(mail?.html).toContain(`${PUBLIC_URL}/auth/reset?token=${link?.[1]}`);
   return link?.[1] ?? '';
 }
-const mailTo = (mail: { to?: unknown }): string => {
-  const to = mail.to as { text?: string } | undefined;
-  return to?.text ?? '';
-};
 
 describe('forgot password', () => {
   it('mails a link that sets a new password once, and ends every session', async () => {
@@ -79,7 +75,7 @@ describe('forgot password', () => {
     expect(madeUp.statusCode).toBe(real.statusCode);
     expect(madeUp.json()).toEqual(real.json());
     await tokenFor(account.email);
-    expect(smtp.received.some((m) => mailTo(m) === 'nobody-here@example.com')).toBe(false);
+    expect(smtp.received.some((m) => recipientOf(m) === 'nobody-here@example.com')).toBe(false);
   });
 
   it('refuses a link after an hour, and a made-up one', async () => {

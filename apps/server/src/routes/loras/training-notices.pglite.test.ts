@@ -6,10 +6,9 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Voice, voiceSchema } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailMessages } from '../../db/schema.js';
+import { deliveredTo } from '../../test/mail-inbox.js';
 import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 import { writingSample } from '../../test/writing.js';
@@ -40,18 +39,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const mailTo = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
-
 /** What `email` received, once everything queued for it has been delivered. */
-async function inbox(email: string): Promise<ParsedMail[]> {
-  const rows = () => ctx.database.db.select().from(mailMessages).where(eq(mailMessages.to, email));
-  await expect
-    .poll(async () => (await rows()).filter((row) => row.status === 'queued').length, { timeout: 30_000 })
-    .toBe(0);
-  const sent = (await rows()).filter((row) => row.status === 'sent').length;
-  await expect.poll(() => smtp.received.filter((m) => mailTo(m) === email).length, { timeout: 10_000 }).toBe(sent);
-  return smtp.received.filter((m) => mailTo(m) === email);
-}
+const inbox = (email: string): Promise<ParsedMail[]> => deliveredTo(smtp, ctx.database.db, email);
 
 async function waitFor(client: TestClient, id: string, done: (v: Voice) => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;

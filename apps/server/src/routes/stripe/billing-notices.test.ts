@@ -26,6 +26,7 @@ import {
   settle,
   userRow,
 } from '../../test/billing.js';
+import { deliveredTo } from '../../test/mail-inbox.js';
 import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -63,8 +64,6 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const mailTo = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
-
 /** A buyer with a confirmed address, and the notices they switched off. */
 async function buyer(muted: string[] = []): Promise<{ client: TestClient; id: string; email: string }> {
   const client = ctx.client();
@@ -78,15 +77,7 @@ async function buyer(muted: string[] = []): Promise<{ client: TestClient; id: st
 }
 
 /** What `email` received, once everything queued for it has been delivered. */
-async function inbox(email: string): Promise<ParsedMail[]> {
-  const rows = () => ctx.database.db.select().from(mailMessages).where(eq(mailMessages.to, email));
-  await expect
-    .poll(async () => (await rows()).filter((row) => row.status === 'queued').length, { timeout: 30_000 })
-    .toBe(0);
-  const sent = (await rows()).filter((row) => row.status === 'sent').length;
-  await expect.poll(() => smtp.received.filter((m) => mailTo(m) === email).length, { timeout: 10_000 }).toBe(sent);
-  return smtp.received.filter((m) => mailTo(m) === email);
-}
+const inbox = (email: string): Promise<ParsedMail[]> => deliveredTo(smtp, ctx.database.db, email);
 
 /** The one message of `mails` with `subject`, with `link` in its text and, escaped, in its HTML. */
 function one(mails: ParsedMail[], subject: string, link: string): ParsedMail {
