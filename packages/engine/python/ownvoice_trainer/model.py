@@ -81,10 +81,13 @@ def rms_norm(x, w, eps):
 
 
 def rope(x, pos, base, mode):
-    """x (B, H, T, D); rotates pairs by angle pos * base^(-2i/D)."""
+    """x (B, H, T, D); rotates pairs by angle pos * base^(-2i/D). pos (T,) is shared by every row;
+    pos (B, T) gives each row its own (a left-padded batch when decoding, generate.py)."""
     d = x.shape[-1]
     inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)  # (D/2,)
-    ang = pos.float()[:, None] * inv[None, :]  # (T, D/2)
+    ang = pos.float()[..., None] * inv  # (T, D/2) or (B, T, D/2)
+    if ang.dim() == 3:
+        ang = ang[:, None]  # (B, 1, T, D/2): a row's heads share its positions
     cos, sin = ang.cos(), ang.sin()
     if mode == "normal":
         x0, x1 = x[..., 0::2], x[..., 1::2]

@@ -1,0 +1,197 @@
+"""generate: greedy decoding of many prompts at once with the trainer's own model (model.py),
+so a GPU machine can write a Voice's pairs (the base model paraphrasing each passage) in PyTorch.
+Greedy on the same GGUF file, it gives llama.cpp's tokens (generate.test.ts).
+
+The prompts go as one batch (or chunks of batch_size): left-padded to one length, so every row's
+next token comes from the last column; a mask hides the pads and each row counts positions from
+its own first real token, so a row decodes as it would alone. The prompts are read in one pass
+(prefill), then the whole batch advances one token per step with a KV cache. A row ends at a
+stop id (not part of its output) or its token budget; the batch sheds finished rows as it goes.
+
+Shapes: B rows, T prompt columns (after padding), S cache columns, C embedding, H heads,
+K kv heads, G = H/K query heads per kv head, D head dim, V vocab.
+"""
+import math
+import time
+
+import torch
+import torch.nn.functional as F
+
+from . import lora
+from .attention import SDPA, use_sdpa
+from .gguf_reader import GgufFile
+from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope
+from .train import bf16_is_faster
+
+PAD_ID = 0  # any valid id: pads are masked out and never read back
+
+
+def attend(q, k, v, mask):
+    """q (B, H, Tq, D), k and v (B, K, S, D), mask (B, 1, Tq, S) bool, True where a query may
+    look -> (B, H, Tq, D). The cache keeps the K kv heads; each serves G query heads."""
+    B, H, Tq, D = q.shape
+    K = k.shape[1]
+    if use_sdpa():
+        # SDPA wants one key head per query head: repeat for this call only, the cache stays small.
+        return SDPA(q, k.repeat_interleave(H // K, dim=1), v.repeat_interleave(H // K, dim=1), attn_mask=mask)
+    q = q.view(B, K, H // K, Tq, D)  # query head h = k*G + g reads kv head k, as repeat_interleave does
+    att = (q @ k.unsqueeze(2).transpose(-2, -1)) / math.sqrt(D)  # (B, K, G, Tq, S)
+    att = att.masked_fill(~mask.unsqueeze(1), float("-inf")).softmax(-1)
+    return (att @ v.unsqueeze(2)).view(B, H, Tq, D)
+
+
+class KVCache:
+    """Keys and values of every layer, (B, K, S, D) each, and which columns are real tokens."""
+
+    def __init__(self, cfg, B, S, device, dtype):
+        shape = (B, cfg.n_head_kv, S, cfg.head_dim)
+        self.k = [torch.zeros(shape, device=device, dtype=dtype) for _ in range(cfg.n_layer)]
+        self.v = [torch.zeros(shape, device=device, dtype=dtype) for _ in range(cfg.n_layer)]
+        self.real = torch.ones(B, S, dtype=torch.bool, device=device)  # (B, S); pads set False
+
+    def keep(self, rows):
+        """Only these rows (a LongTensor of row indices) from now on."""
+        self.k = [k[rows] for k in self.k]
+        self.v = [v[rows] for v in self.v]
+        self.real = self.real[rows]
+
+
+def block_step(blk, x, pos, cache, layer, start, mask):
+    """One block over new columns start..start+Tn of every row: x (B, Tn, C), pos (B, Tn) ->
+    (B, Tn, C). Writes their keys and values into the cache; mask (B, 1, Tn, start+Tn)."""
+    c = blk.cfg
+    B, Tn, _ = x.shape
+    h = rms_norm(x, blk.attn_norm, c.rms_eps)
+    q = blk.proj["attn_q"](h).view(B, Tn, c.n_head, c.head_dim).transpose(1, 2)  # (B, H, Tn, D)
+    k = blk.proj["attn_k"](h).view(B, Tn, c.n_head_kv, c.head_dim).transpose(1, 2)  # (B, K, Tn, D)
+    v = blk.proj["attn_v"](h).view(B, Tn, c.n_head_kv, c.head_dim).transpose(1, 2)
+    q, k = rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode)
+    end = start + Tn
+    cache.k[layer][:, :, start:end] = k
+    cache.v[layer][:, :, start:end] = v
+    y = attend(q.to(cache.k[layer].dtype), cache.k[layer][:, :, :end], cache.v[layer][:, :, :end], mask)
+    y = y.transpose(1, 2).reshape(B, Tn, c.n_head * c.head_dim)
+    x = x + blk.proj["attn_output"](y)
+    h = rms_norm(x, blk.ffn_norm, c.rms_eps)
+    return x + blk.proj["ffn_down"](F.silu(blk.proj["ffn_gate"](h)) * blk.proj["ffn_up"](h))
+
+
+def forward_step(model, idx, pos, cache, start, mask):
+    """idx (B, Tn) new tokens at cache columns start..start+Tn -> next-token logits (B, V) of
+    each row's last new column."""
+    x = F.embedding(idx, model.tok_embd)  # (B, Tn, C)
+    for layer, blk in enumerate(model.blocks):
+        x = block_step(blk, x, pos, cache, layer, start, mask)
+    h = rms_norm(x[:, -1], model.out_norm, model.cfg.rms_eps)  # (B, C)
+    return model.logits(h).float()
+
+
+def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype):
+    """Greedy answers of one batch of prompts (each non-empty, with a budget of at least 1)."""
+    device = model.tok_embd.device
+    B, T = len(prompts), max(len(p) for p in prompts)
+    S = T + max(max_new)  # prompt columns, then one per token fed back (fewer than max_new)
+    lens = torch.tensor([len(p) for p in prompts], device=device)  # (B,)
+    idx = torch.full((B, T), PAD_ID, dtype=torch.long, device=device)
+    for b, p in enumerate(prompts):
+        idx[b, T - len(p) :] = torch.tensor(p, dtype=torch.long)
+    cache = KVCache(model.cfg, B, S, device, cache_dtype)
+    cache.real[:, :T] = torch.arange(T, device=device)[None, :] >= (T - lens)[:, None]  # (B, T) left pads False
+    pos = (cache.real[:, :T].long().cumsum(1) - 1).clamp(min=0)  # (B, T): 0 at a row's first real token
+
+    # Prefill: causal, no pads as keys. A pad query also sees itself, so its row of the softmax is
+    # never all -inf (NaN there would reach real rows through 0 * NaN in att @ v).
+    causal = torch.ones(T, T, dtype=torch.bool, device=device).tril()
+    mask = (causal[None] & cache.real[:, None, :T]) | torch.eye(T, dtype=torch.bool, device=device)[None]
+    logits = forward_step(model, idx, pos, cache, 0, mask[:, None])  # (B, V)
+
+    rows = list(range(B))  # chunk row of each row still in the batch
+    outs = [[] for _ in range(B)]
+    done = [False] * B
+    t = T  # the cache column the next fed token takes
+    while True:
+        nxt = logits.argmax(-1)  # (B',) ties go to the lowest id
+        for r, tok in zip(rows, nxt.tolist()):
+            if done[r]:
+                continue
+            if tok in stop_ids:
+                done[r] = True
+            else:
+                outs[r].append(tok)
+                done[r] = len(outs[r]) >= max_new[r]
+            if done[r] and on_done:
+                on_done(r, outs[r])
+        alive = [i for i, r in enumerate(rows) if not done[r]]
+        if not alive:
+            return outs
+        # Finished rows ride along (their tokens are ignored) until a quarter of the batch has
+        # finished: shedding them copies the whole cache.
+        if len(alive) <= 0.75 * len(rows):
+            keep = torch.tensor(alive, device=device)
+            cache.keep(keep)
+            lens, nxt = lens[keep], nxt[keep]
+            rows = [rows[i] for i in alive]
+        step_pos = (lens + (t - T))[:, None]  # (B', 1): a row's generated tokens follow its prompt
+        step_mask = cache.real[:, None, None, : t + 1]  # (B', 1, 1, t+1)
+        logits = forward_step(model, nxt[:, None], step_pos, cache, t, step_mask)
+        t += 1
+
+
+def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None):
+    """Greedy answers to token-id prompts: a list of generated id lists, each ending before its
+    first stop id or at its max_new tokens. on_done(i, ids) is called as prompt i's answer ends."""
+    if len(max_new) != len(prompts):
+        raise ValueError(f"{len(prompts)} prompts but {len(max_new)} token budgets")
+    if any(len(p) == 0 for p in prompts):
+        raise ValueError("a prompt has no tokens")
+    stop_ids = set(stop_ids)
+    device = model.tok_embd.device
+    # bfloat16 where the GPU has it; float32 elsewhere (the tokens generate.test.ts compares
+    # with llama.cpp's).
+    bf16 = device.type == "cuda" and bf16_is_faster(device)
+    cache_dtype = torch.bfloat16 if bf16 else torch.float32
+    outputs = [[] for _ in prompts]
+    todo = []
+    for i, n in enumerate(max_new):
+        if n > 0:
+            todo.append(i)
+        elif on_done:
+            on_done(i, [])
+    # Similar lengths side by side: a chunk pads less, and its rows' budgets are alike.
+    todo.sort(key=lambda i: len(prompts[i]))
+    size = batch_size or len(todo) or 1
+    model.eval()
+    with torch.inference_mode(), torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
+        for c in range(0, len(todo), size):
+            chunk = todo[c : c + size]
+            report = (lambda r, ids, chunk=chunk: on_done(chunk[r], ids)) if on_done else None
+            outs = greedy_chunk(
+                model, [prompts[i] for i in chunk], [max_new[i] for i in chunk], stop_ids, report, cache_dtype
+            )
+            for i, ids in zip(chunk, outs):
+                outputs[i] = ids
+    return outputs
+
+
+def run_generate(request, emit):
+    """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?
+    -> "answer" {index, tokens} as each ends, then "done" {outputs, tokens_per_second, peak_mib}."""
+    device = pick_device(request.get("device"))
+    model = load_gguf_model(GgufFile(request["model"]), device)
+    if request.get("adapter"):
+        lora.load_into(model, request["adapter"])
+    start = time.time()
+    outputs = greedy_batch(
+        model,
+        request["prompts"],
+        request["max_new"],
+        request.get("stop_ids", []),
+        on_done=lambda i, ids: emit("answer", index=i, tokens=ids),
+        batch_size=request.get("batch_size"),
+    )
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    seconds = time.time() - start
+    tokens = sum(len(o) for o in outputs)
+    emit("done", outputs=outputs, tokens=tokens, seconds=round(seconds, 3),
+         tokens_per_second=round(tokens / max(seconds, 1e-9), 1), peak_mib=round(peak_mib(device), 1))

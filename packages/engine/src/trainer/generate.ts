@@ -1,0 +1,58 @@
+// Greedy answers decoded by the trainer's own PyTorch model (generate.py): on a machine with a
+// GPU, a Voice's pairs can be written there, all passages in one batch. For the same GGUF file
+// and prompt tokens it gives llama.cpp's greedy tokens (generate.test.ts).
+import { runTrainer } from './python.js';
+
+export interface GenerateOnTrainerRequest {
+  modelPath: string;
+  /** The trainer's adapter.safetensors; the plain base model when absent. */
+  adapterPath?: string;
+  /** Prompt token ids, as the model reads them (BOS included where the model has one). */
+  prompts: number[][];
+  /** Token budget of each prompt's answer. */
+  maxNew: number[];
+  /** Tokens that end an answer (not part of it): the model's end-of-generation tokens. */
+  stopIds: number[];
+  /** A PyTorch device ("cuda", "cpu"); CUDA when present by default. */
+  device?: string;
+  /** Prompts decoded at once; all of them by default. */
+  batchSize?: number;
+  threads?: number;
+  signal?: AbortSignal;
+  /** Called as each answer is complete, in the order they finish. */
+  onAnswer?: (index: number, tokens: number[]) => void;
+}
+
+/** The generated token ids of each prompt, in the order of `prompts`. */
+export async function generateOnTrainer(req: GenerateOnTrainerRequest): Promise<number[][]> {
+  if (req.maxNew.length !== req.prompts.length) {
+    throw new Error(`${req.prompts.length} prompts but ${req.maxNew.length} token budgets`);
+  }
+  if (req.prompts.length === 0) return [];
+  const done = await runTrainer(
+    'generate',
+    {
+      model: req.modelPath,
+      adapter: req.adapterPath ?? null,
+      prompts: req.prompts,
+      max_new: req.maxNew,
+      stop_ids: req.stopIds,
+      device: req.device ?? null,
+      batch_size: req.batchSize ?? null,
+    },
+    {
+      ...(req.threads ? { threads: req.threads } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+      onEvent: (e) => {
+        if (e.event === 'answer' && req.onAnswer) req.onAnswer(Number(e.index), e.tokens as number[]);
+      },
+    },
+  );
+  const outputs = done.outputs;
+  if (!Array.isArray(outputs) || outputs.length !== req.prompts.length) {
+    throw new Error(
+      `the trainer answered ${Array.isArray(outputs) ? outputs.length : 'no'} of ${req.prompts.length} prompts`,
+    );
+  }
+  return outputs as number[][];
+}
