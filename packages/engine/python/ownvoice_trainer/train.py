@@ -9,6 +9,8 @@ Progress goes out as JSON lines; a checkpoint (trainable weights, optimiser stat
 written every few steps and on SIGTERM, so a killed or cancelled run resumes where it stopped.
 With "stop_when_eval_stops_improving" and an eval set, the eval loss is measured after every
 epoch; training stops at the first epoch that does not lower it and keeps the best weights.
+With "eval_base", the eval loss is also measured before the first step: a LoRA starts at the
+base model (B = 0), so that is the base model's loss, with no second process loading it again.
 """
 import hashlib
 import json
@@ -42,6 +44,7 @@ DEFAULTS = {
     "max_steps": None,
     "pad_id": 0,
     "stop_when_eval_stops_improving": False,
+    "eval_base": False,
     # Tokens a forward/backward pass takes at most; a bigger batch is summed over several. None: the whole batch.
     "micro_batch_tokens": None,
     # Training matrix products in bfloat16 (weights, optimiser and eval stay float32): True, False,
@@ -209,7 +212,7 @@ def run_train(request, emit):
     out_dir = cfg["out_dir"]
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(cfg["seed"])
-    optional = ("stop_when_eval_stops_improving", "mixed_precision")  # in the identity only when set
+    optional = ("stop_when_eval_stops_improving", "mixed_precision", "eval_base")  # in the identity only when set
     keys = _IDENTITY + tuple(k for k in optional if cfg[k])
     identity = hashlib.sha256(json.dumps({k: cfg.get(k) for k in keys}, sort_keys=True).encode()).hexdigest()
 
@@ -242,7 +245,7 @@ def run_train(request, emit):
     ckpt_path = os.path.join(out_dir, "checkpoint.pt")
     step = 0
     # best: {"loss", "epoch", "params"} of the epoch with the lowest eval loss so far
-    state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None}
+    state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None, "base_eval_loss": None}
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location=device)
         if ck.get("identity") == identity:
@@ -275,6 +278,13 @@ def run_train(request, emit):
         else:
             state["stopped"] = True
         emit("eval", epoch=epoch, step=step, eval_loss=round(loss, 6), best_epoch=state["best"]["epoch"])
+
+    # A checkpoint of this identity past step 0 carries the base loss in its state.
+    if cfg["eval_base"] and eval_examples and state["base_eval_loss"] is None:
+        if cfg["mode"] != "lora":
+            raise ValueError("eval_base needs a LoRA run: only a LoRA starts at the base model")
+        state["base_eval_loss"], _ = evaluate(model, eval_examples, bs)
+        emit("eval", epoch=0, step=0, eval_loss=round(state["base_eval_loss"], 6))
 
     last_ckpt_step, last_ckpt_time = step, time.time()
     start_step, t0, tokens_done = step, time.time(), 0
@@ -331,6 +341,8 @@ def run_train(request, emit):
                       stopped_early=state["stopped"])
     elif eval_examples:
         result["eval_loss"], _ = evaluate(model, eval_examples, bs)
+    if state["base_eval_loss"] is not None:
+        result["base_eval_loss"] = state["base_eval_loss"]
     if cfg["mode"] == "lora":
         path = os.path.join(out_dir, "adapter.safetensors")
         lora.save(model, path, cfg["rank"], cfg["alpha"])

@@ -101,6 +101,12 @@ export class LlamaRuntime {
     return eos;
   }
 
+  /** The tokens a chat answer ends on (end of sequence, end of turn): stop tokens for another decoder. */
+  get endTokens(): number[] {
+    const { eos, eot } = this.model.tokens;
+    return [...new Set([eos, eot].filter((t): t is Token => t !== null))];
+  }
+
   detokenize(tokens: readonly number[]): string {
     return this.model.detokenize(tokens as Token[]);
   }
@@ -110,10 +116,11 @@ export class LlamaRuntime {
     adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
   }
 
-  async createContext(adapterPath?: string, sequences = 1): Promise<LlamaContext> {
+  /** A context of `sequences` sequences, each of `contextSize` tokens (the runtime's, at most). */
+  async createContext(adapterPath?: string, sequences = 1, contextSize = this.contextSize): Promise<LlamaContext> {
     if (adapterPath) this.validateAdapter(adapterPath);
     return this.model.createContext({
-      contextSize: this.contextSize,
+      contextSize: Math.min(contextSize, this.contextSize),
       sequences,
       threads: this.threads,
       ...(adapterPath ? { lora: { adapters: [{ filePath: adapterPath, scale: 1 }] } } : {}),

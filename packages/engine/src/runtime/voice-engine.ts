@@ -27,10 +27,16 @@ export { KeyedQueue } from './pool.js';
 /** Generations that run at once on one context; more wait in line. */
 const SEQUENCES_PER_CONTEXT = 2;
 /**
- * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token,
- * so on a CPU many answers cost little more time than one.
+ * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token, so
+ * on a CPU many answers cost little more time than one. 32 holds a 40,000-character Voice's 29
+ * paraphrases in one pass (on two cores, 32 short answers took 58 s at 32 wide, 61 s at 16 and
+ * 100 s at 2, mostly reading the prompts); each sequence gets only the context its chats need.
  */
-export const BATCH_SEQUENCES = 16;
+export const BATCH_SEQUENCES = 32;
+/** An answer's token budget where its options give none. */
+const DEFAULT_MAX_TOKENS = 256;
+/** Tokens a chat's template may add around what chatPromptTokens counts, and rounding. */
+const CONTEXT_MARGIN = 64;
 
 export interface GenerateOptions {
   /** The Voice to write in; the plain base model when absent. */
@@ -157,12 +163,16 @@ export class VoiceEngine implements TextGenerator {
     return this.voices.has(voiceId);
   }
 
-  /** Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken. */
-  wake(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
-    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath));
+  /**
+   * Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken.
+   * `sequences`: generations that run at once on it (a person's Voice runs a few; a training's
+   * evaluation rewrites many texts at once, as chatBatch does).
+   */
+  wake(voiceId: string, adapterPath: string, sequences = SEQUENCES_PER_CONTEXT): Promise<{ milliseconds: number }> {
+    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath, sequences));
   }
 
-  private async wakeNow(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
+  private async wakeNow(voiceId: string, adapterPath: string, sequences: number): Promise<{ milliseconds: number }> {
     const started = performance.now();
     const file = AdapterFiles.key(adapterPath);
     let fingerprint: string;
@@ -179,12 +189,12 @@ export class VoiceEngine implements TextGenerator {
     await this.adapters.acquire(file, fingerprint);
     let context: LlamaContext;
     try {
-      context = await this.runtime.createContext(file, SEQUENCES_PER_CONTEXT);
+      context = await this.runtime.createContext(file, sequences);
     } catch (error) {
       await this.adapters.release(file);
       throw error;
     }
-    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context) });
+    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context, sequences) });
     return { milliseconds: performance.now() - started };
   }
 
@@ -280,7 +290,13 @@ export class VoiceEngine implements TextGenerator {
     const answers: string[] = new Array(chats.length);
     if (chats.length === 0) return answers;
     const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
-    const target = pooled(await this.runtime.createContext(undefined, width), width);
+    // Each sequence's cells take memory: as many as the longest chat with its answer needs.
+    const need = Math.max(
+      ...chats.map(
+        (c) => this.runtime.chatPromptTokens(c.messages).length + (c.options?.maxTokens ?? DEFAULT_MAX_TOKENS),
+      ),
+    );
+    const target = pooled(await this.runtime.createContext(undefined, width, need + CONTEXT_MARGIN), width);
     this.batches.add(target);
     // The first failure stops the rest: the batch fails as a whole.
     const failed = new AbortController();
@@ -396,7 +412,7 @@ function generationEnd(
 
 function generationOptions(o: GenerateOptions, model: LlamaModel, onToken?: (tokens: Token[]) => void) {
   return {
-    maxTokens: o.maxTokens ?? 256,
+    maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
     temperature: o.temperature ?? 0,
     ...(o.topP !== undefined ? { topP: o.topP } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),

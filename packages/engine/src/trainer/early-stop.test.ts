@@ -1,7 +1,8 @@
 // Proof: asked to, the trainer measures the eval loss after every epoch, stops at the first epoch
-// that does not lower it and returns the best epoch's weights; a run killed after an epoch's
-// evaluation resumes to the same outcome; and without the request every step runs, as the
-// house model's pretraining needs.
+// that does not lower it and returns the best epoch's weights (and, asked to, the base model's
+// loss before the first step, equal to a separate measurement of the base); a run killed after
+// an epoch's evaluation resumes to the same outcome; and without the request every step runs, as
+// the house model's pretraining needs.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe('early stopping', () => {
   let stopped: Awaited<ReturnType<typeof train>>;
 
   it('stops at the first epoch that does not lower the eval loss and keeps the best', async () => {
-    stopped = await train(request(path.join(dir, 'stop')));
+    stopped = await train({ ...request(path.join(dir, 'stop')), measureBaseEvalLoss: true });
     const losses = stopped.evalLosses ?? [];
     expect(stopped.stoppedEarly).toBe(true);
     expect(losses.length).toBeLessThan(EPOCHS);
@@ -71,6 +72,17 @@ describe('early stopping', () => {
       threads: 1,
     });
     expect(measured.loss).toBeCloseTo(stopped.evalLoss as number, 4);
+    // Before the first step the LoRA adds nothing: the loss then is the base model's.
+    const base = await heldOutLoss({
+      modelPath: basePath,
+      examples: evalSet,
+      workDir: path.join(dir, 'measure-base'),
+      seqLen: 128,
+      padId: 0,
+      threads: 1,
+    });
+    expect(stopped.baseEvalLoss).toBeCloseTo(base.loss, 4);
+    expect(stopped.baseEvalLoss).not.toBeCloseTo(stopped.evalLoss as number, 2);
   });
 
   it('resumes after a kill past an epoch to the same outcome', async () => {

@@ -29,17 +29,28 @@ export class TrainerError extends Error {
 const INSTALL_HINT =
   'Training needs PyTorch. On Debian or Ubuntu: sudo apt-get install -y python3-torch libopenblas0-pthread; elsewhere: pip install torch numpy. Set OWNVOICE_PYTHON to the interpreter that has it.';
 
-let cached: { python: string; torch: string } | undefined;
+export interface TrainerPython {
+  python: string;
+  /** torch's version. */
+  torch: string;
+  /** Whether torch sees a CUDA device: the trainer then trains there, and paraphrases there too. */
+  cuda: boolean;
+}
 
-/** The interpreter that can import torch, and torch's version; throws TrainerUnavailableError. */
-export function findPython(env: NodeJS.ProcessEnv = process.env): { python: string; torch: string } {
+let cached: TrainerPython | undefined;
+
+/** The interpreter that can import torch, with what torch offers; throws TrainerUnavailableError. */
+export function findPython(env: NodeJS.ProcessEnv = process.env): TrainerPython {
   if (cached && !env.OWNVOICE_PYTHON) return cached;
   const candidates = env.OWNVOICE_PYTHON ? [env.OWNVOICE_PYTHON] : ['/usr/bin/python3', 'python3'];
   const tried: string[] = [];
   for (const python of candidates) {
-    const r = spawnSync(python, ['-c', 'import torch, numpy; print(torch.__version__)'], { encoding: 'utf8' });
+    const r = spawnSync(python, ['-c', 'import torch, numpy; print(torch.__version__, torch.cuda.is_available())'], {
+      encoding: 'utf8',
+    });
     if (r.status === 0) {
-      const found = { python, torch: r.stdout.trim() };
+      const [torch = '', cuda] = r.stdout.trim().split(' ');
+      const found = { python, torch, cuda: cuda === 'True' };
       if (!env.OWNVOICE_PYTHON) cached = found;
       return found;
     }

@@ -86,6 +86,11 @@ export interface TrainRequest {
    * run cut by maxSteps (the house model) trains every step.
    */
   stopWhenEvalStopsImproving?: boolean;
+  /**
+   * Also measure the eval loss before the first step (LoRA only): the adapter starts at zero, so
+   * that is the base model's loss, measured without a second process loading the model.
+   */
+  measureBaseEvalLoss?: boolean;
   checkpointEvery?: number;
   threads?: number;
   signal?: AbortSignal;
@@ -98,6 +103,8 @@ export interface TrainResult {
   finalLoss: number;
   /** The eval loss of the weights returned (the best epoch's when stopping early). */
   evalLoss?: number;
+  /** With measureBaseEvalLoss: the base model's eval loss. */
+  baseEvalLoss?: number;
   /** With stopWhenEvalStopsImproving: the epoch (from 1) whose weights were kept. */
   bestEpoch?: number;
   /** With stopWhenEvalStopsImproving: the eval loss after each epoch run. */
@@ -149,6 +156,7 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
       seed: req.seed ?? 0,
       max_steps: req.maxSteps ?? null,
       stop_when_eval_stops_improving: req.stopWhenEvalStopsImproving ?? false,
+      eval_base: req.measureBaseEvalLoss ?? false,
       checkpoint_every: req.checkpointEvery ?? 25,
     },
     {
@@ -175,6 +183,7 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
     steps: Number(done.steps),
     finalLoss: Number(done.final_loss),
     ...(done.eval_loss !== undefined ? { evalLoss: Number(done.eval_loss) } : {}),
+    ...(done.base_eval_loss !== undefined ? { baseEvalLoss: Number(done.base_eval_loss) } : {}),
     ...(done.best_epoch !== undefined ? { bestEpoch: Number(done.best_epoch) } : {}),
     ...(Array.isArray(done.eval_losses) ? { evalLosses: done.eval_losses.map(Number) } : {}),
     ...(done.stopped_early !== undefined ? { stoppedEarly: Boolean(done.stopped_early) } : {}),

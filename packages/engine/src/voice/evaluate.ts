@@ -1,6 +1,7 @@
 // How much like the person a Voice writes, measured on writing it never trained on:
 //  - held-out loss and perplexity of the base model and of the Voice on the person's own text,
-//    given its generic version (lower is better: the Voice predicts their words better);
+//    given its generic version (lower is better: the Voice predicts their words better), as the
+//    trainer measured them before its first step and at the epoch it kept (train-voice.ts);
 //  - the Voice's rewrites of the two-author harness's neutral paragraphs (eval/neutral.ts: plain
 //    modern prose by nobody in particular, the generic text people bring to Convert), made by the
 //    same rewrite Convert runs (rewrite.ts: repeat penalty, stop string, judge and reroll) and
@@ -21,8 +22,6 @@ import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
 import { HOUSE_AUTHORS, houseTrainingText } from '../house-model/authors.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { splitPassages } from '../text/passages.js';
-import { heldOutLoss } from '../trainer/held-out-loss.js';
-import type { TrainingExample } from '../trainer/train.js';
 import type { RewritePair } from './pairs.js';
 import { rewriteWhole } from './rewrite.js';
 
@@ -100,34 +99,29 @@ export async function rewriteAll(
 /** The first attempt stands, judged or not: no inline error marker in place of what was written. */
 const acceptAll = () => ({ ok: true }) as const;
 
+const perplexity = (loss: number) => Math.exp(Math.min(loss, 50));
+
 export async function evaluateVoice(req: {
   engine: VoiceEngine;
   voiceId: string;
-  baseModelPath: string;
-  adapterSafetensors: string;
   heldOutPairs: readonly RewritePair[];
-  heldOutExamples: TrainingExample[];
-  workDir: string;
-  seqLen: number;
-  padId: number;
+  /** Mean loss per target token on the held-out pairs, of the base model and of the Voice. */
+  heldOutLoss: { base: number; voice: number };
   /** The passage size the Voice trained on: its rewrites are chunked at it, as Convert does. */
   maxChars: number;
   /** Held-out passages shown as samples. */
   samples?: number;
   signal?: AbortSignal;
 }): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[] }> {
-  const common = { examples: req.heldOutExamples, workDir: req.workDir, seqLen: req.seqLen, padId: req.padId };
-  const base = await heldOutLoss({ modelPath: req.baseModelPath, ...common });
-  const voice = await heldOutLoss({ modelPath: req.baseModelPath, adapterPath: req.adapterSafetensors, ...common });
-
   const inputs = neutralParagraphs();
   const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
-  // One call, so the samples share the passes of the paragraphs.
-  const all = await rewriteAll(req.engine, req.voiceId, [...inputs, ...shown.map((p) => p.generic)], {
+  // One call, so the samples share the passes of the paragraphs; the samples, whole passages and
+  // the longest rewrites, go first so that the short paragraphs fill the passes beside them.
+  const all = await rewriteAll(req.engine, req.voiceId, [...shown.map((p) => p.generic), ...inputs], {
     maxChars: req.maxChars,
     signal: req.signal,
   });
-  const [rewrites, shownRewrites] = [all.slice(0, inputs.length), all.slice(inputs.length)];
+  const [shownRewrites, rewrites] = [all.slice(0, shown.length), all.slice(shown.length)];
   const originals = req.heldOutPairs.map((p) => p.original);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);
   const writers = { you: originals.join('\n\n') };
@@ -137,11 +131,11 @@ export async function evaluateVoice(req: {
   if (!voiceStyle || !baseStyle) throw new Error('the style measure lost its writer');
   const evaluation: VoiceEvaluation = {
     heldOut: {
-      baseLoss: base.loss,
-      voiceLoss: voice.loss,
-      basePerplexity: base.perplexity,
-      voicePerplexity: voice.perplexity,
-      examples: req.heldOutExamples.length,
+      baseLoss: req.heldOutLoss.base,
+      voiceLoss: req.heldOutLoss.voice,
+      basePerplexity: perplexity(req.heldOutLoss.base),
+      voicePerplexity: perplexity(req.heldOutLoss.voice),
+      examples: req.heldOutPairs.length,
     },
     content: { recall: byVoice.recall },
     style: {

@@ -12,10 +12,11 @@ import path from 'node:path';
 import { countWrittenChars } from '@ownvoice/shared';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
 import { neutralParagraphs } from '../eval/neutral.js';
-import type { VoiceEngine } from '../runtime/voice-engine.js';
+import { BATCH_SEQUENCES, type VoiceEngine } from '../runtime/voice-engine.js';
 import { cleanText } from '../text/clean.js';
 import { extractTrainingText, type UploadedFile } from '../text/extract.js';
 import { holdOut, splitPassages } from '../text/passages.js';
+import { findPython } from '../trainer/python.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
 import { evaluateVoice, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, type RewritePair } from './pairs.js';
@@ -41,9 +42,10 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // all of a 40,000-character upload (80 left a fifth of the Voice's perplexity drop on the table).
   // 3e-3 rather than 5e-3: at 5e-3 the perplexity drop sat on 20%, at 3e-3 it is 21-22%, and the
   // Jargon File Voice's style moves the right way.
-  // Its runs on two cores (21,000 to 120,000 characters) stopped after 3 or 4 epochs, a step took
-  // 1.0 to 1.9 times as long as a paraphrase, and the trainer started in 2 to 3 s: the estimate's
-  // priors (training-estimate.ts; training-estimate.recorded.ts holds three such runs).
+  // Its runs on two cores (21,000 to 120,000 characters) stopped after 4, 3 and 3 epochs (3.5
+  // expected: off by half an epoch at most either way), a step took 1.04 to 1.07 times as long as
+  // a paraphrase, and the trainer started in 1.0 to 1.4 s, its base-model loss included: the
+  // estimate's priors (training-estimate.ts; training-estimate.recorded.ts holds the three runs).
   tiny: {
     ...TRAINING_PRESETS.tiny,
     epochs: 20,
@@ -51,7 +53,7 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     seqLen: 256,
     passageMaxChars: 360,
     maxPassages: 200,
-    estimate: { expectedEpochs: 4, stepPerPair: 1.2, trainerStartSeconds: 2.5 },
+    estimate: { expectedEpochs: 3.5, stepPerPair: 1.05, trainerStartSeconds: 1.2 },
   },
   // One example a pass without gradient checkpointing (a third less compute than recomputing each
   // layer; the activations of one 1024-token example in memory: about 3 GB peak at 135M with
@@ -71,6 +73,12 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
 };
 
 export const VOICE_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
+
+/**
+ * Rewrites the evaluation runs at once on the new Voice: its three samples (whole passages, the
+ * longest) beside the short neutral paragraphs, which then finish within the samples' time.
+ */
+const EVALUATION_SEQUENCES = 16;
 export type VoiceStage = (typeof VOICE_STAGES)[number];
 
 /** Share of the whole run each stage takes, for one overall percentage. */
@@ -106,6 +114,11 @@ export interface TrainVoiceRequest {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (p: VoiceProgress) => void;
+  /**
+   * Where the base model paraphrases the passages: 'trainer' decodes them all at once in PyTorch,
+   * which pays on a GPU; 'engine' is llama.cpp. By default the trainer where it has CUDA.
+   */
+  paraphraseOn?: 'engine' | 'trainer';
   /** The time in milliseconds, for the estimate of the time left (Date.now unless given). */
   now?: () => number;
 }
@@ -179,13 +192,15 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     .slice(0, 16);
   const pairsFile = path.join(req.workDir, `pairs-${key}.json`);
   const pairsCached = existsSync(pairsFile);
+  const onTrainer = (req.paraphraseOn ?? (findPython().cuda ? 'trainer' : 'engine')) === 'trainer';
   const sized = new TrainingEstimate(
     {
       pairs: pairsCached ? 0 : passages.length,
+      // The trainer decodes every passage in one batch; the engine BATCH_SEQUENCES at a time.
+      pairBatch: onTrainer ? passages.length : BATCH_SEQUENCES,
       stepsPerEpoch: Math.ceil(trainPassages.length / req.preset.batchSize),
       epochs: req.preset.epochs,
-      // evaluateVoice's loss passes (base and Voice), its neutral paragraphs and samples.
-      evaluationLossPasses: 2,
+      // evaluateVoice's rewrites: the neutral paragraphs and the samples.
       evaluationRewrites: neutralParagraphs().length + Math.min(3, heldOutPassages.length),
     },
     req.preset.estimate,
@@ -199,6 +214,9 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     report('pairs', 0, 'Writing plain versions of your passages');
     const built = await buildPairs(req.engine, all, {
       ...(req.signal ? { signal: req.signal } : {}),
+      ...(onTrainer
+        ? { trainer: { modelPath: req.baseModelPath, ...(req.threads ? { threads: req.threads } : {}) } }
+        : {}),
       onProgress: (done, total) =>
         report('pairs', done / total, `Writing plain versions of your passages (${done}/${total})`, { done, total }),
     });
@@ -226,6 +244,8 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     // Epochs run only while they lower the loss on the held-out passages; the best one is kept.
     eval: heldOutExamples,
     stopWhenEvalStopsImproving: true,
+    // The evaluation's base loss, from the same process before it trains.
+    measureBaseEvalLoss: true,
     preset: req.preset,
     padId: eos,
     seed: req.seed ?? 0,
@@ -240,6 +260,9 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     },
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
+  if (trained.evalLoss === undefined || trained.baseEvalLoss === undefined)
+    throw new Error('the trainer measured no held-out loss');
+  const heldOutLoss = { base: trained.baseEvalLoss, voice: trained.evalLoss };
   const run = trained.evalLosses?.length ?? req.preset.epochs;
   report(
     'train',
@@ -261,19 +284,14 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // 5. evaluate
   report('evaluate', 0, 'Measuring how much the Voice sounds like you');
   const evalId = `evaluate-${req.version}`;
-  await req.engine.wake(evalId, adapterPath);
+  await req.engine.wake(evalId, adapterPath, EVALUATION_SEQUENCES);
   let evaluated: Awaited<ReturnType<typeof evaluateVoice>>;
   try {
     evaluated = await evaluateVoice({
       engine: req.engine,
       voiceId: evalId,
-      baseModelPath: req.baseModelPath,
-      adapterSafetensors: trained.adapterPath,
       heldOutPairs: pairs.heldOut,
-      heldOutExamples,
-      workDir: path.join(req.workDir, 'eval'),
-      seqLen: req.preset.seqLen,
-      padId: eos,
+      heldOutLoss,
       maxChars: req.preset.passageMaxChars,
       ...(req.signal ? { signal: req.signal } : {}),
     });

@@ -1,6 +1,7 @@
 // The time-left estimate, replayed on progress recorded from real runs (training-estimate.recorded.ts)
 // and on made-up ones: every report carries its time, so nothing here reads the clock.
 import { describe, expect, it } from 'vitest';
+import { BATCH_SEQUENCES } from '../runtime/voice-engine.js';
 import { VOICE_PRESETS } from './train-voice.js';
 import { type EstimatePriors, type ProgressMark, TrainingEstimate } from './training-estimate.js';
 import { RECORDED_RUNS, type RecordedRun } from './training-estimate.recorded.js';
@@ -8,10 +9,10 @@ import { RECORDED_RUNS, type RecordedRun } from './training-estimate.recorded.js
 const TINY = VOICE_PRESETS.tiny;
 const sizesOf = (run: Pick<RecordedRun, 'pairs' | 'trainPairs'>, cachedPairs = false) => ({
   pairs: cachedPairs ? 0 : run.pairs,
+  pairBatch: BATCH_SEQUENCES,
   stepsPerEpoch: Math.ceil(run.trainPairs / TINY.batchSize),
   epochs: TINY.epochs,
   evaluationRewrites: 31,
-  evaluationLossPasses: 2,
 });
 
 /** The reports trainVoice makes in a recorded run, from the start of the pairs on. */
@@ -37,11 +38,11 @@ function replay(run: RecordedRun, priors: EstimatePriors = TINY.estimate) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 describe('TrainingEstimate on recorded runs', () => {
-  it.each(RECORDED_RUNS)('says nothing until a fifth of the pairs set a pace ($characters characters)', (run) => {
+  it.each(RECORDED_RUNS)('says nothing until the first wave of pairs sets a pace ($characters characters)', (run) => {
     const reports = replay(run);
     const first = reports.findIndex((r) => r.left !== undefined);
-    // The first paraphrase, then a fifth of them: the first answers come in a burst.
-    expect(first).toBe(1 + Math.ceil(run.pairs * 0.2));
+    // The stage's start, then nine in ten of the first wave's answers: they come in a burst.
+    expect(first).toBe(Math.ceil(0.9 * Math.min(BATCH_SEQUENCES, run.pairs)));
     expect(reports.slice(first).every((r) => r.left !== undefined)).toBe(true);
   });
 
@@ -79,20 +80,20 @@ describe('TrainingEstimate', () => {
     const estimate = new TrainingEstimate(sizesOf(run), TINY.estimate);
     for (const mark of marksOf(run)) estimate.observe(mark);
     const atStart = estimate.observe({ stage: 'evaluate', at: run.evaluateStart }) as number;
-    expect(atStart).toBeGreaterThan(3);
-    expect(estimate.observe({ stage: 'evaluate', at: run.evaluateStart + 2000 })).toBeCloseTo(atStart - 2, 5);
+    expect(atStart).toBeGreaterThan(1);
+    expect(estimate.observe({ stage: 'evaluate', at: run.evaluateStart + 1000 })).toBeCloseTo(atStart - 1, 5);
     expect(estimate.observe({ stage: 'evaluate', at: run.evaluateStart + 60_000 })).toBe(0);
   });
 
   it('expects the epochs early stopping usually leaves, more once the trainer runs past them, never more than all', () => {
     const estimate = new TrainingEstimate({ ...sizesOf(run), stepsPerEpoch: 10 }, TINY.estimate);
-    expect(estimate.expectedSteps()).toBe(40);
+    expect(estimate.expectedSteps()).toBe(35); // 3.5 epochs of 10
     expect(estimate.expectedSteps(40)).toBe(40);
     expect(estimate.expectedSteps(41)).toBe(50);
     expect(estimate.expectedSteps(10_000)).toBe(200);
     // The trainer's own total says how many steps an epoch has (it drops examples too long to learn).
     estimate.observe({ stage: 'train', at: 0, done: 1, total: 180 });
-    expect(estimate.expectedSteps()).toBe(36);
+    expect(estimate.expectedSteps()).toBe(32); // 3.5 epochs of 9, rounded up
   });
 
   it('waits for the trainer where the preset has no measured step-to-pair ratio', () => {
@@ -108,7 +109,7 @@ describe('TrainingEstimate', () => {
     const estimate = new TrainingEstimate(sizesOf(run, true), TINY.estimate);
     expect(estimate.observe({ stage: 'pairs', at: 0 })).toBeUndefined();
     expect(estimate.observe({ stage: 'train', at: 100 })).toBeUndefined();
-    // Resumed at step 20 of 36: the trainer starts, then steps at 400 ms.
+    // Resumed at step 20 of the 32 expected: the trainer starts, then steps at 400 ms.
     const marks = [21, 22, 23, 24].map((done, i) => ({
       stage: 'train' as const,
       at: 2600 + 400 * i,
@@ -117,8 +118,8 @@ describe('TrainingEstimate', () => {
     }));
     const lefts = marks.map((mark) => estimate.observe(mark));
     expect(lefts.slice(0, 3)).toEqual([undefined, undefined, undefined]);
-    // 12 steps at 0.4 s, then the evaluation: two trainer starts (2.1 s) and 31 rewrites, each a
-    // quarter of a paraphrase (the step's pace over the preset's ratio).
-    expect(lefts[3]).toBeCloseTo(12 * 0.4 + 2 * 2.1 + 31 * 0.25 * (0.4 / 1.2), 5);
+    // 8 steps at 0.4 s, then the evaluation's 31 rewrites, each a quarter of a paraphrase (the
+    // step's pace over the preset's ratio); its losses came from the trainer.
+    expect(lefts[3]).toBeCloseTo(8 * 0.4 + 31 * 0.25 * (0.4 / 1.05), 5);
   });
 });

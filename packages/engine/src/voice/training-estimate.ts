@@ -4,28 +4,31 @@
 // there is no estimate: the page says it is estimating. Pure: each report brings its own time.
 //
 // The parts of a run, and what they cost (measured on the house model, tiny preset, two cores,
-// 21,000 to 120,000 characters: 44 to 113 s in all):
-//   pairs     one paraphrase per passage; answers come in bursts (the engine decodes many at
-//             once), so their rate is trusted once a fifth of them came after the first
-//   train     the trainer's start (a Python process loading the model: 2 to 3 s), then steps at
+// 21,000 to 120,000 characters: 44 to 95 s in all):
+//   pairs     one paraphrase per passage, decoded a batch at a time (32 on the engine), so the
+//             answers come in waves; their rate is the stage's time so far per answer, at its
+//             best (the end of a wave), trusted once nearly all of the first wave is in
+//   train     the trainer's start (a Python process loading the model and measuring the base
+//             model's held-out loss: 1 to 1.5 s), then steps at
 //             an even pace; early stopping ends it when an epoch no longer lowers the held-out
 //             loss, which on the tiny preset was after 3 or 4 of its 20 epochs
 //   export    tens of milliseconds
-//   evaluate  two held-out loss passes (a trainer start each) and the Voice's rewrites of the
-//             neutral paragraphs (five to seven seconds in all); it reports nothing in between,
-//             so its projection counts down
+//   evaluate  the Voice's rewrites of the neutral paragraphs and a few samples, many at once
+//             (two to three seconds; its held-out losses come from training); it reports
+//             nothing in between, so its projection counts down
 import { VOICE_TRAINING_STAGES, type VoiceTrainingStage as VoiceStage } from '@ownvoice/shared';
 
 /** What a run has to do, known once its writing is read. */
 export interface RunSizes {
   /** Passages the base model paraphrases: 0 when a resumed run has its pairs already. */
   pairs: number;
+  /** Paraphrases decoded at once: their answers come a batch at a time. */
+  pairBatch: number;
   /** Training steps in an epoch, and the epochs the trainer may run. */
   stepsPerEpoch: number;
   epochs: number;
-  /** Texts the evaluation rewrites with the Voice, and its held-out loss passes. */
+  /** Texts the evaluation rewrites with the Voice (its held-out losses come from training). */
   evaluationRewrites: number;
-  evaluationLossPasses: number;
 }
 
 /** What a preset's runs were measured to take, for the parts of a run not measured yet. */
@@ -50,13 +53,10 @@ export interface ProgressMark {
   total?: number;
 }
 
-/** A rewrite in the evaluation takes about a quarter of a paraphrase: shorter texts, two at a time. */
+/** A rewrite in the evaluation takes about a quarter of a paraphrase: shorter texts, many at once. */
 const REWRITE_PER_PAIR = 0.25;
-/**
- * A stage's rate is trusted once this share of its units (and at least MIN_UNITS) came after its
- * first: paraphrases arrive in bursts, training steps evenly.
- */
-const TRUSTED_SHARE = { pairs: 0.2, train: 0.05 } as const;
+/** Training steps' rate is trusted once this share of them (and at least MIN_UNITS) came after the first. */
+const TRUSTED_STEP_SHARE = 0.05;
 const MIN_UNITS = 3;
 
 interface UnitMark {
@@ -69,7 +69,12 @@ interface StageSeen {
   /** Its first and latest reports with units done. */
   first?: UnitMark;
   last?: UnitMark;
+  /** Pairs: the fewest seconds per answer since the stage began, over the trusted reports. */
+  bestPace?: number;
 }
+
+/** The share of the first wave of paraphrases in before their pace is trusted (some run long). */
+const FIRST_WAVE_SHARE = 0.9;
 
 export class TrainingEstimate {
   private readonly seen = new Map<VoiceStage, StageSeen>();
@@ -101,6 +106,13 @@ export class TrainingEstimate {
     if (mark.done !== undefined && mark.done > 0) {
       stage.first ??= { at: mark.at, done: mark.done };
       stage.last = { at: mark.at, done: mark.done };
+      // Time so far per answer is lowest as a wave ends (then each answer waited one wave for W
+      // answers); just after, the next wave's first answers make it look slower than it is.
+      const wave = Math.min(this.sizes.pairBatch, this.pairs);
+      if (mark.stage === 'pairs' && mark.done >= Math.ceil(FIRST_WAVE_SHARE * wave) && mark.at > stage.start) {
+        const pace = (mark.at - stage.start) / 1000 / mark.done;
+        stage.bestPace = Math.min(stage.bestPace ?? pace, pace);
+      }
     }
     return this.secondsLeft(mark.at);
   }
@@ -112,7 +124,7 @@ export class TrainingEstimate {
   expectedSteps(step = 0): number {
     const spe = this.stepsPerEpoch;
     const epochs = Math.min(this.sizes.epochs, Math.max(this.priors.expectedEpochs, Math.ceil(step / spe)));
-    return spe * epochs;
+    return Math.ceil(spe * epochs);
   }
 
   private secondsLeft(at: number): number | undefined {
@@ -140,12 +152,10 @@ export class TrainingEstimate {
         return start === undefined || step === undefined ? undefined : start + this.expectedSteps() * step;
       }
       case 'evaluate': {
-        const start = this.trainerStart();
-        if (start === undefined) return undefined;
         // A resumed run that skipped its pairs and whose preset has no step-to-pair ratio has no
         // pace for the rewrites: they are left out (an underestimate of a few seconds).
         const rewrite = (this.pairSeconds() ?? 0) * REWRITE_PER_PAIR;
-        return this.sizes.evaluationLossPasses * start + this.sizes.evaluationRewrites * rewrite;
+        return this.sizes.evaluationRewrites * rewrite;
       }
     }
   }
@@ -184,25 +194,21 @@ export class TrainingEstimate {
     }
   }
 
+  /** Seconds a paraphrase takes, in a stream of waves (see bestPace). */
+  private measuredPair(): number | undefined {
+    return this.seen.get('pairs')?.bestPace;
+  }
+
   /**
-   * Seconds per unit of a stage from its first unit to its latest, once enough came: from the
-   * first rather than the stage's start, so the trainer's start or the first burst's wait is not
-   * counted as pace.
+   * Seconds a step takes from the first step to the latest, once enough came: from the first
+   * rather than the stage's start, so the trainer's start is not counted as pace.
    */
-  private measured(stage: 'pairs' | 'train', units: number): number | undefined {
-    const seen = this.seen.get(stage);
+  private measuredStep(): number | undefined {
+    const seen = this.seen.get('train');
     if (!seen?.first || !seen.last || seen.last.at <= seen.first.at) return undefined;
     const counted = seen.last.done - seen.first.done;
-    if (counted < Math.max(MIN_UNITS, Math.ceil(units * TRUSTED_SHARE[stage]))) return undefined;
+    if (counted < Math.max(MIN_UNITS, Math.ceil(this.expectedSteps() * TRUSTED_STEP_SHARE))) return undefined;
     return (seen.last.at - seen.first.at) / 1000 / counted;
-  }
-
-  private measuredPair(): number | undefined {
-    return this.measured('pairs', this.pairs);
-  }
-
-  private measuredStep(): number | undefined {
-    return this.measured('train', this.expectedSteps());
   }
 
   private pairSeconds(): number | undefined {
