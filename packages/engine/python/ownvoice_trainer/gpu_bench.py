@@ -8,7 +8,8 @@ each, the trainer's tokens/s against the plain PyTorch loop's on the same batche
 process per sample, trainer and plain alternating), as medians of N runs with their range, the
 ratio of each interleaved pair, and peak memory; then the Voice preset's train stage
 (voice_presets.json, generated from the engine's VOICE_PRESETS) on 29 and 160 random pairs, from
-the trainer's start to its held-out loss; then checks that the fused attention agrees with
+the trainer's start to its held-out loss; then whole Voices from 40,000 and 200,000 characters,
+stage by stage (voice_bench.py); then checks that the fused attention agrees with
 the hand-written one on this device (attention.py). `--tiny` runs a tiny shape briefly, on the CPU
 too, so CI proves the bench itself works; its figures mean nothing.
 """
@@ -24,14 +25,17 @@ import time
 from .attention import run_attention_check
 from .model import pick_device
 from .random_model import write_random_llama
+from .voice_bench import whole_voice
 
 # bench-train: 20 steps of 4 x 1024 tokens. The Voice's train stage: the standard preset on the
 # default model's shape, with 29 pairs (a 40,000-character upload) and 160 (200,000 characters or
 # more), each pair a ~775-token example (prompt and passage), a tenth more held out as a Voice does.
+# The whole Voice: the same on 29 and 160 passages of 375 tokens (voice_bench.py).
 FULL = {"shapes": ["135m", "360m"], "steps": 20, "batch_size": 4, "seq_len": 1024,
         "voice": {"shape": "360m", "preset": "standard", "pairs": [29, 160], "input": 400, "target": 375}}
 TINY = {"shapes": ["tiny"], "steps": 3, "batch_size": 2, "seq_len": 32,
         "voice": {"shape": "tiny", "preset": "standard", "pairs": [4, 8], "input": 12, "target": 12}}
+WHOLE_CHARS = {29: "40,000", 160: "200,000"}
 
 
 def _run(command, request, workdir):
@@ -66,16 +70,21 @@ def _pairs(path, n, voice, vocab, rng):
                                 "target": [rng.randrange(vocab) for _ in range(voice["target"])]}) + "\n")
 
 
+def _preset(name):
+    """The Voice preset's trainer settings (voice_presets.json)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
+        preset = json.load(f)[name]
+    return {k: v for k, v in preset.items() if k not in ("passage_max_chars", "max_passages")}
+
+
 def train_stage(model, voice, pairs, runs, workdir, device, vocab):
     """The Voice preset's train stage (train, then the held-out loss) on `pairs` random pairs,
     `runs` times -> seconds from the trainer's start (model loaded) to done, tokens/s, peak MiB."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
-        preset = json.load(f)[voice["preset"]]
     rng = random.Random(pairs)
     train, held = os.path.join(workdir, "train.jsonl"), os.path.join(workdir, "eval.jsonl")
     _pairs(train, pairs, voice, vocab, rng)
     _pairs(held, max(1, round(pairs / 10)), voice, vocab, rng)
-    settings = {k: v for k, v in preset.items() if k not in ("passage_max_chars", "max_passages")}
+    settings = _preset(voice["preset"])
     seconds, tps, peak = [], [], 0.0
     for run in range(runs):
         out = os.path.join(workdir, f"voice-{pairs}-{run}")
@@ -131,6 +140,12 @@ def run_gpu_bench(args, emit=print):
         shape = write_random_llama(model, voice["shape"])
         for pairs in voice["pairs"]:
             stages.append(train_stage(model, voice, pairs, runs, workdir, device, shape["n_vocab"]))
+        # Whole Voices, interleaved by size so that a slow spell of the machine touches both.
+        wholes = {pairs: [] for pairs in voice["pairs"]}
+        for _ in range(runs):
+            for pairs in voice["pairs"]:
+                wholes[pairs].append(whole_voice(_run, model, _preset(voice["preset"]), pairs, voice["target"],
+                                                 workdir, device, shape["n_vocab"]))
     tokens = f"{settings['steps']} steps of {settings['batch_size']} x {settings['seq_len']} tokens"
     emit(f"gpu-bench on {device}: bench-train, {tokens}, trainer vs plain PyTorch loop, median (min–max) of {runs}")
     emit("| shape | trainer tok/s | plain tok/s | trainer / plain | peak MiB (trainer, plain) |")
@@ -149,6 +164,19 @@ def run_gpu_bench(args, emit=print):
         secs = f"{statistics.median(st['seconds']):.1f} ({min(st['seconds']):.1f}–{max(st['seconds']):.1f})"
         emit(f"| {st['pairs']} | {secs} | {_spread(st['tps'])} | {st['peak_mib']:,.0f} |")
     emit("Target on one H100/H200: 160 pairs at 360M in <= 15 s.")
+    emit("")
+    emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; each stage one process, model load "
+         f"included; every answer to its budget), seconds, median (min–max) of {runs}")
+    emit("| characters | passages | pairs | train | evaluate | total | peak MiB |")
+    emit("|---|---|---|---|---|---|---|")
+    for pairs, samples in wholes.items():
+        cells = []
+        for stage in ("pairs", "train", "evaluate", "total"):
+            values = [w["seconds"][stage] for w in samples]
+            cells.append(f"{statistics.median(values):.1f} ({min(values):.1f}–{max(values):.1f})")
+        chars = WHOLE_CHARS.get(pairs, "-") if not tiny else "-"
+        emit(f"| {chars} | {pairs} | {' | '.join(cells)} | {max(w['peak_mib'] for w in samples):,.0f} |")
+    emit("Targets on one H100/H200 at 360M: 40,000 characters <= 60 s, 200,000 characters <= 180 s.")
     # The fused attention must give what the hand-written one gives, on this device and torch.
     checks = []
     run_attention_check({"device": device, "dtype": "float32"}, lambda _event, **fields: checks.append(fields))

@@ -15,16 +15,16 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('gpu-bench --tiny', () => {
-  it('prints the trainer-vs-plain and train-stage tables from the trainer folder alone', () => {
+  it('prints the trainer-vs-plain, train-stage and whole-Voice tables from the trainer folder alone', () => {
     const { python } = findPython();
-    const run = spawnSync(python, ['-m', 'ownvoice_trainer', 'gpu-bench', '--tiny', '--runs', '3'], {
+    const run = spawnSync(python, ['-m', 'ownvoice_trainer', 'gpu-bench', '--tiny', '--runs', '1'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, PYTHONPATH: TRAINER_DIR, OMP_NUM_THREADS: '1' },
       encoding: 'utf8',
     });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /^gpu-bench on cpu: bench-train, 3 steps of 2 x 32 tokens, .* median \(min–max\) of 3$/m,
+      /^gpu-bench on cpu: bench-train, 3 steps of 2 x 32 tokens, .* median \(min–max\) of 1$/m,
     );
     const row = run.stdout.split('\n').find((line) => line.startsWith('| tiny |'));
     expect(run.stdout).toMatch(
@@ -38,6 +38,11 @@ describe('gpu-bench --tiny', () => {
           'm',
         ),
       );
+    }
+    // | - | 4 | 0.9 (0.9–1.0) | 1.6 (1.5–1.7) | 0.9 (0.9–0.9) | 3.4 (3.3–3.6) | 250 |  (a whole Voice)
+    const seconds = '[\\d.]+ \\([\\d.]+–[\\d.]+\\)';
+    for (const pairs of [4, 8]) {
+      expect(run.stdout).toMatch(new RegExp(`^\\| - \\| ${pairs} \\| (${seconds} \\| ){4}[\\d,]+ \\|$`, 'm'));
     }
     // | tiny | 452 (251–8,329) | 1,061 (442–4,530) | 0.24× (0.10–18.86) | 246, 246 |
     expect(row).toMatch(
