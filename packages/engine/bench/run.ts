@@ -6,7 +6,9 @@
 //      on the same batches, one process per sample (target >= 0.9x)
 //   2. waking and sleeping a rank-16 Voice on a SmolLM2-135M-shaped model (target < 1 s)
 //   3. generation tokens/s with and without a Voice awake (target: the Voice costs <= 15%)
-//   4. a whole Voice from 40,000 characters, each stage timed (whole-voice.ts; target <= 10 min)
+//   4. a whole Voice from 40,000 characters, each stage timed (whole-voice.ts; target <= 6 min at
+//      the 135M shape), and projections for 200,000 characters and for the 360M default model
+//      (projection.ts), each stage with its basis
 //   5. the two-author harness on the house model: content kept, style moved (eval/harness.ts)
 // OWNVOICE_BENCH_THREADS (default: every core) and OWNVOICE_BENCH_ROUNDS (default 3 for training,
 // 5 for the rest; at least 3) make a smaller run; OWNVOICE_BENCH_SECTIONS (say "4" or "1,5") runs
@@ -23,11 +25,28 @@ import { HOUSE_MODEL_PATH } from '../src/house-model/paths.js';
 import { randomWeights, seededRandom, writeLlamaGguf } from '../src/model/llama-gguf.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { tempDir, testVocab } from '../src/test/fixtures.js';
+import { splitPassages } from '../src/text/passages.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { runTrainer } from '../src/trainer/python.js';
-import { VOICE_PRESETS, VOICE_STAGES } from '../src/voice/train-voice.js';
+import { paraphraseChat } from '../src/voice/prompts.js';
+import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+import {
+  projectMoreWriting,
+  projectOtherModel,
+  type StageProjection,
+  type VoiceSize,
+  voiceSizeOf,
+} from './projection.js';
 import { formatSummary, measureInterleaved, ratio, type Summary, summarize } from './stats.js';
-import { BENCH_MODEL_DIR, measureWholeVoice, SMOLLM2_135M, VOICE_CHARS } from './whole-voice.js';
+import {
+  BENCH_MODEL_DIR,
+  benchModel,
+  benchModel360,
+  measureWholeVoice,
+  SMOLLM2_135M,
+  VOICE_CHARS,
+  voiceText,
+} from './whole-voice.js';
 
 const envInt = (name: string): number | undefined => {
   const v = process.env[name];
@@ -184,7 +203,8 @@ async function wholeVoice() {
   console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
   // One run is minutes long, so the runs are the rounds; the model and its tokenizer are built
   // once per machine, before the first.
-  const stageSeconds = new Map<string, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
+  const stageSeconds = new Map<VoiceStage, number[]>(VOICE_STAGES.map((stage) => [stage, []]));
+  let size: VoiceSize = { passages: 0, trainPairs: 0 };
   const whole = await measureInterleaved(
     [
       {
@@ -192,16 +212,83 @@ async function wholeVoice() {
         run: async () => {
           const r = await measureWholeVoice({ threads, workDir: BENCH_MODEL_DIR, log: (l) => console.log(`    ${l}`) });
           for (const stage of VOICE_STAGES) stageSeconds.get(stage)?.push(r.stages[stage]);
+          size = { passages: r.passages, trainPairs: r.trainPairs };
           return r.totalSeconds / 60;
         },
       },
     ],
     trainRounds,
   );
-  row('a whole Voice', formatSummary(whole.whole, { digits: 1, unit: ' min' }), '<= 10 min');
+  row('a whole Voice (135M shape)', formatSummary(whole.whole, { digits: 1, unit: ' min' }), '<= 6 min');
+  const medians = {} as Record<VoiceStage, number>;
   for (const stage of VOICE_STAGES) {
-    row(`  stage: ${stage}`, formatSummary(summarize(stageSeconds.get(stage) ?? []), { digits: 0, unit: ' s' }));
+    const summary = summarize(stageSeconds.get(stage) ?? []);
+    medians[stage] = summary.median;
+    row(`  stage: ${stage}`, formatSummary(summary, { digits: 0, unit: ' s' }));
   }
+  const more = voiceSizeOf(200_000);
+  projected(
+    `200,000 characters, 135M shape (${more.passages} passages; projected from the runs above)`,
+    projectMoreWriting(medians, size, more),
+  );
+  const slower = await slowerOn360(trainRounds);
+  row('  generation, 360M vs 135M (time)', formatRatio(slower.generation));
+  row('  training, 360M vs 135M (time)', formatRatio(slower.training));
+  projected(
+    `${VOICE_CHARS.toLocaleString('en')} characters, 360M shape (the default model; projected from the runs above)`,
+    projectOtherModel(medians, { generation: slower.generation.median, training: slower.training.median }),
+  );
+}
+
+/** A projection's rows: its total, then each stage with its basis. */
+function projected(what: string, stages: StageProjection[]) {
+  const total = stages.reduce((n, s) => n + s.seconds, 0);
+  row(`a whole Voice, ${what}`, `${(total / 60).toFixed(1)} min`);
+  for (const s of stages) row(`  stage: ${s.stage}`, `${s.seconds.toFixed(0)} s (${s.basis})`);
+}
+
+/**
+ * How many times longer generation and training take on the 360M shape than on the 135M one,
+ * measured short and interleaved: 8 paraphrases of 32 tokens on llama.cpp (prompts included, as
+ * pairs and evaluate read theirs), and 3 training steps of 1024 tokens on the trainer.
+ */
+async function slowerOn360(rounds: number): Promise<{ generation: Summary; training: Summary }> {
+  console.log(`   the 360M shape against the 135M one (${rounds} rounds)`);
+  const models = { small: benchModel(BENCH_MODEL_DIR), large: benchModel360(BENCH_MODEL_DIR) };
+  const passages = splitPassages(voiceText().voice, { maxChars: 1500, minChars: 500 }).slice(0, 8);
+  const generate = (modelPath: string) => async () => {
+    const engine = await VoiceEngine.start({ modelPath, threads });
+    try {
+      const t = performance.now();
+      await engine.chatBatch(
+        passages.map((p) => ({ messages: paraphraseChat(p), options: { maxTokens: 32, temperature: 0 } })),
+      );
+      return (performance.now() - t) / 1000;
+    } finally {
+      await engine.dispose();
+    }
+  };
+  const train = (model: string) => async () => {
+    const r = await runTrainer(
+      'bench-train',
+      { model, loop: 'trainer', steps: 3, seq_len: 1024, batch_size: 1, rank: 16 },
+      { threads },
+    );
+    return 1 / Number(r.tokens_per_second);
+  };
+  const m = await measureInterleaved(
+    [
+      { name: 'generate135', run: generate(models.small) },
+      { name: 'generate360', run: generate(models.large) },
+      { name: 'train135', run: train(models.small) },
+      { name: 'train360', run: train(models.large) },
+    ],
+    rounds,
+  );
+  return {
+    generation: ratio(m.generate360.samples, m.generate135.samples),
+    training: ratio(m.train360.samples, m.train135.samples),
+  };
 }
 
 async function harness(dir: string) {

@@ -14,6 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModelHparams } from '../src/gguf/model-spec.js';
+import { readGguf } from '../src/gguf/reader.js';
 import { GgmlType } from '../src/gguf/types.js';
 import { CORPUS_DIR } from '../src/house-model/paths.js';
 import { randomWeights, writeLlamaGguf } from '../src/model/llama-gguf.js';
@@ -36,6 +37,16 @@ export const SMOLLM2_135M: ModelHparams = {
   rmsEps: 1e-5,
   ropeBase: 10000,
   tiedOutput: true,
+};
+
+/** SmolLM2-360M's shape, the default base model's (random weights): 32 layers, 960 wide, 15 heads / 5 kv heads. */
+export const SMOLLM2_360M: ModelHparams = {
+  ...SMOLLM2_135M,
+  nLayer: 32,
+  nEmbd: 960,
+  nFf: 2560,
+  nHead: 15,
+  nHeadKv: 5,
 };
 
 /**
@@ -83,11 +94,34 @@ export function benchModel(dir: string, log: (l: string) => void = () => {}): st
   return file;
 }
 
+/**
+ * The bench model at 360M's shape with the 135M bench model's tokenizer (built first if need be),
+ * for measuring how much slower each stage runs on the default model's shape.
+ */
+export function benchModel360(dir: string, log: (l: string) => void = () => {}): string {
+  const small = benchModel(dir, log);
+  const file = small.replace('smollm2-135m-shape', 'smollm2-360m-shape');
+  if (existsSync(file)) return file;
+  const tokenizer = readGguf(small).kv.filter((e) => e.key.startsWith('tokenizer.'));
+  const tokens = tokenizer.find((e) => e.key === 'tokenizer.ggml.tokens')?.value;
+  if (!Array.isArray(tokens)) throw new Error(`${small} has no tokens`);
+  const real = tokens.filter((t) => !/^<pad\d+>$/.test(String(t))).length;
+  const weights = randomWeights(SMOLLM2_360M, 7, 0.02);
+  (weights.get('token_embd.weight') as Float32Array).fill(0, real * SMOLLM2_360M.nEmbd);
+  const tmp = `${file}.tmp`;
+  writeLlamaGguf(tmp, SMOLLM2_360M, weights, tokenizer, { matrixType: GgmlType.F16 });
+  renameSync(tmp, file);
+  return file;
+}
+
 export interface WholeVoiceResult {
   totalSeconds: number;
   /** Seconds each stage took, from the previous stage's last progress report to its own. */
   stages: Record<VoiceStage, number>;
   characters: number;
+  /** Passages paraphrased, and those of them the Voice trained on (the rest held out). */
+  passages: number;
+  trainPairs: number;
   /** Tokens per character of the Voice's text under the model's tokenizer (about 0.25 for English). */
   tokensPerChar?: number;
 }
@@ -134,7 +168,14 @@ export async function measureWholeVoice(opts: {
       );
       from = to;
     }
-    return { totalSeconds: (ended - started) / 1000, stages, characters: trained.characters, tokensPerChar };
+    return {
+      totalSeconds: (ended - started) / 1000,
+      stages,
+      characters: trained.characters,
+      passages: trained.trainPairs + trained.heldOut.length,
+      trainPairs: trained.trainPairs,
+      tokensPerChar,
+    };
   } finally {
     await engine.dispose();
     rmSync(runDir, { recursive: true, force: true });
