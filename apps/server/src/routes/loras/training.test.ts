@@ -1,5 +1,5 @@
 // A whole Voice life on the tiny house model: upload, training through the job queue by the
-// in-process worker, progress, evaluation; waking, metered awake time, sleeping (asked, idle,
+// in-process worker, progress, evaluation, the "ready" mail through a real SMTP server; waking, metered awake time, sleeping (asked, idle,
 // out of hours); publishing and forking; deleting an awake Voice. Then a training that fails.
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -11,13 +11,18 @@ import { usageTranches } from '../../db/schema.js';
 import { SLEEP_MESSAGES } from '../../services/activation.service.js';
 import { makeDocx } from '../../test/documents.js';
 import { isLoaded } from '../../test/inference.js';
-import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { deliveredTo } from '../../test/mail-inbox.js';
+import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
+import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 import { writingSample } from '../../test/writing.js';
 import type { TrainingWorker } from '../../workers/training-worker.js';
 
+const SITE = 'https://ownvoice.example';
+let smtp: TestMailServer;
 let ctx: TestContext;
 let owner: TestClient;
 let ownerId: string;
+let ownerEmail: string;
 let voice: Voice;
 let worker: TrainingWorker;
 const seen: { status: string; stage?: string | null | undefined; progress: number }[] = [];
@@ -46,9 +51,17 @@ const minutesLeft = async (client: TestClient): Promise<number> => {
 };
 
 beforeAll(async () => {
-  ctx = await createTestContext({ voiceIdleMinutes: 30 });
+  smtp = await startTestMailServer();
+  ctx = await createTestContext({
+    voiceIdleMinutes: 30,
+    publicUrl: SITE,
+    mail: { smtpUrl: smtp.url, from: 'OwnVoice <no-reply@ownvoice.test>', outboxDir: '/nonexistent', siteUrl: SITE },
+  });
+  await ctx.app.platform.startMailDelivery({ pollingIntervalSeconds: 0.5 });
   owner = ctx.client();
-  ownerId = (await owner.register()).res.json().user.id;
+  const account = newAccount('trainer');
+  ownerEmail = account.email;
+  ownerId = (await owner.register(account)).res.json().user.id;
   worker = await ctx.startWorker();
   const res = await owner.upload('/api/loras', {
     fields: { name: 'Jargon', text: writingSample(12_000, 0.3) },
@@ -57,7 +70,10 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(201);
   voice = await waitFor(owner, res.json()._id, (v) => v.status === 'ready' || v.status === 'failed');
 }, 600_000);
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
 
 describe('training through the queue', () => {
   it('moves through the stages with growing progress and ends ready with an evaluation', () => {
@@ -72,6 +88,17 @@ describe('training through the queue', () => {
     expect(heldOut.voicePerplexity).toBeLessThan(heldOut.basePerplexity);
     expect(style.samples).toBeGreaterThan(0);
     expect(samples.length).toBeGreaterThan(0);
+  });
+
+  it('tells the owner once by e-mail that their Voice is ready, with its page', async () => {
+    const ready = (await deliveredTo(smtp, ctx.database.db, ownerEmail)).filter(
+      (m) => m.subject === 'Your Voice "Jargon" is ready',
+    );
+    expect(ready).toHaveLength(1);
+    const link = `${SITE}/dashboard/loras/${voice._id}`;
+    expect(ready[0]?.text).toContain(`Open the Voice: ${link}`);
+    expect(ready[0]?.html).toContain(`href="${link}"`);
+    expect(ready[0]?.text).toContain('"Voice ready or failed" is on');
   });
 
   it('keeps the adapter (GGUF and PEFT) and drops the upload and checkpoints', async () => {
