@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { corpusText, reservedRange } from '../src/house-model/authors.js';
 import { HOUSE_MODEL_PATH } from '../src/house-model/paths.js';
-import { VoiceEngine } from '../src/runtime/voice-engine.js';
+import { BATCH_SEQUENCES, VoiceEngine } from '../src/runtime/voice-engine.js';
 import { trainVoice, VOICE_PRESETS } from '../src/voice/train-voice.js';
 import type { RecordedRun } from '../src/voice/training-estimate.recorded.js';
 
@@ -28,6 +28,7 @@ async function record(engine: VoiceEngine, chars: number): Promise<RecordedRun> 
     pairs: 0,
     trainPairs: 0,
     trainTotal: 0,
+    pairBatch: BATCH_SEQUENCES,
     pairsAt: [],
     pairsEnd: 0,
     trainStart: 0,

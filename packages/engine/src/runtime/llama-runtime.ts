@@ -116,11 +116,10 @@ export class LlamaRuntime {
     adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
   }
 
-  /** A context of `sequences` sequences, each of `contextSize` tokens (the runtime's, at most). */
-  async createContext(adapterPath?: string, sequences = 1, contextSize = this.contextSize): Promise<LlamaContext> {
+  async createContext(adapterPath?: string, sequences = 1): Promise<LlamaContext> {
     if (adapterPath) this.validateAdapter(adapterPath);
     return this.model.createContext({
-      contextSize: Math.min(contextSize, this.contextSize),
+      contextSize: this.contextSize,
       sequences,
       threads: this.threads,
       ...(adapterPath ? { lora: { adapters: [{ filePath: adapterPath, scale: 1 }] } } : {}),

@@ -27,16 +27,14 @@ export { KeyedQueue } from './pool.js';
 /** Generations that run at once on one context; more wait in line. */
 const SEQUENCES_PER_CONTEXT = 2;
 /**
- * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token, so
- * on a CPU many answers cost little more time than one. 32 holds a 40,000-character Voice's 29
- * paraphrases in one pass (on two cores, 32 short answers took 58 s at 32 wide, 61 s at 16 and
- * 100 s at 2, mostly reading the prompts); each sequence gets only the context its chats need.
+ * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token,
+ * so on a CPU many answers cost little more time than one. (32 read prompts a little faster on two
+ * cores, 58 s against 61 s for 32 short answers, but changed which near-ties llama.cpp's batched
+ * decoding tips, and the house model's jargon Voice lost its lead in style over the base model.)
  */
-export const BATCH_SEQUENCES = 32;
+export const BATCH_SEQUENCES = 16;
 /** An answer's token budget where its options give none. */
 const DEFAULT_MAX_TOKENS = 256;
-/** Tokens a chat's template may add around what chatPromptTokens counts, and rounding. */
-const CONTEXT_MARGIN = 64;
 
 export interface GenerateOptions {
   /** The Voice to write in; the plain base model when absent. */
@@ -163,16 +161,12 @@ export class VoiceEngine implements TextGenerator {
     return this.voices.has(voiceId);
   }
 
-  /**
-   * Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken.
-   * `sequences`: generations that run at once on it (a person's Voice runs a few; a training's
-   * evaluation rewrites many texts at once, as chatBatch does).
-   */
-  wake(voiceId: string, adapterPath: string, sequences = SEQUENCES_PER_CONTEXT): Promise<{ milliseconds: number }> {
-    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath, sequences));
+  /** Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken. */
+  wake(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
+    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath));
   }
 
-  private async wakeNow(voiceId: string, adapterPath: string, sequences: number): Promise<{ milliseconds: number }> {
+  private async wakeNow(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
     const started = performance.now();
     const file = AdapterFiles.key(adapterPath);
     let fingerprint: string;
@@ -189,12 +183,12 @@ export class VoiceEngine implements TextGenerator {
     await this.adapters.acquire(file, fingerprint);
     let context: LlamaContext;
     try {
-      context = await this.runtime.createContext(file, sequences);
+      context = await this.runtime.createContext(file, SEQUENCES_PER_CONTEXT);
     } catch (error) {
       await this.adapters.release(file);
       throw error;
     }
-    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context, sequences) });
+    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context) });
     return { milliseconds: performance.now() - started };
   }
 
@@ -290,13 +284,7 @@ export class VoiceEngine implements TextGenerator {
     const answers: string[] = new Array(chats.length);
     if (chats.length === 0) return answers;
     const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
-    // Each sequence's cells take memory: as many as the longest chat with its answer needs.
-    const need = Math.max(
-      ...chats.map(
-        (c) => this.runtime.chatPromptTokens(c.messages).length + (c.options?.maxTokens ?? DEFAULT_MAX_TOKENS),
-      ),
-    );
-    const target = pooled(await this.runtime.createContext(undefined, width, need + CONTEXT_MARGIN), width);
+    const target = pooled(await this.runtime.createContext(undefined, width), width);
     this.batches.add(target);
     // The first failure stops the rest: the batch fails as a whole.
     const failed = new AbortController();

@@ -115,13 +115,12 @@ export async function evaluateVoice(req: {
 }): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[] }> {
   const inputs = neutralParagraphs();
   const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
-  // One call, so the samples share the passes of the paragraphs; the samples, whole passages and
-  // the longest rewrites, go first so that the short paragraphs fill the passes beside them.
-  const all = await rewriteAll(req.engine, req.voiceId, [...shown.map((p) => p.generic), ...inputs], {
+  // One call, so the samples share the passes of the paragraphs.
+  const all = await rewriteAll(req.engine, req.voiceId, [...inputs, ...shown.map((p) => p.generic)], {
     maxChars: req.maxChars,
     signal: req.signal,
   });
-  const [shownRewrites, rewrites] = [all.slice(0, shown.length), all.slice(shown.length)];
+  const [rewrites, shownRewrites] = [all.slice(0, inputs.length), all.slice(inputs.length)];
   const originals = req.heldOutPairs.map((p) => p.original);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);
   const writers = { you: originals.join('\n\n') };

@@ -45,7 +45,8 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // Its runs on two cores (21,000 to 120,000 characters) stopped after 4, 3 and 3 epochs (3.5
   // expected: off by half an epoch at most either way), a step took 1.04 to 1.07 times as long as
   // a paraphrase, and the trainer started in 1.0 to 1.4 s, its base-model loss included: the
-  // estimate's priors (training-estimate.ts; training-estimate.recorded.ts holds the three runs).
+  // estimate's priors (training-estimate.ts; training-estimate.recorded.ts holds the three runs,
+  // made with 32 paraphrases at once: 16 now, each a little slower).
   tiny: {
     ...TRAINING_PRESETS.tiny,
     epochs: 20,
@@ -74,11 +75,6 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
 
 export const VOICE_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
 
-/**
- * Rewrites the evaluation runs at once on the new Voice: its three samples (whole passages, the
- * longest) beside the short neutral paragraphs, which then finish within the samples' time.
- */
-const EVALUATION_SEQUENCES = 16;
 export type VoiceStage = (typeof VOICE_STAGES)[number];
 
 /** Share of the whole run each stage takes, for one overall percentage. */
@@ -284,7 +280,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // 5. evaluate
   report('evaluate', 0, 'Measuring how much the Voice sounds like you');
   const evalId = `evaluate-${req.version}`;
-  await req.engine.wake(evalId, adapterPath, EVALUATION_SEQUENCES);
+  await req.engine.wake(evalId, adapterPath);
   let evaluated: Awaited<ReturnType<typeof evaluateVoice>>;
   try {
     evaluated = await evaluateVoice({

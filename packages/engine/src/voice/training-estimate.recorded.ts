@@ -9,6 +9,8 @@ export interface RecordedRun {
   pairs: number;
   trainPairs: number;
   trainTotal: number;
+  /** Paraphrases the engine decoded at once in the run. */
+  pairBatch: number;
   /** When each paraphrase came (the i-th is the (i+1)-th done). */
   pairsAt: number[];
   pairsEnd: number;
@@ -25,6 +27,7 @@ export const RECORDED_RUNS: RecordedRun[] = [
     characters: 21000,
     pairs: 77,
     trainPairs: 69,
+    pairBatch: 32,
     trainTotal: 180,
     pairsAt: [
       9701, 9729, 9783, 9813, 10001, 10403, 10481, 10481, 10553, 10577, 10642, 10773, 10878, 10932, 10993, 11204, 11472,
@@ -48,6 +51,7 @@ export const RECORDED_RUNS: RecordedRun[] = [
     characters: 40000,
     pairs: 146,
     trainPairs: 131,
+    pairBatch: 32,
     trainTotal: 340,
     pairsAt: [
       9363, 9421, 9448, 9448, 9659, 10042, 10141, 10142, 10191, 10237, 10304, 10391, 10496, 10558, 10833, 11114, 11132,
@@ -77,6 +81,7 @@ export const RECORDED_RUNS: RecordedRun[] = [
     characters: 120000,
     pairs: 200,
     trainPairs: 180,
+    pairBatch: 32,
     trainTotal: 460,
     pairsAt: [
       10043, 10043, 10215, 10306, 10417, 10470, 10526, 10801, 10961, 10986, 11009, 11061, 11283, 11345, 11509, 11741,

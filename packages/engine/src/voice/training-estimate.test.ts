@@ -1,15 +1,14 @@
 // The time-left estimate, replayed on progress recorded from real runs (training-estimate.recorded.ts)
 // and on made-up ones: every report carries its time, so nothing here reads the clock.
 import { describe, expect, it } from 'vitest';
-import { BATCH_SEQUENCES } from '../runtime/voice-engine.js';
 import { VOICE_PRESETS } from './train-voice.js';
 import { type EstimatePriors, type ProgressMark, TrainingEstimate } from './training-estimate.js';
 import { RECORDED_RUNS, type RecordedRun } from './training-estimate.recorded.js';
 
 const TINY = VOICE_PRESETS.tiny;
-const sizesOf = (run: Pick<RecordedRun, 'pairs' | 'trainPairs'>, cachedPairs = false) => ({
+const sizesOf = (run: Pick<RecordedRun, 'pairs' | 'trainPairs' | 'pairBatch'>, cachedPairs = false) => ({
   pairs: cachedPairs ? 0 : run.pairs,
-  pairBatch: BATCH_SEQUENCES,
+  pairBatch: run.pairBatch,
   stepsPerEpoch: Math.ceil(run.trainPairs / TINY.batchSize),
   epochs: TINY.epochs,
   evaluationRewrites: 31,
@@ -42,7 +41,7 @@ describe('TrainingEstimate on recorded runs', () => {
     const reports = replay(run);
     const first = reports.findIndex((r) => r.left !== undefined);
     // The stage's start, then nine in ten of the first wave's answers: they come in a burst.
-    expect(first).toBe(Math.ceil(0.9 * Math.min(BATCH_SEQUENCES, run.pairs)));
+    expect(first).toBe(Math.ceil(0.9 * Math.min(run.pairBatch, run.pairs)));
     expect(reports.slice(first).every((r) => r.left !== undefined)).toBe(true);
   });
 

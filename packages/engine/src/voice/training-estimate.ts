@@ -5,7 +5,7 @@
 //
 // The parts of a run, and what they cost (measured on the house model, tiny preset, two cores,
 // 21,000 to 120,000 characters: 44 to 95 s in all):
-//   pairs     one paraphrase per passage, decoded a batch at a time (32 on the engine), so the
+//   pairs     one paraphrase per passage, decoded a batch at a time (16 on the engine), so the
 //             answers come in waves; their rate is the stage's time so far per answer, at its
 //             best (the end of a wave), trusted once nearly all of the first wave is in
 //   train     the trainer's start (a Python process loading the model and measuring the base
