@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from . import lora
 from .attention import SDPA, use_sdpa
 from .gguf_reader import GgufFile
-from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope
+from .model import load_gguf_model, peak_mib, pick_device, rms_norm
 from .train import bf16_is_faster
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
@@ -59,21 +59,12 @@ class KVCache:
 def block_step(blk, x, pos, cache, layer, start, mask):
     """One block over new columns start..start+Tn of every row: x (B, Tn, C), pos (B, Tn) ->
     (B, Tn, C). Writes their keys and values into the cache; mask (B, 1, Tn, start+Tn)."""
-    c = blk.cfg
-    B, Tn, _ = x.shape
-    h = rms_norm(x, blk.attn_norm, c.rms_eps)
-    q = blk.proj["attn_q"](h).view(B, Tn, c.n_head, c.head_dim).transpose(1, 2)  # (B, H, Tn, D)
-    k = blk.proj["attn_k"](h).view(B, Tn, c.n_head_kv, c.head_dim).transpose(1, 2)  # (B, K, Tn, D)
-    v = blk.proj["attn_v"](h).view(B, Tn, c.n_head_kv, c.head_dim).transpose(1, 2)
-    q, k = rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode)
-    end = start + Tn
+    q, k, v = blk.qkv(x, pos)
+    end = start + x.shape[1]
     cache.k[layer][:, :, start:end] = k
     cache.v[layer][:, :, start:end] = v
     y = attend(q.to(cache.k[layer].dtype), cache.k[layer][:, :, :end], cache.v[layer][:, :, :end], mask)
-    y = y.transpose(1, 2).reshape(B, Tn, c.n_head * c.head_dim)
-    x = x + blk.proj["attn_output"](y)
-    h = rms_norm(x, blk.ffn_norm, c.rms_eps)
-    return x + blk.proj["ffn_down"](F.silu(blk.proj["ffn_gate"](h)) * blk.proj["ffn_up"](h))
+    return blk.finish(x, y)
 
 
 def forward_step(model, idx, pos, cache, start, mask):

@@ -109,25 +109,34 @@ class Block(nn.Module):
         )
         self.cfg = cfg
 
+    def qkv(self, x, pos):
+        """x (B, T, C), pos (T,) or (B, T) -> q (B, H, T, D), k and v (B, K, T, D), RoPE applied.
+        Shared with decoding (generate.py), which caches k and v per kv head."""
+        c = self.cfg
+        B, T, _ = x.shape
+        h = rms_norm(x, self.attn_norm, c.rms_eps)
+        q = self.proj["attn_q"](h).view(B, T, c.n_head, c.head_dim).transpose(1, 2)
+        k = self.proj["attn_k"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
+        v = self.proj["attn_v"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
+        return rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode), v
+
+    def finish(self, x, y):
+        """x (B, T, C) the block's input, y (B, H, T, D) attention's output -> the block's output."""
+        B, T, _ = x.shape
+        x = x + self.proj["attn_output"](y.transpose(1, 2).reshape(B, T, -1))
+        h = rms_norm(x, self.ffn_norm, self.cfg.rms_eps)
+        return x + self.proj["ffn_down"](F.silu(self.proj["ffn_gate"](h)) * self.proj["ffn_up"](h))
+
     def forward(self, x, pos, segments=None):
         """x (B, T, C), pos (T,); segments: (start, end) spans of packed sequences that attend
         only within themselves (pos restarts at 0 in each), or None for one sequence per row."""
         c = self.cfg
-        B, T, _ = x.shape
-        h = rms_norm(x, self.attn_norm, c.rms_eps)
-        q = self.proj["attn_q"](h).view(B, T, c.n_head, c.head_dim).transpose(1, 2)  # (B, H, T, D)
-        k = self.proj["attn_k"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)  # (B, K, T, D)
-        v = self.proj["attn_v"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
-        q, k = rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode)
+        q, k, v = self.qkv(x, pos)
         if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
             k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
             v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
         y = attention(q, k, v, segments)  # causal, and inside each packed sequence (attention.py)
-        y = y.transpose(1, 2).reshape(B, T, c.n_head * c.head_dim)
-        x = x + self.proj["attn_output"](y)
-        h = rms_norm(x, self.ffn_norm, c.rms_eps)
-        x = x + self.proj["ffn_down"](F.silu(self.proj["ffn_gate"](h)) * self.proj["ffn_up"](h))
-        return x
+        return self.finish(x, y)
 
 
 class Model(nn.Module):
