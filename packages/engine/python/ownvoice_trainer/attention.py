@@ -28,12 +28,43 @@ def causal_attention(q, k, v):
     return att @ v
 
 
-def segment_mask(segments, T, device):
-    """(T, T) bool, True where query i may attend key j: j <= i and both in the same segment."""
-    seg = torch.empty(T, dtype=torch.long, device=device)  # (T,) segment index of each position
-    for i, (s, e) in enumerate(segments):
-        seg[s:e] = i
-    return (seg[:, None] == seg[None, :]) & torch.ones(T, T, dtype=torch.bool, device=device).tril()
+class Packing:
+    """Where a packed row's sequences sit, worked out once per forward pass on the host and moved
+    to the device in one go, then shared by every layer (no host work or sync per layer).
+
+    segments  (start, end) spans covering 0..T
+    pos       (T,) each token's position in its own sequence (RoPE restarts at 0)
+    sources   (n*L,) the row's token feeding each slot of the padded layout (n sequences, L the
+              longest): sequence i's tokens, then its first token repeated as padding
+    slots     (T,) each token's slot in that layout, i*L + j, to gather the outputs back
+    """
+
+    def __init__(self, segments, device):
+        self.segments = [(int(s), int(e)) for s, e in segments]
+        lengths = [e - s for s, e in self.segments]
+        self.longest = max(lengths)
+        L = self.longest
+        pos, sources, slots = [], [], []
+        for i, (s, e) in enumerate(self.segments):
+            pos += range(e - s)
+            sources += list(range(s, e)) + [s] * (L - (e - s))
+            slots += range(i * L, i * L + e - s)
+        T = len(pos)
+        ids = torch.tensor(pos + slots + sources).to(device)  # one copy to the device
+        self.pos, self.slots, self.sources = ids[:T], ids[T : 2 * T], ids[2 * T :]
+
+
+def padded(x, packing):
+    """(1, H, T, D) packed -> (n, H, L, D), one right-padded row per sequence."""
+    _, H, _, D = x.shape
+    n = len(packing.segments)
+    return x[0].index_select(1, packing.sources).view(H, n, packing.longest, D).transpose(0, 1)
+
+
+def unpadded(y, packing):
+    """(n, H, L, D) -> (1, H, T, D), the real positions back in the packed row's order."""
+    n, H, L, D = y.shape
+    return y.transpose(0, 1).reshape(H, n * L, D).index_select(1, packing.slots)[None]
 
 
 def reference_sdpa(query, key, value, attn_mask=None, is_causal=False):
@@ -54,19 +85,19 @@ def use_sdpa():
     return SDPA is not None and os.environ.get("OWNVOICE_ATTENTION") != "manual"
 
 
-def attention(q, k, v, segments=None, fused="auto"):
-    """Causal attention, within each segment when given. `fused`: the SDPA function to use, None
-    for the hand-written loop, "auto" for SDPA where torch has it (use_sdpa)."""
+def attention(q, k, v, packing=None, fused="auto"):
+    """Causal attention, within each packed sequence when `packing` (a Packing) is given. `fused`:
+    the SDPA function to use, None for the hand-written loop, "auto" for SDPA where torch has it
+    (use_sdpa)."""
     if fused == "auto":
         fused = SDPA if use_sdpa() else None
+    if packing is None or len(packing.segments) == 1:
+        return causal_attention(q, k, v) if fused is None else fused(q, k, v, is_causal=True)
     if fused is None:
-        if segments is None:
-            return causal_attention(q, k, v)
         # sum(T_i^2) work, nothing crosses a boundary
-        return torch.cat([causal_attention(q[:, :, s:e], k[:, :, s:e], v[:, :, s:e]) for s, e in segments], dim=2)
-    if segments is None or len(segments) == 1:
-        return fused(q, k, v, is_causal=True)
-    return fused(q, k, v, attn_mask=segment_mask(segments, q.shape[2], q.device))
+        return torch.cat([causal_attention(q[:, :, s:e], k[:, :, s:e], v[:, :, s:e]) for s, e in packing.segments], dim=2)
+    y = fused(padded(q, packing), padded(k, packing), padded(v, packing), is_causal=True)  # (n, H, L, D)
+    return unpadded(y, packing)
 
 
 def run_attention_check(request, emit):
@@ -75,11 +106,11 @@ def run_attention_check(request, emit):
     device = torch.device(request.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = getattr(torch, request.get("dtype", "float32"))
     g = torch.Generator().manual_seed(0)
-    segments = [(0, 5), (5, 6), (6, 23), (23, 40)]
-    q, k, v = (torch.randn(2, 3, 40, 16, generator=g).to(device, dtype) for _ in range(3))  # (B, H, T, D)
-    manual = attention(q, k, v, segments, fused=None)
-    fused = attention(q, k, v, segments, fused=SDPA or reference_sdpa)
-    whole = attention(q, k, v, [(0, 40)], fused=SDPA or reference_sdpa)
+    packing = Packing([(0, 5), (5, 6), (6, 23), (23, 40)], device)
+    q, k, v = (torch.randn(1, 3, 40, 16, generator=g).to(device, dtype) for _ in range(3))  # (1, H, T, D)
+    manual = attention(q, k, v, packing, fused=None)
+    fused = attention(q, k, v, packing, fused=SDPA or reference_sdpa)
+    whole = attention(q, k, v, Packing([(0, 40)], device), fused=SDPA or reference_sdpa)
     emit("done", fused="torch" if SDPA else "reference", device=str(device), dtype=str(dtype),
          max_diff=float((fused.float() - manual.float()).abs().max()),
          one_segment_diff=float((whole.float() - causal_attention(q, k, v).float()).abs().max()))

@@ -1,6 +1,7 @@
 """bench-train: one sample of LoRA training throughput, from the trainer or from the plain loop.
 
-request: model, loop ("trainer" or "plain"), steps, seq_len, batch_size, rank. Both loops train
+request: model, loop ("trainer" or "plain"), steps, seq_len, batch_size, rank, bf16? (matrix
+products in bfloat16 under autocast, in both loops), micro_batch_tokens? (the trainer's). Both loops train
 rank-r LoRA on every projection of the same GGUF model, on the same random token batches, in the
 same order. The trainer runs through its real entry point (run_train, with its bookkeeping); the
 plain loop is plain_lora.py, the textbook loop on an independent torch.nn model. One loop per
@@ -45,7 +46,9 @@ def _trainer(request, tokens, batch, rank, step_ends):
                    "alpha": 2 * rank, "targets": list(LORA_TARGETS), "seq_len": tokens.shape[1], "batch_size": batch,
                    "max_steps": steps, "epochs": 1, "seed": SEED, "checkpoint_every": 10**9,
                    "checkpoint_seconds": 10**9, "device": request.get("device"),
-                   "grad_checkpointing": bool(request.get("grad_checkpointing", False))}, on_event)
+                   "grad_checkpointing": bool(request.get("grad_checkpointing", False)),
+                   "mixed_precision": bool(request.get("bf16", False)),
+                   "micro_batch_tokens": request.get("micro_batch_tokens")}, on_event)
     return started.get("trainable")
 
 
@@ -56,7 +59,8 @@ def _plain(request, tokens, batch, rank, step_ends, device):
     # so both loops see the same batches.
     order = torch.randperm(tokens.shape[0], generator=torch.Generator().manual_seed(SEED * 1000))
     batches = [tokens[order[s * batch : (s + 1) * batch]].to(device) for s in range(tokens.shape[0] // batch)]
-    plain_lora.train(model, batches, params, on_step=lambda step, loss: step_ends.append(time.time()))
+    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(request.get("bf16", False))):
+        plain_lora.train(model, batches, params, on_step=lambda step, loss: step_ends.append(time.time()))
     return sum(p.numel() for p in params)
 
 

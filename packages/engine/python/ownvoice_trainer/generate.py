@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from . import lora
 from .attention import SDPA, use_sdpa
 from .gguf_reader import GgufFile
-from .model import load_gguf_model, peak_mib, pick_device, rms_norm
+from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope_tables
 from .train import bf16_is_faster
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
@@ -28,16 +28,18 @@ PAD_ID = 0  # any valid id: pads are masked out and never read back
 
 def attend(q, k, v, mask):
     """q (B, H, Tq, D), k and v (B, K, S, D), mask (B, 1, Tq, S) bool, True where a query may
-    look -> (B, H, Tq, D). The cache keeps the K kv heads; each serves G query heads."""
+    look -> (B, H, Tq, D). The cache keeps the K kv heads; each serves G = H/K query heads."""
     B, H, Tq, D = q.shape
     K = k.shape[1]
-    if use_sdpa():
-        # SDPA wants one key head per query head: repeat for this call only, the cache stays small.
-        return SDPA(q, k.repeat_interleave(H // K, dim=1), v.repeat_interleave(H // K, dim=1), attn_mask=mask)
-    q = q.view(B, K, H // K, Tq, D)  # query head h = k*G + g reads kv head k, as repeat_interleave does
-    att = (q @ k.unsqueeze(2).transpose(-2, -1)) / math.sqrt(D)  # (B, K, G, Tq, S)
-    att = att.masked_fill(~mask.unsqueeze(1), float("-inf")).softmax(-1)
-    return (att @ v.unsqueeze(2)).view(B, H, Tq, D)
+    G = H // K
+    if Tq > 1 and use_sdpa():
+        # Prefill: SDPA wants one key head per query head; repeat for this call only.
+        return SDPA(q, k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1), attn_mask=mask)
+    # A decoding step (or no SDPA): a kv head's G query heads as one matrix product, so the cache
+    # is read once and never copied per query head. Query head h = k*G + g, as repeat_interleave.
+    att = (q.reshape(B, K, G * Tq, D) @ k.transpose(-2, -1)) / math.sqrt(D)  # (B, K, G*Tq, S)
+    att = att.view(B, K, G, Tq, -1).masked_fill(~mask.unsqueeze(1), float("-inf")).softmax(-1)
+    return (att.view(B, K, G * Tq, -1) @ v).view(B, H, Tq, D)
 
 
 class KVCache:
@@ -56,10 +58,10 @@ class KVCache:
         self.real = self.real[rows]
 
 
-def block_step(blk, x, pos, cache, layer, start, mask):
-    """One block over new columns start..start+Tn of every row: x (B, Tn, C), pos (B, Tn) ->
-    (B, Tn, C). Writes their keys and values into the cache; mask (B, 1, Tn, start+Tn)."""
-    q, k, v = blk.qkv(x, pos)
+def block_step(blk, x, rot, cache, layer, start, mask):
+    """One block over new columns start..start+Tn of every row: x (B, Tn, C), rot the rope_tables
+    of their positions (B, Tn) -> (B, Tn, C). Writes their keys and values into the cache; mask (B, 1, Tn, start+Tn)."""
+    q, k, v = blk.qkv(x, rot)
     end = start + x.shape[1]
     cache.k[layer][:, :, start:end] = k
     cache.v[layer][:, :, start:end] = v
@@ -71,8 +73,9 @@ def forward_step(model, idx, pos, cache, start, mask):
     """idx (B, Tn) new tokens at cache columns start..start+Tn -> next-token logits (B, V) of
     each row's last new column."""
     x = F.embedding(idx, model.tok_embd)  # (B, Tn, C)
+    rot = rope_tables(pos, model.cfg.head_dim, model.cfg.rope_base)
     for layer, blk in enumerate(model.blocks):
-        x = block_step(blk, x, pos, cache, layer, start, mask)
+        x = block_step(blk, x, rot, cache, layer, start, mask)
     h = rms_norm(x[:, -1], model.out_norm, model.cfg.rms_eps)  # (B, C)
     return model.logits(h).float()
 

@@ -9,8 +9,9 @@ process per sample, trainer and plain alternating), as medians of N runs with th
 ratio of each interleaved pair, and peak memory; then the Voice preset's train stage
 (voice_presets.json, generated from the engine's VOICE_PRESETS) on 29 and 160 random pairs, from
 the trainer's start to its held-out loss; then whole Voices from 40,000 and 200,000 characters,
-stage by stage (voice_bench.py); then checks that the fused attention agrees with
-the hand-written one on this device (attention.py). `--tiny` runs a tiny shape briefly, on the CPU
+stage by stage (voice_bench.py). Before any of it, it checks on this device that the fused
+attention agrees with the hand-written one (attention.py) and that a packed row scores each
+example as the plain forward pass does alone (train.py). `--tiny` runs a tiny shape briefly, on the CPU
 too, so CI proves the bench itself works; its figures mean nothing.
 """
 import json
@@ -22,18 +23,27 @@ import sys
 import tempfile
 import time
 
+import torch
+
 from .attention import run_attention_check
-from .model import pick_device
-from .random_model import write_random_llama
+from .gguf_reader import GgufFile
+from .model import load_gguf_model, pick_device
+from .random_model import SHAPES, write_random_llama
 from .voice_bench import whole_voice
 
-# bench-train: 20 steps of 4 x 1024 tokens. The Voice's train stage: the standard preset on the
+# bench-train: 20 steps of 4 x 1024 tokens, float32, the whole batch a pass; and the Voice
+# preset's own batches on the default model: 4 pairs of 775 tokens, bfloat16 products, the
+# trainer's passes sized by the device ("auto"). The Voice's train stage: the standard preset on the
 # default model's shape, with 29 pairs (a 40,000-character upload) and 160 (200,000 characters or
 # more), each pair a ~775-token example (prompt and passage), a tenth more held out as a Voice does.
 # The whole Voice: the same on 29 and 160 passages of 375 tokens (voice_bench.py).
 FULL = {"shapes": ["135m", "360m"], "steps": 20, "batch_size": 4, "seq_len": 1024,
+        "preset_batches": {"shape": "360m", "steps": 20, "batch_size": 4, "seq_len": 775, "bf16": True,
+                           "micro_batch_tokens": "auto"},
         "voice": {"shape": "360m", "preset": "standard", "pairs": [29, 160], "input": 400, "target": 375}}
 TINY = {"shapes": ["tiny"], "steps": 3, "batch_size": 2, "seq_len": 32,
+        "preset_batches": {"shape": "tiny", "steps": 3, "batch_size": 2, "seq_len": 24, "bf16": True,
+                           "micro_batch_tokens": "auto"},
         "voice": {"shape": "tiny", "preset": "standard", "pairs": [4, 8], "input": 12, "target": 12}}
 WHOLE_CHARS = {29: "40,000", 160: "200,000"}
 
@@ -108,8 +118,9 @@ def bench_train(model, settings, runs, workdir, device):
     samples = {"trainer": [], "plain": []}
     for _ in range(runs):
         for loop in ("trainer", "plain"):
-            request = {"model": model, "loop": loop, "steps": settings["steps"], "seq_len": settings["seq_len"],
-                       "batch_size": settings["batch_size"], "rank": 16, "device": device}
+            request = {"model": model, "loop": loop, "rank": 16, "device": device,
+                       **{k: settings[k] for k in ("steps", "seq_len", "batch_size", "bf16", "micro_batch_tokens")
+                          if k in settings}}
             samples[loop].append(_sample(request, workdir))
     tps = {loop: [s["tokens_per_second"] for s in samples[loop]] for loop in samples}
     ratios = [t / p for t, p in zip(tps["trainer"], tps["plain"])]
@@ -123,48 +134,101 @@ def bench_train(model, settings, runs, workdir, device):
     }
 
 
+def packed_check(model, device, vocab):
+    """The largest relative difference, on this device, between each example's loss from a packed
+    row (the Voice's training path) and from the plain forward pass on its own, in float32."""
+    from .train import token_losses, unpacked_loss
+
+    net = load_gguf_model(GgufFile(model), torch.device(device))
+    rng = random.Random(7)
+    examples = [([rng.randrange(vocab) for _ in range(n)], n_in) for n, n_in in ((37, 5), (64, 0), (9, 3), (120, 40))]
+    with torch.no_grad():
+        losses, counts = token_losses(net, examples)
+        packed = [float(part.mean()) for part in losses.split(counts)]
+        alone = [float(unpacked_loss(net, ex)) for ex in examples]
+    return max(abs(a - b) / abs(b) for a, b in zip(packed, alone))
+
+
 def run_gpu_bench(args, emit=print):
+    """Prints each table as soon as it is measured, so a run cut short still reports what it got;
+    `--json PATH` also writes every sample there."""
     tiny = "--tiny" in args
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 3
+    json_path = args[args.index("--json") + 1] if "--json" in args else None
     settings = TINY if tiny else FULL
     device = str(pick_device(None))
-    rows, stages = [], []
     voice = settings["voice"]
+    results = {"device": device, "runs": runs}
+
+    def save():
+        if json_path:
+            with open(json_path, "w") as f:
+                json.dump(results, f, indent=1)
+
     with tempfile.TemporaryDirectory() as workdir:
-        for shape in settings["shapes"]:
-            model = os.path.join(workdir, f"random-{shape}.gguf")
-            write_random_llama(model, shape)
-            rows.append((shape, bench_train(model, settings, runs, workdir, device)))
-            os.remove(model)
+        # First the checks: figures from a path that computes the wrong thing mean nothing.
+        checks = []
+        for dtype in ("float32", "bfloat16"):
+            run_attention_check({"device": device, "dtype": dtype}, lambda _event, **fields: checks.append(fields))
+        for c in checks:
+            emit(f"Attention on packed sequences, {c['fused']} SDPA vs one softmax per sequence ({c['device']}, "
+                 f"{c['dtype'].replace('torch.', '')}): max difference {c['max_diff']:.1e}")
+        first = os.path.join(workdir, f"random-{settings['shapes'][0]}.gguf")
+        shape = write_random_llama(first, settings["shapes"][0])
+        results["packed_vs_alone"] = packed_check(first, device, shape["n_vocab"])
+        emit(f"Packed rows vs each example alone ({device}, float32): largest relative loss difference "
+             f"{results['packed_vs_alone']:.1e}")
+        emit("")
+        save()
+
+        tokens = f"{settings['steps']} steps of {settings['batch_size']} x {settings['seq_len']} tokens"
+        emit(f"gpu-bench on {device}: bench-train, {tokens}, trainer vs plain PyTorch loop, median (min–max) of {runs}")
+        emit("| batches | trainer tok/s | plain tok/s | trainer / plain | peak MiB (trainer, plain) |")
+        emit("|---|---|---|---|---|")
+        results["bench_train"] = {}
+        preset = settings["preset_batches"]
+        rows = [(name, name, settings) for name in settings["shapes"]]
+        rows.append((f"{preset['shape']}, the Voice's ({preset['batch_size']} x {preset['seq_len']}, bf16)",
+                     preset["shape"], preset))
+        for label, shape_name, row_settings in rows:
+            model = os.path.join(workdir, f"random-{shape_name}.gguf")
+            if not os.path.exists(model):
+                write_random_llama(model, shape_name)
+            r = bench_train(model, row_settings, runs, workdir, device)
+            results["bench_train"][label] = r
+            ratio = f"{statistics.median(r['ratio']):.2f}× ({min(r['ratio']):.2f}–{max(r['ratio']):.2f})"
+            emit(f"| {label} | {_spread(r['trainer_tps'])} | {_spread(r['plain_tps'])} | {ratio} | "
+                 f"{r['trainer_peak_mib']:,.0f}, {r['plain_peak_mib']:,.0f} |")
+            save()
+        emit("Target on one H100/H200: trainer / plain >= 0.9 on both kinds of batch.")
+        emit("")
+
         model = os.path.join(workdir, f"random-{voice['shape']}.gguf")
-        shape = write_random_llama(model, voice["shape"])
+        if not os.path.exists(model):
+            write_random_llama(model, voice["shape"])
+        shape = SHAPES[voice["shape"]]
+        emit(f"The Voice's train stage ({voice['preset']} preset, {voice['shape']} shape, "
+             f"{voice['input'] + voice['target']}-token pairs, a tenth more held out), median (min–max) of {runs}")
+        emit("| pairs | seconds | tok/s | peak MiB |")
+        emit("|---|---|---|---|")
+        results["train_stage"] = []
         for pairs in voice["pairs"]:
-            stages.append(train_stage(model, voice, pairs, runs, workdir, device, shape["n_vocab"]))
+            st = train_stage(model, voice, pairs, runs, workdir, device, shape["n_vocab"])
+            results["train_stage"].append(st)
+            secs = f"{statistics.median(st['seconds']):.1f} ({min(st['seconds']):.1f}–{max(st['seconds']):.1f})"
+            emit(f"| {st['pairs']} | {secs} | {_spread(st['tps'])} | {st['peak_mib']:,.0f} |")
+            save()
+        emit("Target on one H100/H200: 160 pairs at 360M in <= 15 s.")
+        emit("")
+
         # Whole Voices, interleaved by size so that a slow spell of the machine touches both.
         wholes = {pairs: [] for pairs in voice["pairs"]}
+        results["whole_voice"] = wholes
         for _ in range(runs):
             for pairs in voice["pairs"]:
                 wholes[pairs].append(whole_voice(_run, model, _preset(voice["preset"]), pairs, voice["target"],
                                                  workdir, device, shape["n_vocab"]))
-    tokens = f"{settings['steps']} steps of {settings['batch_size']} x {settings['seq_len']} tokens"
-    emit(f"gpu-bench on {device}: bench-train, {tokens}, trainer vs plain PyTorch loop, median (min–max) of {runs}")
-    emit("| shape | trainer tok/s | plain tok/s | trainer / plain | peak MiB (trainer, plain) |")
-    emit("|---|---|---|---|---|")
-    for shape, r in rows:
-        ratio = f"{statistics.median(r['ratio']):.2f}× ({min(r['ratio']):.2f}–{max(r['ratio']):.2f})"
-        emit(f"| {shape} | {_spread(r['trainer_tps'])} | {_spread(r['plain_tps'])} | {ratio} | "
-             f"{r['trainer_peak_mib']:,.0f}, {r['plain_peak_mib']:,.0f} |")
-    emit("Target on one H100/H200: trainer / plain >= 0.9.")
-    emit("")
-    emit(f"The Voice's train stage ({voice['preset']} preset, {voice['shape']} shape, "
-         f"{voice['input'] + voice['target']}-token pairs, a tenth more held out), median (min–max) of {runs}")
-    emit("| pairs | seconds | tok/s | peak MiB |")
-    emit("|---|---|---|---|")
-    for st in stages:
-        secs = f"{statistics.median(st['seconds']):.1f} ({min(st['seconds']):.1f}–{max(st['seconds']):.1f})"
-        emit(f"| {st['pairs']} | {secs} | {_spread(st['tps'])} | {st['peak_mib']:,.0f} |")
-    emit("Target on one H100/H200: 160 pairs at 360M in <= 15 s.")
-    emit("")
+                save()
     emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; each stage one process, model load "
          f"included; every answer to its budget), seconds, median (min–max) of {runs}")
     emit("| characters | passages | pairs | train | evaluate | total | peak MiB |")
@@ -177,10 +241,4 @@ def run_gpu_bench(args, emit=print):
         chars = WHOLE_CHARS.get(pairs, "-") if not tiny else "-"
         emit(f"| {chars} | {pairs} | {' | '.join(cells)} | {max(w['peak_mib'] for w in samples):,.0f} |")
     emit("Targets on one H100/H200 at 360M: 40,000 characters <= 60 s, 200,000 characters <= 180 s.")
-    # The fused attention must give what the hand-written one gives, on this device and torch.
-    checks = []
-    run_attention_check({"device": device, "dtype": "float32"}, lambda _event, **fields: checks.append(fields))
-    c = checks[0]
-    emit(f"Attention on packed sequences, {c['fused']} SDPA vs one softmax per sequence ({c['device']}, float32): "
-         f"max difference {c['max_diff']:.1e}")
-    return rows
+    return results

@@ -14,7 +14,7 @@ import torch.nn as nn
 import torch.utils.checkpoint
 import torch.nn.functional as F
 
-from .attention import attention
+from .attention import Packing, attention
 
 ROPE_MODE = {"llama": "normal", "qwen2": "neox"}
 LORA_TARGETS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
@@ -80,15 +80,21 @@ def rms_norm(x, w, eps):
     return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)) * w
 
 
-def rope(x, pos, base, mode):
-    """x (B, H, T, D); rotates pairs by angle pos * base^(-2i/D). pos (T,) is shared by every row;
-    pos (B, T) gives each row its own (a left-padded batch when decoding, generate.py)."""
-    d = x.shape[-1]
-    inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)  # (D/2,)
+def rope_tables(pos, d, base):
+    """pos (T,) shared by every row, or (B, T) each row its own (a left-padded batch when decoding,
+    generate.py) -> (cos, sin) of angle pos * base^(-2i/D), each (T, D/2) or (B, 1, T, D/2).
+    Worked out once per forward pass and shared by every layer."""
+    inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=pos.device) / d)  # (D/2,)
     ang = pos.float()[..., None] * inv  # (T, D/2) or (B, T, D/2)
     if ang.dim() == 3:
         ang = ang[:, None]  # (B, 1, T, D/2): a row's heads share its positions
-    cos, sin = ang.cos(), ang.sin()
+    return ang.cos(), ang.sin()
+
+
+def rope(x, tables, mode):
+    """x (B, H, T, D) rotated pair by pair by rope_tables' angles."""
+    cos, sin = tables
+    d = x.shape[-1]
     if mode == "normal":
         x0, x1 = x[..., 0::2], x[..., 1::2]
         r0, r1 = x0 * cos - x1 * sin, x0 * sin + x1 * cos
@@ -109,16 +115,16 @@ class Block(nn.Module):
         )
         self.cfg = cfg
 
-    def qkv(self, x, pos):
-        """x (B, T, C), pos (T,) or (B, T) -> q (B, H, T, D), k and v (B, K, T, D), RoPE applied.
-        Shared with decoding (generate.py), which caches k and v per kv head."""
+    def qkv(self, x, rot):
+        """x (B, T, C), rot the positions' rope_tables -> q (B, H, T, D), k and v (B, K, T, D),
+        RoPE applied. Shared with decoding (generate.py), which caches k and v per kv head."""
         c = self.cfg
         B, T, _ = x.shape
         h = rms_norm(x, self.attn_norm, c.rms_eps)
         q = self.proj["attn_q"](h).view(B, T, c.n_head, c.head_dim).transpose(1, 2)
         k = self.proj["attn_k"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
         v = self.proj["attn_v"](h).view(B, T, c.n_head_kv, c.head_dim).transpose(1, 2)
-        return rope(q, pos, c.rope_base, c.rope_mode), rope(k, pos, c.rope_base, c.rope_mode), v
+        return rope(q, rot, c.rope_mode), rope(k, rot, c.rope_mode), v
 
     def finish(self, x, y):
         """x (B, T, C) the block's input, y (B, H, T, D) attention's output -> the block's output."""
@@ -127,15 +133,15 @@ class Block(nn.Module):
         h = rms_norm(x, self.ffn_norm, self.cfg.rms_eps)
         return x + self.proj["ffn_down"](F.silu(self.proj["ffn_gate"](h)) * self.proj["ffn_up"](h))
 
-    def forward(self, x, pos, segments=None):
-        """x (B, T, C), pos (T,); segments: (start, end) spans of packed sequences that attend
-        only within themselves (pos restarts at 0 in each), or None for one sequence per row."""
+    def forward(self, x, rot, packing=None):
+        """x (B, T, C), rot the positions' rope_tables; packing: where the packed sequences sit
+        (attention.Packing), each attending only within itself, or None for one sequence per row."""
         c = self.cfg
-        q, k, v = self.qkv(x, pos)
+        q, k, v = self.qkv(x, rot)
         if c.n_head_kv != c.n_head:  # grouped-query attention: each kv head serves H/K query heads
             k = k.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
             v = v.repeat_interleave(c.n_head // c.n_head_kv, dim=1)
-        y = attention(q, k, v, segments)  # causal, and inside each packed sequence (attention.py)
+        y = attention(q, k, v, packing)  # causal, and inside each packed sequence (attention.py)
         return self.finish(x, y)
 
 
@@ -157,17 +163,15 @@ class Model(nn.Module):
         """idx (B, T) token ids -> final normed hidden states (B, T, C). With segments ((start, end)
         spans of packed sequences), each span is a sequence of its own: positions restart at 0
         and attention stays inside it."""
-        T = idx.shape[1]
-        if segments is None:
-            pos = torch.arange(T, device=idx.device)
-        else:
-            pos = torch.cat([torch.arange(e - s, device=idx.device) for s, e in segments])
+        packing = None if segments is None else Packing(segments, idx.device)
+        pos = torch.arange(idx.shape[1], device=idx.device) if packing is None else packing.pos  # (T,)
+        rot = rope_tables(pos, self.cfg.head_dim, self.cfg.rope_base)
         x = F.embedding(idx, self.tok_embd)
         for blk in self.blocks:
             if self.checkpointing and self.training:
-                x = torch.utils.checkpoint.checkpoint(blk, x, pos, segments, use_reentrant=False)
+                x = torch.utils.checkpoint.checkpoint(blk, x, rot, packing, use_reentrant=False)
             else:
-                x = blk(x, pos, segments)
+                x = blk(x, rot, packing)
         return rms_norm(x, self.out_norm, self.cfg.rms_eps)
 
     def logits(self, h):

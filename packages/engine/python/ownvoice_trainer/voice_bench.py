@@ -1,5 +1,7 @@
 """The whole Voice on this machine's device, stage by stage, as the engine runs it where CUDA is
-(gpu-bench's last table):
+(gpu-bench's last table). The product evaluates through llama.cpp (Convert's own rewrite, on CUDA
+where node-llama-cpp finds it); here the trainer's decoder writes the same number of tokens with
+the adapter as a stand-in, so that column estimates that stage rather than measures it:
 
     pairs     the base model paraphrases every passage greedily, all passages as one batch with a
               KV cache (generate.py), each answer's budget 1.1 x its passage + 8 tokens;
@@ -30,11 +32,16 @@ def _budget(tokens, factor, extra):
     return math.ceil(tokens * factor) + extra
 
 
-def _timed(run, command, request, workdir):
-    """-> (the stage's events, its seconds from the process's start to its last line)."""
+def _timed(run, command, request, workdir, setup):
+    """-> (the stage's events, its seconds from the process's start to its last line). setup[command]
+    gets the seconds before its work began (Python, PyTorch and the model loading): up to the
+    trainer's start event, or the decoder's total less its own decoding time."""
     start = time.perf_counter()
     events = run(command, request, workdir)
-    return events, events[-1]["at"] - start
+    total = events[-1]["at"] - start
+    began = next((e["at"] for e in events if e["event"] == "start"), None)
+    setup[command] = round(began - start if began else total - events[-1].get("seconds", 0.0), 2)
+    return events, total
 
 
 def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, vocab, eos=0):
@@ -43,13 +50,14 @@ def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, voca
     ids = lambda n: [rng.randrange(vocab) for _ in range(n)]  # noqa: E731 -- random text of n tokens
     held = max(1, round(pairs / 10))
     passages = [ids(passage_tokens) for _ in range(pairs + held)]
-    seconds, peak = {}, 0.0
+    seconds, peak, setup = {}, 0.0, {}
 
     # pairs: the generic version of every passage
     prompts = [ids(PARAPHRASE_PROMPT) + p for p in passages]
     events, seconds["pairs"] = _timed(run, "generate", {
         "model": model, "prompts": prompts, "max_new": [_budget(len(p), 1.1, 8) for p in passages],
-        "stop_ids": [], "device": device}, workdir)
+        "stop_ids": [], "device": device}, workdir, setup)
+    setup["pairs"] = setup.pop("generate")
     generics = events[-1]["outputs"]
     peak = max(peak, events[-1].get("peak_mib", 0.0))
 
@@ -64,7 +72,7 @@ def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, voca
     events, seconds["train"] = _timed(run, "train", {
         "mode": "lora", "model": model, "train": files["train"], "eval": files["eval"], "out_dir": out, **preset,
         "seed": 0, "stop_when_eval_stops_improving": True, "eval_base": True,
-        "checkpoint_every": 10**9, "checkpoint_seconds": 10**9, "device": device}, workdir)
+        "checkpoint_every": 10**9, "checkpoint_seconds": 10**9, "device": device}, workdir, setup)
     adapter = events[-1]["adapter"]
     peak = max(peak, events[-1].get("peak_mib", 0.0))
 
@@ -72,7 +80,8 @@ def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, voca
     texts = [ids(NEUTRAL["tokens"]) for _ in range(NEUTRAL["count"])] + generics[pairs : pairs + SAMPLES]
     events, seconds["evaluate"] = _timed(run, "generate", {
         "model": model, "adapter": adapter, "prompts": [ids(REWRITE_PROMPT) + t for t in texts],
-        "max_new": [_budget(len(t), 1.5, 16) for t in texts], "stop_ids": [], "device": device}, workdir)
+        "max_new": [_budget(len(t), 1.5, 16) for t in texts], "stop_ids": [], "device": device}, workdir, setup)
+    setup["evaluate"] = setup.pop("generate")
     peak = max(peak, events[-1].get("peak_mib", 0.0))
     seconds["total"] = sum(seconds.values())
-    return {"seconds": seconds, "peak_mib": peak}
+    return {"seconds": seconds, "peak_mib": peak, "setup_seconds": setup}

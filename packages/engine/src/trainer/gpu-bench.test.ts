@@ -27,9 +27,18 @@ describe('gpu-bench --tiny', () => {
       /^gpu-bench on cpu: bench-train, 3 steps of 2 x 32 tokens, .* median \(min–max\) of 1$/m,
     );
     const row = run.stdout.split('\n').find((line) => line.startsWith('| tiny |'));
-    expect(run.stdout).toMatch(
-      /^Attention on packed sequences, (torch|reference) SDPA vs one softmax per sequence \(cpu, float32\): max difference [\d.]+e[-+]\d+$/m,
-    );
+    for (const dtype of ['float32', 'bfloat16']) {
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^Attention on packed sequences, (torch|reference) SDPA vs one softmax per sequence \\(cpu, ${dtype}\\): max difference [\\d.]+e[-+]\\d+$`,
+          'm',
+        ),
+      );
+    }
+    const packed = /^Packed rows vs each example alone \(cpu, float32\): largest relative loss difference ([\d.]+e[-+]\d+)$/m;
+    expect(Number(run.stdout.match(packed)?.[1])).toBeLessThan(1e-5);
+    // The Voice's own batches: bfloat16 products, the trainer's passes sized by the device.
+    expect(run.stdout).toMatch(/^\| tiny, the Voice's \(2 x 24, bf16\) \| [\d,]+ \(/m);
     // | 4 | 1.1 (1.1–1.1) | 199 (199–199) | 260 |  and the same for 8 pairs
     for (const pairs of [4, 8]) {
       expect(run.stdout).toMatch(

@@ -89,6 +89,9 @@ describe('packed batches', () => {
     const whole = await run('whole');
     const parts = await run('parts', { microBatchTokens: 40 });
     expect(close(parts.finalLoss, whole.finalLoss)).toBe(true);
+    // 'auto' sizes passes by the device: here the CPU's 1024 tokens, more than this whole batch.
+    const auto = await run('auto', { microBatchTokens: 'auto' });
+    expect(auto.finalLoss).toBe(whole.finalLoss);
     const a = await heldOut(whole.adapterPath, 'a');
     const b = await heldOut(parts.adapterPath, 'b');
     expect(Math.abs(a.loss - b.loss)).toBeLessThan(1e-4);

@@ -23,9 +23,10 @@ export interface TrainingPreset {
   gradCheckpointing: boolean;
   /**
    * Tokens one forward and backward pass takes at most: a larger batch is summed over several
-   * (the same gradient, less memory). The whole batch at once when absent.
+   * (the same gradient, less memory). The whole batch at once when absent; 'auto': as many as
+   * fit the device (measured on CUDA; 1024 on the CPU, where a larger pass is no faster).
    */
-  microBatchTokens?: number;
+  microBatchTokens?: number | 'auto';
   /**
    * Training matrix products in bfloat16 (weights, optimiser and eval loss stay float32): 'auto'
    * where the device runs them measurably faster (AVX-512 BF16 or AMX CPUs, recent GPUs).

@@ -56,14 +56,16 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     maxPassages: 200,
     estimate: { expectedEpochs: 3.5, stepPerPair: 1.05, trainerStartSeconds: 1.2 },
   },
-  // One example a pass without gradient checkpointing (a third less compute than recomputing each
-  // layer; the activations of one 1024-token example in memory: about 3 GB peak at 135M with
-  // bfloat16 products, 5 GB without), bfloat16 products where the CPU runs them fast.
+  // On the CPU one example a pass without gradient checkpointing (a third less compute than
+  // recomputing each layer; the activations of one 1024-token example in memory: about 3 GB peak
+  // at 135M with bfloat16 products, 5 GB without). On a GPU as many tokens a pass as its memory
+  // holds, measured by the trainer: the whole batch on a large card. bfloat16 products where the
+  // device runs them fast.
   standard: {
     ...TRAINING_PRESETS.standard,
     seqLen: 1024,
     gradCheckpointing: false,
-    microBatchTokens: 1024,
+    microBatchTokens: 'auto',
     mixedPrecision: 'auto',
     passageMaxChars: 1500,
     maxPassages: 160,
