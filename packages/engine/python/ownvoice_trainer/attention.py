@@ -43,6 +43,8 @@ class Packing:
         self.segments = [(int(s), int(e)) for s, e in segments]
         lengths = [e - s for s, e in self.segments]
         self.longest = max(lengths)
+        # All of one length (a pretraining batch, the bench): the layout is a view, nothing to gather.
+        self.equal = len(set(lengths)) == 1
         L = self.longest
         pos, sources, slots = [], [], []
         for i, (s, e) in enumerate(self.segments):
@@ -58,13 +60,15 @@ def padded(x, packing):
     """(1, H, T, D) packed -> (n, H, L, D), one right-padded row per sequence."""
     _, H, _, D = x.shape
     n = len(packing.segments)
-    return x[0].index_select(1, packing.sources).view(H, n, packing.longest, D).transpose(0, 1)
+    rows = x[0] if packing.equal else x[0].index_select(1, packing.sources)  # (H, n*L, D)
+    return rows.view(H, n, packing.longest, D).transpose(0, 1)
 
 
 def unpadded(y, packing):
     """(n, H, L, D) -> (1, H, T, D), the real positions back in the packed row's order."""
     n, H, L, D = y.shape
-    return y.transpose(0, 1).reshape(H, n * L, D).index_select(1, packing.slots)[None]
+    rows = y.transpose(0, 1).reshape(H, n * L, D)
+    return (rows if packing.equal else rows.index_select(1, packing.slots))[None]
 
 
 def reference_sdpa(query, key, value, attn_mask=None, is_causal=False):
