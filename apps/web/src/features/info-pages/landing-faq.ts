@@ -8,6 +8,7 @@ import {
 } from '@ownvoice/shared';
 import { formatCount } from '../../lib/format';
 import { PATHS } from '../../lib/paths';
+import { TRAINING_TIME_STATEMENT } from '../../lib/training-time';
 
 export interface FaqItem {
   id: string;
@@ -35,7 +36,7 @@ export const LANDING_FAQ: readonly FaqItem[] = [
     question: 'How much of my writing does it need?',
     answer: [
       `At least ${formatCount(MIN_TRAINING_CHARS)} characters. About ${formatCount(RECOMMENDED_TRAINING_CHARS)} (around ${formatCount(RECOMMENDED_WORDS)} words, or a handful of blog posts) works best, and more keeps helping up to about ${formatCount(USEFUL_TRAINING_CHARS)}.`,
-      `Paste it in or upload files: ${VOICE_FILE_EXTENSIONS.join(', ')}. Training takes up to about half an hour; its progress page shows the time left as it goes.`,
+      `Paste it in or upload files: ${VOICE_FILE_EXTENSIONS.join(', ')}. ${TRAINING_TIME_STATEMENT}`,
     ],
   },
   {

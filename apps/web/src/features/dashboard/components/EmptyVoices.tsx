@@ -2,6 +2,7 @@ import { Button, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMicrophone, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PATHS } from '../../../lib/paths';
+import { TRAINING_TIME_STATEMENT } from '../../../lib/training-time';
 
 /** What every account sees before its first Voice. */
 export function EmptyVoices() {
@@ -15,8 +16,8 @@ export function EmptyVoices() {
           Create Your First Voice
         </Title>
         <Text c="dimmed">
-          A Voice is a private model of your writing style. Give it at least 20,000 characters of your own writing and
-          it will be ready within about half an hour.
+          A Voice is a private model of your writing style. Give it at least 20,000 characters of your own writing.{' '}
+          {TRAINING_TIME_STATEMENT}
         </Text>
         <Button component={Link} to={PATHS.createVoice} size="md" leftSection={<IconPlus size={18} />}>
           Create Your First Voice

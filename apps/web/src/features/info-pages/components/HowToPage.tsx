@@ -3,6 +3,7 @@ import { IconBolt, IconPencil, IconRefresh, IconSchool, IconUserPlus } from '@ta
 import { Link } from 'react-router';
 import { Page } from '../../../components/Page';
 import { PATHS } from '../../../lib/paths';
+import { TRAINING_TIME_STATEMENT } from '../../../lib/training-time';
 
 const STEPS = [
   {
@@ -13,7 +14,7 @@ const STEPS = [
   {
     icon: <IconSchool size={14} />,
     title: 'Train a Voice',
-    text: 'Paste or upload at least 20,000 characters of your own writing (about 40,000 works best). Training takes up to about half an hour, and its progress page shows the time left.',
+    text: `Paste or upload at least 20,000 characters of your own writing (about 40,000 works best). ${TRAINING_TIME_STATEMENT}`,
   },
   {
     icon: <IconBolt size={14} />,

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../components/Page';
 import { PATHS } from '../../../lib/paths';
+import { TRAINING_TIME_STATEMENT } from '../../../lib/training-time';
 import { useRotatingItem } from '../hooks/use-rotating-item';
 import { ClosingActions, HeroActions } from './LandingActions';
 import { LandingDemoVideo } from './LandingDemoVideo';
@@ -22,7 +23,7 @@ const STEPS: { icon: ReactNode; title: string; text: string }[] = [
   {
     icon: <IconSchool size={22} />,
     title: 'Train your Voice',
-    text: 'Paste or upload your own writing. OwnVoice trains a private model on it, within about half an hour.',
+    text: 'Paste or upload your own writing. OwnVoice trains a private model on it and shows you the time left.',
   },
   {
     icon: <IconRefresh size={22} />,
@@ -168,7 +169,7 @@ export function LandingPage() {
       <Container size="sm" pb={{ base: 56, sm: 96 }} data-testid="landing-closing">
         <Stack align="center" ta="center" gap="md">
           <Title order={2}>Sound like yourself again</Title>
-          <Text c="dimmed">Bring the writing you already have. Your first Voice trains within about half an hour.</Text>
+          <Text c="dimmed">Bring the writing you already have. {TRAINING_TIME_STATEMENT}</Text>
           <ClosingActions />
         </Stack>
       </Container>

@@ -7,6 +7,7 @@ import { IconPlayerSkipForward } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Page } from '../../../components/Page';
 import { useCurrentUser } from '../../../lib/session/session-context';
+import { TRAINING_TIME_STATEMENT } from '../../../lib/training-time';
 import { claimDraft, useCreateVoiceState } from '../create-voice-store';
 import { useOnboardingBypass } from '../hooks/use-onboarding-bypass';
 import { useSkipTraining } from '../hooks/use-skip-training';
@@ -31,8 +32,8 @@ function CreateVoiceTips() {
           What happens next
         </Title>
         <Text fz="sm" c="dimmed">
-          How long training takes depends on how much you write; its progress page shows the time left as it goes, and
-          you can play a round of Rota while you wait. Once it is done, wake your Voice and start converting.
+          {TRAINING_TIME_STATEMENT} You can play a round of Rota while you wait. Once it is done, wake your Voice and
+          start converting.
         </Text>
       </Card>
     </Stack>
