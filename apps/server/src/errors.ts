@@ -5,7 +5,7 @@ import {
   EMAIL_MESSAGES,
   type ErrorCode,
   MFA_MESSAGES,
-  RESOURCE_LABELS,
+  RESOURCE_UNITS,
   type ResourceKey,
 } from '@ownvoice/shared';
 
@@ -71,7 +71,7 @@ export const errors = {
     new AppError(
       400,
       'INSUFFICIENT_LIMIT',
-      `You have no ${[limitType, ...also].map((key) => RESOURCE_LABELS[key].toLowerCase()).join(' and no ')} left in your usage limits. Buy more usage to continue.`,
+      `You have no ${[limitType, ...also].map((key) => RESOURCE_UNITS[key][1]).join(' and no ')} left in your usage limits. Buy more usage to continue.`,
       undefined,
       undefined,
       { reason: 'insufficient_limit', limitType, ...(also.length > 0 ? { limitTypes: [limitType, ...also] } : {}) },
@@ -136,6 +136,31 @@ export const errors = {
   /** What needs a confirmed address (the trial, an invitation to an existing account) asks for it first. */
   emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', EMAIL_MESSAGES.notVerified(email)),
   invitationInvalid: (msg: string) => new AppError(410, 'INVITATION_INVALID', msg),
+  /** An API key on a route keys may not use: account, billing, admin, managing keys. */
+  apiKeyNotAllowed: () =>
+    new AppError(
+      403,
+      'API_KEY_NOT_ALLOWED',
+      'An API key cannot do this. Sign in to OwnVoice for your account, billing and keys; keys can read Voices, Convert and Create.',
+    ),
+  apiKeyScope: (scope: string) =>
+    new AppError(
+      403,
+      'API_KEY_SCOPE',
+      `This API key may not use "${scope}". Create a key with that scope on your account page.`,
+    ),
+  apiKeyRevoked: () =>
+    new AppError(401, 'API_KEY_REVOKED', 'This API key was revoked. Create a new one on your account page.'),
+  apiKeysFull: (max: number) =>
+    new AppError(409, 'API_KEYS_FULL', `You have ${max} API keys, the most an account can have. Revoke one first.`),
+  /** A key's own budget of requests a minute ran out. */
+  apiKeyRateLimited: (retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'RATE_LIMITED',
+      `This API key made too many requests. Please wait ${formatDuration(retryAfterSeconds)} and try again.`,
+      { retryAfterSeconds },
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(
       429,

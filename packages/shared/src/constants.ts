@@ -68,13 +68,30 @@ export type ResourceKey = (typeof RESOURCE_KEYS)[number];
 export const TRANCHE_TYPES = ['modelsTrained', 'chunkEdits', 'shortContent', 'activationHours'] as const;
 export type TrancheType = (typeof TRANCHE_TYPES)[number];
 
-export const RESOURCE_LABELS: Record<ResourceKey, string> = {
-  modelsTrained: 'Trainable Voices',
-  activationHours: 'Voice waking hours',
-  chunkEdits: 'Proofreads',
-  shortContent: 'Short content',
-  storageSlots: 'Voice storage slots',
+/** Each resource's unit inside a sentence, one and many ("short content" has no plural). */
+export const RESOURCE_UNITS: Record<ResourceKey, readonly [one: string, many: string]> = {
+  modelsTrained: ['trainable Voice', 'trainable Voices'],
+  activationHours: ['Voice waking hour', 'Voice waking hours'],
+  chunkEdits: ['proofread', 'proofreads'],
+  shortContent: ['short content', 'short content'],
+  storageSlots: ['Voice storage slot', 'Voice storage slots'],
 };
+
+const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** A resource's name as a label or heading: "Trainable Voices", "Voice waking hours". */
+export const RESOURCE_LABELS = Object.fromEntries(
+  Object.entries(RESOURCE_UNITS).map(([key, [, many]]) => [key, capitalized(many)]),
+) as Record<ResourceKey, string>;
+
+/**
+ * An amount of a resource: "1 trainable Voice", "100 proofreads" inside a sentence; with
+ * `capitalized`, as a label ("1 Trainable Voice").
+ */
+export function resourceAmount(resource: ResourceKey, amount: number, options: { capitalized?: boolean } = {}): string {
+  const unit = RESOURCE_UNITS[resource][amount === 1 ? 0 : 1];
+  return `${amount.toLocaleString('en-US')} ${options.capitalized ? capitalized(unit) : unit}`;
+}
 
 export const PRODUCT_NAME = 'OwnVoice';
 export const COMMUNITY_CHAT_URL = 'https://discord.gg/ownvoice';

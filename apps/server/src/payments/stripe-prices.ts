@@ -15,7 +15,7 @@ import {
   PLANS,
   PRODUCT_NAME,
   planPriceCents,
-  RESOURCE_LABELS,
+  resourceAmount,
 } from '@ownvoice/shared';
 import type Stripe from 'stripe';
 
@@ -83,7 +83,7 @@ function packSpec(pack: PackId): PriceSpec {
   return {
     lookupKey: packPriceLookupKey(pack),
     productId: `ownvoice_pack_${pack}`,
-    productName: `${PRODUCT_NAME} top-up: +${amount} ${RESOURCE_LABELS[resource]}`,
+    productName: `${PRODUCT_NAME} top-up: +${resourceAmount(resource, amount)}`,
     nickname: `Pack ${pack}`,
     unitAmountCents: priceCents,
     interval: null,

@@ -7,9 +7,9 @@ import {
   isPaidPlanName,
   type LimitsBody,
   PLAN_LABELS,
-  RESOURCE_LABELS,
   ROLE_LABELS,
   type Role,
+  resourceAmount,
   type User,
 } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -133,9 +133,7 @@ export class AdminActionsService {
           cause,
         );
         after.usageGrant = grant;
-        said.push(
-          `granted ${grant.amount} ${RESOURCE_LABELS[grant.type].toLowerCase()} until ${grant.expiresAt.slice(0, 10)}`,
-        );
+        said.push(`granted ${resourceAmount(grant.type, grant.amount)} until ${grant.expiresAt.slice(0, 10)}`);
       }
       const patch: Partial<UserRow> = {};
       const slots = body.usageLimits?.modelStorageSlotsTotal;

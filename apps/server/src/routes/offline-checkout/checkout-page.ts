@@ -2,7 +2,7 @@
 // card, Pay or Cancel) and the hosted invoice page (an unpaid invoice: why it failed, a test card,
 // Pay). They say plainly that they are tests and that no card is charged. Plain HTML without
 // scripts, every value escaped.
-import { formatUsd, PACKS, PLANS, packsOf, RESOURCE_LABELS, TRIAL_START_STATEMENT } from '@ownvoice/shared';
+import { formatUsd, PACKS, PLANS, packsOf, resourceAmount, TRIAL_START_STATEMENT } from '@ownvoice/shared';
 import type { OfflineCheckoutRow, OfflineInvoiceRow } from '../../db/schema.js';
 import { DEFAULT_TEST_CARD, TEST_CARD_NUMBERS, testCardLabel } from '../../payments/test-cards.js';
 
@@ -21,7 +21,7 @@ export function checkoutItem(session: OfflineCheckoutRow): { title: string; deta
   }
   const packs = session.kind === 'pack' ? packsOf(session.pack) : [];
   if (packs.length > 0) {
-    const items = packs.map((id) => `+${PACKS[id].amount} ${RESOURCE_LABELS[PACKS[id].resource]}`);
+    const items = packs.map((id) => `+${resourceAmount(PACKS[id].resource, PACKS[id].amount)}`);
     return {
       title: `Top-up: ${items.join(' and ')}`,
       detail: packs.length > 1 ? 'One-time purchases, paid together.' : 'A one-time purchase.',

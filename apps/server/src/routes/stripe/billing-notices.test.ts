@@ -154,7 +154,7 @@ describe('a pack and its refund', () => {
     });
     await settle(ctx);
     const refund = one(await inbox(email), 'Refund: $8.99 from OwnVoice', ACCOUNT);
-    expect(refund.text).toContain('We refunded $8.99 for 1 trainable voices.');
+    expect(refund.text).toContain('We refunded $8.99 for 1 trainable Voice.');
     expect(refund.text).toContain('What it paid for was taken back: 1 Voice training.');
   });
 });

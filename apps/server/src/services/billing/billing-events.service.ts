@@ -14,7 +14,7 @@ import {
   PLAN_LABELS,
   packsGrant,
   planWithCycle,
-  RESOURCE_LABELS,
+  resourceAmount,
   TRIAL_LENGTH_MS,
   trialGrant,
 } from '@ownvoice/shared';
@@ -345,9 +345,7 @@ export class BillingEventsService {
   ): Promise<Settled> {
     if (checkout.packs.length === 0) return false;
     // One payment, one grant of every pack in it (several when an action needed them together).
-    const bought = checkout.packs
-      .map((pack) => `${PACKS[pack].amount} ${RESOURCE_LABELS[PACKS[pack].resource].toLowerCase()}`)
-      .join(' and ');
+    const bought = checkout.packs.map((pack) => resourceAmount(PACKS[pack].resource, PACKS[pack].amount)).join(' and ');
     const recorded = await this.d.payments.record(tx, {
       id: checkout.id,
       userId: user.id,

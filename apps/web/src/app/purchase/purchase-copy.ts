@@ -1,5 +1,5 @@
 // What the purchase modal says for each way a resource can run out.
-import { RESOURCE_LABELS } from '@ownvoice/shared';
+import { RESOURCE_UNITS } from '@ownvoice/shared';
 import type { InsufficientLimit } from '../../lib/insufficient-limit';
 
 export interface PurchaseCopy {
@@ -8,8 +8,6 @@ export interface PurchaseCopy {
 }
 
 /** A label inside a sentence: "Proofreads" becomes "proofreads"; the product name Voice stays. */
-const inSentence = (label: string): string =>
-  label.startsWith('Voice') ? label : `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
 
 export function purchaseCopy(limit: InsufficientLimit): PurchaseCopy {
   if (limit.kind === 'credits') {
@@ -28,14 +26,14 @@ export function purchaseCopy(limit: InsufficientLimit): PurchaseCopy {
     };
   }
   if (limit.also && limit.also.length > 0) {
-    const labels = [limit.resource, ...limit.also].map((key) => inSentence(RESOURCE_LABELS[key]));
+    const labels = [limit.resource, ...limit.also].map((key) => RESOURCE_UNITS[key][1]);
     const named = `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
     return {
       title: `This needs ${named}`,
       body: `You have none left of ${labels.length === 2 ? 'either' : 'these'}: ${named}. One checkout below buys everything it needs, or upgrade your plan.`,
     };
   }
-  const label = inSentence(RESOURCE_LABELS[limit.resource]);
+  const label = RESOURCE_UNITS[limit.resource][1];
   return {
     title: `No ${label} left`,
     body: `You have used all your ${label} for now. Upgrade your plan or buy a top-up pack to get more.`,

@@ -8,7 +8,7 @@ import {
   type PackId,
   type PaidPlanName,
   PLANS,
-  RESOURCE_LABELS,
+  resourceAmount,
 } from '@ownvoice/shared';
 import { formatCount } from '../format';
 
@@ -22,10 +22,10 @@ export function planFeatures(plan: PaidPlanName): string[] {
     perMonth.modelsTrained > 0
       ? `${count(perMonth.modelsTrained, 'Voice training', 'Voice trainings')} a month`
       : `${count(onceTrainings, 'Voice training', 'Voice trainings')} (one-time)`,
-    count(storageSlots, 'Voice storage slot', 'Voice storage slots'),
-    `${count(perMonth.activationHours, 'Voice waking hour', 'Voice waking hours')} a month`,
-    `${count(perMonth.chunkEdits, 'proofread', 'proofreads')} a month`,
-    `${formatCount(perMonth.shortContent)} short content a month`,
+    resourceAmount('storageSlots', storageSlots),
+    `${resourceAmount('activationHours', perMonth.activationHours)} a month`,
+    `${resourceAmount('chunkEdits', perMonth.chunkEdits)} a month`,
+    `${resourceAmount('shortContent', perMonth.shortContent)} a month`,
   ];
   if (prioritySupport) lines.push('Priority support call');
   return lines;
@@ -40,8 +40,7 @@ export const grantLifetimeNote = (cycle: BillingCycle): string =>
 /** "+1 Trainable Voice", "+100 Proofreads". */
 export function packLabel(pack: PackId): string {
   const { resource, amount } = PACKS[pack];
-  const label = RESOURCE_LABELS[resource];
-  return `+${formatCount(amount)} ${amount === 1 ? label.replace(/s$/, '') : label}`;
+  return `+${resourceAmount(resource, amount, { capitalized: true })}`;
 }
 
 export const PACK_LIFETIME_NOTE = `One-time purchase; lasts ${PACK_LIFETIME_MONTHS} months`;
