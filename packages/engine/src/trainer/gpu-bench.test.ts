@@ -35,7 +35,8 @@ describe('gpu-bench --tiny', () => {
         ),
       );
     }
-    const packed = /^Packed rows vs each example alone \(cpu, float32\): largest relative loss difference ([\d.]+e[-+]\d+)$/m;
+    const packed =
+      /^Packed rows vs each example alone \(cpu, float32\): largest relative loss difference ([\d.]+e[-+]\d+)$/m;
     expect(Number(run.stdout.match(packed)?.[1])).toBeLessThan(1e-5);
     // The Voice's own batches: bfloat16 products, the trainer's passes sized by the device.
     expect(run.stdout).toMatch(/^\| tiny, the Voice's \(2 x 24, bf16\) \| [\d,]+ \(/m);
