@@ -17,6 +17,7 @@ import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
+import { apiKeysRoutes } from './routes/api-keys/api-keys.routes.js';
 import { authRoutes } from './routes/auth/auth.routes.js';
 import { emailRoutes } from './routes/auth/email.routes.js';
 import { passwordRoutes } from './routes/auth/password.routes.js';
@@ -126,7 +127,7 @@ export async function buildApp({
   await app.register(
     async (api) => {
       registerCsrfCheck(api);
-      registerAuthentication(api, services.sessions);
+      registerAuthentication(api, services.sessions, services.apiKeys);
       await registerAuthRateLimit(api, config.authRateLimit, services.loginGuard);
       await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
       await csrfRoutes(api);
@@ -136,6 +137,7 @@ export async function buildApp({
       await authRoutes(api, services);
       await passwordRoutes(api, services, { publicUrl: config.publicUrl });
       await emailRoutes(api, services);
+      await apiKeysRoutes(api, services);
       // Uploads stream through voice-upload.ts with their own limits.
       await api.register(multipart, MULTIPART_OPTIONS);
       await lorasRoutes(api, services, { dataDir: config.dataDir });

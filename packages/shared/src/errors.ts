@@ -44,6 +44,10 @@ export const ERROR_CODES = [
   'RESET_LINK_INVALID',
   'EMAIL_LINK_INVALID',
   'EMAIL_NOT_VERIFIED',
+  'API_KEY_NOT_ALLOWED',
+  'API_KEY_SCOPE',
+  'API_KEY_REVOKED',
+  'API_KEYS_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,5 +1,6 @@
 export * from './admin.js';
 export * from './api.js';
+export * from './api-keys.js';
 export * from './billing/index.js';
 export * from './constants.js';
 export * from './convert.js';

@@ -117,6 +117,32 @@ export const sessions = pgTable(
 );
 
 /**
+ * API keys: a person's own tools calling their Voices (shared `api-keys.ts`). Only the secret's
+ * SHA-256 is kept, and its first characters to tell keys apart. A revoked key keeps its row, so
+ * the usage ledger's lines that name it still say which key spent them.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    shown: text('shown').notNull(),
+    scopes: text('scopes', { enum: ['voices:read', 'convert', 'create'] })
+      .array()
+      .notNull(),
+    rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash_unique').on(t.secretHash), index('api_keys_user_id_idx').on(t.userId)],
+);
+
+/**
  * Wrong passwords and codes, counted per subject (`email:` and the SHA-256 of an address signing
  * in, whether or not an account has it; or `user:` and a signed-in user's id) and source (`ip:` a
  * client address, `device:` a browser the account knows, `session:` a signed-in session, or `*`
@@ -411,6 +437,7 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type AuthFailureRow = typeof authFailures.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type InteractiveSessionRow = typeof interactiveSessions.$inferSelect;
 
 export * from './billing-schema.js';

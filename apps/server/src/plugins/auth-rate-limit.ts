@@ -15,6 +15,8 @@ import { deviceOf } from './device-cookie.js';
 declare module 'fastify' {
   interface FastifyInstance {
     authRateLimit: (request: FastifyRequest) => Promise<void>;
+    /** An API key's own budget of requests a minute (its `rateLimitPerMinute`); after requireUser. */
+    apiKeyRateLimit: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     /** The account budget an attempt is spent from (set by authRateLimit). */
@@ -37,6 +39,15 @@ export async function registerAuthRateLimit(
     max: limits.perAccount,
     timeWindow: limits.windowMs,
     keyGenerator: (request) => `account:${request.rateLimitAccount ?? `ip:${request.ip}`}`,
+  });
+  const perApiKey = app.createRateLimit({
+    max: (request) => request.auth?.apiKey?.rateLimitPerMinute ?? 1,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api-key:${request.auth?.apiKey?.id ?? `ip:${request.ip}`}`,
+  });
+  app.decorate('apiKeyRateLimit', async (request: FastifyRequest) => {
+    const result = await perApiKey(request);
+    if (!result.isAllowed && result.isExceeded) throw errors.apiKeyRateLimited(result.ttlInSeconds);
   });
   // Runs as a preValidation hook: a malformed body counts against the budget as any attempt does,
   // and is refused before any rule reads it.

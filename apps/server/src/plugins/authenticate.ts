@@ -2,13 +2,28 @@
 // `onRequest: app.requireUser` (or `app.requireAdmin`); inside them `request.auth` is set. It runs
 // on request, before the body is read or validated: a caller who may not use a route learns
 // nothing about its input rules, and an anonymous upload is refused before it is received.
+// The token is a session's, or an API key's ("ovk_…"): a key is taken only where the route says
+// which scope it needs (`config: { apiKey: 'convert' }`), so account, billing, admin and the keys
+// themselves stay out of a key's reach by default; it then has its own rate limit.
+import type { ApiKeyScope } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import { adminPolicy } from '../policies/index.js';
-import type { AuthContext, SelfContext, SessionMeta, SessionsService } from '../services/sessions.service.js';
+import { type ApiKeysService, isApiKeySecret } from '../services/api-keys.service.js';
+import type {
+  AuthContext,
+  SelfContext,
+  SessionContext,
+  SessionMeta,
+  SessionsService,
+} from '../services/sessions.service.js';
 import { ensureDevice } from './device-cookie.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope an API key needs for this route; absent: keys may not use it. */
+    apiKey?: ApiKeyScope;
+  }
   interface FastifyRequest {
     auth: AuthContext | null;
     /** Set by `requireSelf` instead of `auth`: the user's own view, without secrets. */
@@ -46,23 +61,50 @@ export function selfOf(request: FastifyRequest): SelfContext {
   return request.self;
 }
 
+/**
+ * The signed-in browser's session of a request that passed `requireUser`: account, two-factor and
+ * admin steps act on it. Such routes take no API key, so a key never gets here.
+ */
+export function sessionOf(request: FastifyRequest): SessionContext {
+  const { user, session } = authOf(request);
+  if (!session) throw errors.apiKeyNotAllowed();
+  return { user, session };
+}
+
 /** The authenticated context of a request that passed `requireUser`. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.unauthenticated();
   return request.auth;
 }
 
-export function registerAuthentication(app: FastifyInstance, sessions: SessionsService): void {
+/** Whether the request's bearer token is an API key (it then needs no CSRF token: plugins/csrf.ts). */
+export const sentApiKey = (request: FastifyRequest): boolean => isApiKeySecret(bearerToken(request) ?? '');
+
+export function registerAuthentication(
+  app: FastifyInstance,
+  sessions: SessionsService,
+  apiKeys: Pick<ApiKeysService, 'authenticate'>,
+): void {
   app.decorateRequest('auth', null);
   app.decorate('requireUser', async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw errors.unauthenticated();
-    request.auth = await sessions.authenticate(token);
+    if (!isApiKeySecret(token)) {
+      request.auth = await sessions.authenticate(token);
+      return;
+    }
+    const scope = request.routeOptions.config.apiKey;
+    if (!scope) throw errors.apiKeyNotAllowed();
+    const { user, key } = await apiKeys.authenticate(token, scope);
+    request.auth = { user, session: null, apiKey: key };
+    await app.apiKeyRateLimit(request);
   });
   app.decorateRequest('self', null);
   app.decorate('requireSelf', async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw errors.unauthenticated();
+    // The account's own view (its e-mail, billing, usage) is the owner's, never a key's.
+    if (isApiKeySecret(token)) throw errors.apiKeyNotAllowed();
     request.self = await sessions.authenticateSelf(token);
   });
   app.decorate('requireAdmin', async (request: FastifyRequest) => {

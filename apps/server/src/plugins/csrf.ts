@@ -6,6 +6,7 @@ import Tokens from '@fastify/csrf';
 import { CSRF_HEADER, CSRF_TOKEN_VALIDITY_MS } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { sentApiKey } from './authenticate.js';
 
 export const CSRF_COOKIE = 'ov_csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -42,6 +43,9 @@ export function registerCsrfCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     if (request.routeOptions.config.csrf === false) return;
+    // An API key is sent by a program on purpose, never by a browser on its own (a page on another
+    // origin cannot set Authorization), so it needs no CSRF token; routes that take no key refuse it.
+    if (sentApiKey(request)) return;
     const secret = request.cookies[CSRF_COOKIE];
     if (!secret) {
       throw new AppError(

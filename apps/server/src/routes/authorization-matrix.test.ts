@@ -1,7 +1,8 @@
 // The authorization matrix: every /api route, called by an anonymous visitor, the owner of a
-// Voice, another user and an admin without two-factor, answers each exactly as it should (401,
-// 403 or 404 where refused), and a refused call changes nothing in the database. A route added
-// without a row here fails the test, so no route escapes the matrix.
+// Voice, another user, an admin without two-factor and the owner's API key (every scope), answers
+// each exactly as it should (401, 403 or 404 where refused), and a refused call changes nothing in
+// the database. A route added without a row here fails the test, so no route escapes the matrix;
+// a key is refused everywhere a row does not say otherwise.
 import { newInteractiveState } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,14 +24,16 @@ let anon: TestClient;
 let owner: TestClient;
 let other: TestClient;
 let adminNoMfa: TestClient;
+/** The owner's API key, with every scope. */
+let ownerKey: TestClient;
 let ownerId: string;
 /** The owner's private Voice, and a public one of theirs. */
 let privateId: string;
 let publicId: string;
 
-type Who = 'anon' | 'owner' | 'other' | 'admin';
-const WHO: Who[] = ['anon', 'owner', 'other', 'admin'];
-const clientOf = (who: Who) => ({ anon, owner, other, admin: adminNoMfa })[who];
+type Who = 'anon' | 'owner' | 'other' | 'admin' | 'key';
+const WHO: Who[] = ['anon', 'owner', 'other', 'admin', 'key'];
+const clientOf = (who: Who) => ({ anon, owner, other, admin: adminNoMfa, key: ownerKey })[who];
 
 /** What a caller gets: a status and, for refusals, the error code. */
 type Answer = { status: number; code?: string };
@@ -40,6 +43,7 @@ const FORBIDDEN: Answer = { status: 403, code: 'FORBIDDEN' };
 const MFA_REQUIRED: Answer = { status: 403, code: 'MFA_REQUIRED' };
 const OK: Answer = { status: 200 };
 const NO_SUBSCRIPTION: Answer = { status: 400, code: 'NO_SUBSCRIPTION' };
+const KEY_REFUSED: Answer = { status: 403, code: 'API_KEY_NOT_ALLOWED' };
 
 interface Row {
   /** The request to send, built once the fixtures exist. */
@@ -54,22 +58,37 @@ const json =
     c.request(method, url(), method === 'GET' ? undefined : ((typeof body === 'function' ? body() : body) ?? {}));
 const form = (url: string, f: () => MultipartForm) => (c: TestClient) => c.upload(url, f());
 
-/** Self-service routes: anyone signed in may call them (on their own account); visitors may not. */
-const signedIn = (send: Row['send'], answers: Partial<Record<Who, Answer>> = {}): Row => ({
+/**
+ * Self-service routes: anyone signed in may call them (on their own account); visitors may not,
+ * nor an API key unless the answers say so (`key: undefined` leaves it out, as for the owner).
+ */
+const signedIn = (send: Row['send'], answers: Partial<Record<Who, Answer | undefined>> = {}): Row => ({
   send,
-  expect: { anon: UNAUTHENTICATED, ...answers },
+  expect: { anon: UNAUTHENTICATED, key: KEY_REFUSED, ...answers },
 });
-/** A route on the owner's private Voice: invisible (404) to everyone but its owner. */
-const onPrivateVoice = (send: Row['send'], ownerAnswer?: Answer): Row => ({
+/**
+ * A route on the owner's private Voice: invisible (404) to everyone but its owner; the owner's
+ * key is refused unless `keyAnswer` says otherwise (null leaves it out: it would act).
+ */
+const onPrivateVoice = (send: Row['send'], ownerAnswer?: Answer, keyAnswer: Answer | null = KEY_REFUSED): Row => ({
   send,
-  expect: { anon: UNAUTHENTICATED, other: NOT_FOUND, admin: NOT_FOUND, ...(ownerAnswer ? { owner: ownerAnswer } : {}) },
+  expect: {
+    anon: UNAUTHENTICATED,
+    other: NOT_FOUND,
+    admin: NOT_FOUND,
+    ...(ownerAnswer ? { owner: ownerAnswer } : {}),
+    ...(keyAnswer ? { key: keyAnswer } : {}),
+  },
 });
-/** Admin console routes: visitors 401, users 403, admins without two-factor 403 MFA_REQUIRED. */
+/** Admin console routes: visitors 401, users 403, admins without two-factor 403 MFA_REQUIRED, keys 403. */
 const adminOnly = (send: Row['send']): Row => ({
   send,
-  expect: { anon: UNAUTHENTICATED, owner: FORBIDDEN, other: FORBIDDEN, admin: MFA_REQUIRED },
+  expect: { anon: UNAUTHENTICATED, owner: FORBIDDEN, other: FORBIDDEN, admin: MFA_REQUIRED, key: KEY_REFUSED },
 });
-const everyone = (send: Row['send']): Row => ({ send, expect: { anon: OK, owner: OK, other: OK, admin: OK } });
+const everyone = (send: Row['send']): Row => ({
+  send,
+  expect: { anon: OK, owner: OK, other: OK, admin: OK, key: OK },
+});
 
 const voiceUrl =
   (suffix = '') =>
@@ -131,7 +150,10 @@ const MATRIX: Record<string, Row> = {
   // The link's token is the credential, whoever opens it: a made-up one is refused for what it is.
   'POST /api/auth/email/verify': {
     send: json('POST', () => '/api/auth/email/verify', { token: 'x'.repeat(43) }),
-    expect: Object.fromEntries(WHO.map((who) => [who, { status: 400, code: 'EMAIL_LINK_INVALID' }])),
+    expect: {
+      ...Object.fromEntries(WHO.map((who) => [who, { status: 400, code: 'EMAIL_LINK_INVALID' }])),
+      key: KEY_REFUSED,
+    },
   },
   // On the caller's own account only (every account here has confirmed its address).
   'POST /api/auth/email/resend': signedIn(
@@ -164,7 +186,7 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/auth/notices': signedIn(json('PUT', () => '/api/auth/notices', { muted: ['security'] })),
   'GET /api/loras': signedIn(
     json('GET', () => '/api/loras'),
-    { owner: OK, other: OK, admin: OK },
+    { owner: OK, other: OK, admin: OK, key: OK },
   ),
   'GET /api/loras/public': signedIn(
     json('GET', () => '/api/loras/public'),
@@ -174,23 +196,29 @@ const MATRIX: Record<string, Row> = {
   'POST /api/loras/count-characters': signedIn(
     form('/api/loras/count-characters', () => ({ files: [{ name: 'a.txt', data: 'hello' }] })),
   ),
-  'GET /api/loras/:id': onPrivateVoice(json('GET', voiceUrl()), OK),
+  'GET /api/loras/:id': onPrivateVoice(json('GET', voiceUrl()), OK, OK),
   'PATCH /api/loras/:id': onPrivateVoice(json('PATCH', voiceUrl(), { name: 'Hijacked', isPublic: true })),
   'DELETE /api/loras/:id': onPrivateVoice(json('DELETE', voiceUrl())),
   'POST /api/loras/:id/activate': onPrivateVoice(json('POST', voiceUrl('/activate'))),
   'POST /api/loras/:id/deactivate': onPrivateVoice(json('POST', voiceUrl('/deactivate'))),
   'POST /api/loras/:id/fork': onPrivateVoice(json('POST', voiceUrl('/fork'))),
+  // The owner's key reaches Convert, Create and the edit pass as the owner would (their own tests).
   'POST /api/loras/:id/convert-stream': onPrivateVoice(
     json('POST', voiceUrl('/convert-stream'), () => ({ loraId: privateId, text: 'Some text to convert.' })),
+    undefined,
+    null,
   ),
   'POST /api/loras/edit-chunk': signedIn(
     json('POST', () => '/api/loras/edit-chunk', { originalChunk: 'a', rephrasedChunk: 'b', chunkIndex: 0 }),
+    { key: undefined },
   ),
   // Writing with someone else's private Voice: it is not there for them.
   'POST /api/content/generate-stream': onPrivateVoice(
     form('/api/content/generate-stream', () => ({
       fields: { prompt: 'A note to the neighbours', format: 'free', selectedLora: privateId },
     })),
+    undefined,
+    null,
   ),
   'POST /api/content/interactive/next': onPrivateVoice(
     json(
@@ -201,6 +229,8 @@ const MATRIX: Record<string, Row> = {
         action: 'ask_questions',
       }),
     ),
+    undefined,
+    null,
   ),
   'GET /api/plans/billing': everyone(json('GET', () => '/api/plans/billing')),
   'GET /api/plans/ledger': signedIn(
@@ -334,8 +364,25 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/invitations/:token/accept': {
     send: json('POST', () => `/api/invitations/${'a'.repeat(43)}/accept`, {}),
-    expect: Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])),
+    expect: { ...Object.fromEntries(WHO.map((who) => [who, NOT_FOUND])), key: KEY_REFUSED },
   },
+  // Keys are made, listed and revoked by a signed-in browser, never by a key.
+  'GET /api/auth/api-keys': signedIn(
+    json('GET', () => '/api/auth/api-keys'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  'POST /api/auth/api-keys': signedIn(
+    json('POST', () => '/api/auth/api-keys', { name: '', scopes: [] }),
+    {
+      owner: { status: 400, code: 'VALIDATION_ERROR' },
+      other: { status: 400, code: 'VALIDATION_ERROR' },
+      admin: { status: 400, code: 'VALIDATION_ERROR' },
+    },
+  ),
+  'DELETE /api/auth/api-keys/:id': signedIn(
+    json('DELETE', () => `/api/auth/api-keys/${'0'.repeat(24)}`),
+    { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
+  ),
 };
 
 /** Everything a refused call must leave alone (session last-use times move with any signed-in call). */
@@ -373,6 +420,13 @@ beforeAll(async () => {
   await other.register();
   const adminId: string = (await adminNoMfa.register()).res.json().user.id;
   await ctx.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
+  ownerKey = ctx.client();
+  const made = await owner.post('/api/auth/api-keys', {
+    name: 'Matrix',
+    scopes: ['voices:read', 'convert', 'create'],
+    rateLimitPerMinute: 600,
+  });
+  ownerKey.token = made.json().secret;
   // Past the Create Voice step, so Convert and Create answer by who owns the Voice, not by onboarding.
   await ctx.database.db.update(users).set({ onboardingStep: 'training_started' });
   privateId = newId();

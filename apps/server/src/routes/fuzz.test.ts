@@ -1,7 +1,8 @@
 // Fuzzing every /api route with fast-check. Requests are generated from each route's own zod
 // schemas (shared's testing/fuzz-requests.ts: values of the right shape and of the wrong type,
 // fields missing and extra, huge strings, NUL characters, and bodies that are not JSON at all);
-// sent by a signed-in user and by a visitor. Every answer must be a 4xx (or a
+// sent by a signed-in user, by a visitor and by a program with the user's API key (every scope,
+// no CSRF token). Every answer must be a 4xx (or a
 // success) with the API's error body, never a 5xx, and the service must stay up.
 import { apiErrorBodySchema } from '@ownvoice/shared';
 import { enc, hex24, nasty, requestFor } from '@ownvoice/shared/testing/fuzz-requests';
@@ -17,8 +18,10 @@ let user: TestClient;
 let userId: string;
 let account: { email: string; password: string };
 let voiceId: string;
+/** The user's API key, with every scope. */
+let apiKey: string;
 
-/** Runs per route; with ~30 routes and two callers this is a few thousand requests. */
+/** Runs per route; with ~60 routes and three callers this is several thousand requests. */
 const RUNS = 40;
 
 beforeAll(async () => {
@@ -33,6 +36,13 @@ beforeAll(async () => {
   const registered = await user.register();
   userId = registered.res.json().user.id;
   account = registered.account;
+  apiKey = (
+    await user.post('/api/auth/api-keys', {
+      name: 'Fuzz',
+      scopes: ['voices:read', 'convert', 'create'],
+      rateLimitPerMinute: 600,
+    })
+  ).json().secret;
   voiceId = newId();
   await ctx.database.db.insert(voices).values({ id: voiceId, userId, name: 'Fuzzed', status: 'ready', progress: 100 });
   // Nothing to spend: a lucky valid request is refused for its limits, not run on the model.
@@ -47,7 +57,8 @@ describe('fuzzing every route', () => {
     expect(routes.length).toBeGreaterThan(25);
     let sent = 0;
     for (const route of routes) {
-      for (const signedIn of [true, false]) {
+      for (const caller of ['session', 'visitor', 'key'] as const) {
+        const signedIn = caller === 'session';
         await fc.assert(
           fc.asyncProperty(
             requestFor(route, fc.oneof(fc.constant(voiceId), hex24, nasty.map(enc))),
@@ -56,11 +67,14 @@ describe('fuzzing every route', () => {
               if (signedIn && (await user.get('/api/auth/me')).statusCode === 401) {
                 user.token = (await user.post('/api/auth/login', account)).json().token;
               }
-              const headers = {
-                ...request.headers,
-                ...(await user.csrfHeaders()),
-                ...(signedIn && user.token ? { authorization: `Bearer ${user.token}` } : {}),
-              };
+              const headers =
+                caller === 'key'
+                  ? { ...request.headers, authorization: `Bearer ${apiKey}` }
+                  : {
+                      ...request.headers,
+                      ...(await user.csrfHeaders()),
+                      ...(signedIn && user.token ? { authorization: `Bearer ${user.token}` } : {}),
+                    };
               const res = await ctx.app.inject({ ...request, headers });
               sent += 1;
               const label = `${request.method} ${String(request.url).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`;

@@ -19,7 +19,7 @@ import type { BillingService } from './billing/billing.service.js';
 import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
-import type { AuthContext } from './sessions.service.js';
+import type { SessionContext } from './sessions.service.js';
 
 export class AccountService {
   constructor(
@@ -36,7 +36,7 @@ export class AccountService {
   ) {}
 
   async delete(
-    { user, session }: AuthContext,
+    { user, session }: SessionContext,
     input: { password: string; mfaToken?: string | undefined },
   ): Promise<void> {
     // No code is no guess: asked for before anything is checked or counted.

@@ -41,7 +41,7 @@ import type { MailService } from './mail.service.js';
 import type { MfaService } from './mfa.service.js';
 import type { NoticeRecipient, Notices } from './notices.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { AuthContext, SessionsService } from './sessions.service.js';
+import type { AuthContext, SessionContext, SessionsService } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
 
@@ -118,7 +118,7 @@ export class EmailAddressService {
    * Asks to move the account to `email`: it moves when the link mailed there is opened. The old
    * address is told now, so a change its owner did not ask for does not go unnoticed.
    */
-  async requestChange(auth: AuthContext, input: Credentials & { email: string }): Promise<LinkSentResponse> {
+  async requestChange(auth: SessionContext, input: Credentials & { email: string }): Promise<LinkSentResponse> {
     const { user } = auth;
     await this.checkCredentials(auth, input, 'Wrong password or code to change the address');
     if (input.email === user.email) throw errors.validation(EMAIL_MESSAGES.sameEmail);
@@ -166,7 +166,7 @@ export class EmailAddressService {
   }
 
   /** A new password, given with the current one (and a code): every other session ends. */
-  async changePassword(auth: AuthContext, input: Credentials & { password: string }): Promise<void> {
+  async changePassword(auth: SessionContext, input: Credentials & { password: string }): Promise<void> {
     const { user, session } = auth;
     await this.checkCredentials(auth, input, 'Wrong password or code to change the password');
     if (input.password === input.currentPassword) {
@@ -226,7 +226,7 @@ export class EmailAddressService {
    * The password again (and a code with two-factor on), as deleting the account asks: wrong ones
    * count against the session (services/login-guard.ts); 400, not 401, as the caller is signed in.
    */
-  private async checkCredentials({ user, session }: AuthContext, input: Credentials, what: string): Promise<void> {
+  private async checkCredentials({ user, session }: SessionContext, input: Credentials, what: string): Promise<void> {
     // No code is no guess: asked for before anything is checked or counted.
     if (user.mfaEnabled && !input.mfaToken) throw new AppError(400, 'MFA_REQUIRED', EMAIL_MESSAGES.codeNeeded);
     await this.guard.check(user, session.id, what, async () => {
@@ -327,7 +327,7 @@ export class EmailAddressService {
     });
     const { user } = outcome;
     if (outcome.taken) throw addressTaken(`It stays ${user.email}.`);
-    const keep = signedIn?.user.id === user.id ? signedIn.session.id : undefined;
+    const keep = signedIn?.user.id === user.id ? signedIn.session?.id : undefined;
     if (keep) await this.sessions.revokeOthers(user.id, keep);
     else await this.sessions.revokeAllForUser(user.id);
     // To the address it left (`user` is the row from before the change).

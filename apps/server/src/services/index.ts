@@ -12,6 +12,7 @@ import { createPaymentProvider } from '../payments/create-provider.js';
 import { OfflineProvider } from '../payments/offline-provider.js';
 import { ActivitiesRepository } from '../repositories/activities.repository.js';
 import { AdminStatsRepository } from '../repositories/admin-stats.repository.js';
+import { ApiKeysRepository } from '../repositories/api-keys.repository.js';
 import { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import { BillingActionsRepository } from '../repositories/billing-actions.repository.js';
 import { BillingEventsRepository } from '../repositories/billing-events.repository.js';
@@ -37,6 +38,7 @@ import { ActivityService } from './activity.service.js';
 import { AdminService } from './admin.service.js';
 import { AdminActionsService } from './admin-actions.service.js';
 import { AdminMailService } from './admin-mail.service.js';
+import { ApiKeysService } from './api-keys.service.js';
 import { AuthService } from './auth.service.js';
 import { BillingService, type Payments } from './billing/billing.service.js';
 import { BillingActions } from './billing/billing-actions.js';
@@ -73,6 +75,8 @@ export interface Services {
   /** Counts wrong passwords and codes by where they come from; the rate limit asks it about known browsers. */
   loginGuard: LoginGuard;
   sessions: SessionsService;
+  /** Keys a person's own tools call their Voices with. */
+  apiKeys: ApiKeysService;
   users: UsersService;
   stats: StatsService;
   voices: VoicesService;
@@ -267,6 +271,7 @@ export function createServices(
     loginGuard,
     auth,
     sessions,
+    apiKeys: new ApiKeysService(db, new ApiKeysRepository(db), usersRepo, clock),
     users,
     stats: new StatsService(usersRepo, config.betaCap, clock),
     voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users),

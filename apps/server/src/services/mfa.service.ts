@@ -17,7 +17,7 @@ import { matchTotp, newTotpSecret, totpUri } from '../security/totp.js';
 import type { ActivityService } from './activity.service.js';
 import type { LoginGuard } from './login-guard.js';
 import type { Notices } from './notices.js';
-import type { AuthContext, SessionsService } from './sessions.service.js';
+import type { SessionContext, SessionsService } from './sessions.service.js';
 
 export const BACKUP_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: codes people copy by hand. */
@@ -51,7 +51,7 @@ export class MfaService {
     return { secret, qrCode };
   }
 
-  async verify({ user, session }: AuthContext, secret: string, token: string): Promise<{ backupCodes: string[] }> {
+  async verify({ user, session }: SessionContext, secret: string, token: string): Promise<{ backupCodes: string[] }> {
     if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
     const pending = user.mfaPendingSecret ? this.box.open(user.mfaPendingSecret) : null;
     if (!pending || pending !== secret) {
@@ -81,7 +81,7 @@ export class MfaService {
     return { backupCodes };
   }
 
-  async disable({ user, session }: AuthContext, code: string): Promise<void> {
+  async disable({ user, session }: SessionContext, code: string): Promise<void> {
     if (!user.mfaEnabled) throw errors.mfaNotEnabled();
     await this.guard.check(user, session.id, 'Wrong code to turn two-factor off', async () =>
       (await this.checkCode(user, code)) ? undefined : errors.wrongCode(),

@@ -3,7 +3,7 @@
 // last use; deleting the row revokes it at once.
 import { INACTIVITY_LIMIT_MS } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
-import type { UserRow } from '../db/schema.js';
+import type { ApiKeyRow, UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RequestSession, SessionsRepository } from '../repositories/sessions.repository.js';
@@ -14,6 +14,15 @@ import { hashToken, newSessionToken } from './tokens.js';
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthContext {
+  user: UserRow;
+  /** The session of a signed-in browser; null when an API key made the request. */
+  session: RequestSession | null;
+  /** The API key that made the request (services/api-keys.service.ts); null for a session. */
+  apiKey: ApiKeyRow | null;
+}
+
+/** A request made by a signed-in browser: what account, password, two-factor and admin steps need. */
+export interface SessionContext {
   user: UserRow;
   session: RequestSession;
 }
@@ -55,7 +64,7 @@ export class SessionsService {
 
   /** Resolves a bearer token to its user, or throws 401. */
   async authenticate(token: string): Promise<AuthContext> {
-    return this.valid(await this.sessions.findWithUserByTokenHash(hashToken(token)));
+    return { ...(await this.valid(await this.sessions.findWithUserByTokenHash(hashToken(token)))), apiKey: null };
   }
 
   /** As authenticate, reading what the user's own view shows, usage included, in the same round trip. */

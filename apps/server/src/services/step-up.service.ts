@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
-import type { AuthContext, SessionsService } from './sessions.service.js';
+import type { SessionContext, SessionsService } from './sessions.service.js';
 
 export class StepUpService {
   constructor(
@@ -20,7 +20,7 @@ export class StepUpService {
     private readonly clock: Clock,
   ) {}
 
-  async confirm({ user, session }: AuthContext, code: string | undefined): Promise<void> {
+  async confirm({ user, session }: SessionContext, code: string | undefined): Promise<void> {
     const now = this.clock.now();
     if (!code) {
       if (this.confirmedUntil({ user, session }) !== null) return;
@@ -33,13 +33,13 @@ export class StepUpService {
   }
 
   /** Until when this session's actions need no code, or null when the next one needs one. */
-  confirmedUntil({ session }: AuthContext): Date | null {
+  confirmedUntil({ session }: SessionContext): Date | null {
     const until = session.confirmedUntil;
     return until && until > this.clock.now() ? until : null;
   }
 
   /** Ends the window now: the next action needs a code again. */
-  async endConfirmation({ session }: AuthContext): Promise<void> {
+  async endConfirmation({ session }: SessionContext): Promise<void> {
     await this.sessions.setConfirmedUntil(session.id, null);
   }
 }

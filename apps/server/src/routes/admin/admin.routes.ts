@@ -6,7 +6,7 @@
 import { ADMIN_MFA_HEADER } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf } from '../../plugins/authenticate.js';
+import { authOf, sessionOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import { originOf } from '../origin.js';
 import {
@@ -40,17 +40,17 @@ export async function adminRoutes(
   const guard = { onRequest: app.requireAdmin };
   const confirmed = {
     onRequest: app.requireAdmin,
-    preHandler: async (request: FastifyRequest) => stepUp.confirm(authOf(request), freshCode(request)),
+    preHandler: async (request: FastifyRequest) => stepUp.confirm(sessionOf(request), freshCode(request)),
   };
 
   // The confirmed window a right code opened (step-up.service.ts), shown in the console; ending it
   // needs no code (it only takes rights away).
   r.get('/admin/confirmation', { schema: confirmationSchema, ...guard }, async (request) => ({
-    data: { confirmedUntil: stepUp.confirmedUntil(authOf(request))?.toISOString() ?? null },
+    data: { confirmedUntil: stepUp.confirmedUntil(sessionOf(request))?.toISOString() ?? null },
   }));
 
   r.delete('/admin/confirmation', { schema: confirmationSchema, ...guard }, async (request) => {
-    await stepUp.endConfirmation(authOf(request));
+    await stepUp.endConfirmation(sessionOf(request));
     return { data: { confirmedUntil: null } };
   });
 

@@ -2,7 +2,7 @@
 import { OWN_ACTIVITY_LIMIT } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, selfOf, sessionMeta } from '../../plugins/authenticate.js';
+import { authOf, selfOf, sessionMeta, sessionOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import {
   activitiesSchema,
@@ -43,7 +43,8 @@ export async function authRoutes(
   }));
 
   r.post('/auth/logout', { schema: logoutSchema, onRequest: app.requireUser }, async (request) => {
-    await auth.logout(authOf(request).session.id);
+    const { session } = authOf(request);
+    if (session) await auth.logout(session.id);
     return { ok: true as const };
   });
 
@@ -56,7 +57,7 @@ export async function authRoutes(
   );
 
   r.post('/auth/mfa/verify', { schema: mfaVerifySchema, onRequest: app.requireUser }, async (request) =>
-    mfa.verify(authOf(request), request.body.secret, request.body.token),
+    mfa.verify(sessionOf(request), request.body.secret, request.body.token),
   );
 
   // Rate-limited like login: a code is a credential.
@@ -64,7 +65,7 @@ export async function authRoutes(
     '/auth/mfa/disable',
     { schema: mfaDisableSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
-      await mfa.disable(authOf(request), request.body.mfaToken);
+      await mfa.disable(sessionOf(request), request.body.mfaToken);
       return { ok: true as const };
     },
   );
@@ -74,7 +75,7 @@ export async function authRoutes(
     '/auth/account',
     { schema: deleteAccountSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
-      await account.delete(authOf(request), request.body);
+      await account.delete(sessionOf(request), request.body);
       return { ok: true as const };
     },
   );

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.js';
-import { authOf, bearerToken } from '../../plugins/authenticate.js';
+import { authOf, bearerToken, sessionOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import { changeEmailSchema, noticeSettingsSchema, resendEmailSchema, verifyEmailSchema } from './auth.schemas.js';
 
@@ -27,7 +27,8 @@ export async function emailRoutes(app: FastifyInstance, { emailAddress }: Servic
   r.post(
     '/auth/email/change',
     { schema: changeEmailSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
-    async (request, reply) => reply.status(202).send(await emailAddress.requestChange(authOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(202).send(await emailAddress.requestChange(sessionOf(request), request.body)),
   );
 
   r.put('/auth/notices', { schema: noticeSettingsSchema, onRequest: app.requireUser }, async (request) => ({

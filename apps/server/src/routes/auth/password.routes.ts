@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authOf } from '../../plugins/authenticate.js';
+import { sessionOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
 import { originOf } from '../origin.js';
 import { changePasswordSchema } from './auth.schemas.js';
@@ -54,7 +54,7 @@ export async function passwordRoutes(
     '/auth/password/change',
     { schema: changePasswordSchema, onRequest: app.requireUser, preValidation: app.authRateLimit },
     async (request) => {
-      await emailAddress.changePassword(authOf(request), request.body);
+      await emailAddress.changePassword(sessionOf(request), request.body);
       return { ok: true as const };
     },
   );

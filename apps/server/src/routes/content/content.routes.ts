@@ -20,49 +20,54 @@ export async function contentRoutes(
 ): Promise<void> {
   const uploadsTmp = uploadsTempDir(dataDir);
 
-  app.post('/content/generate-stream', { onRequest: app.requireUser }, async (request, reply) => {
-    const { user } = authOf(request);
-    requireConvertAndCreate(user);
-    const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.generate);
-    let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
-    let release: () => void = () => {};
-    try {
-      const { fields } = upload;
-      if (upload.files.length > 1) throw errors.validation('Send at most one reference file.');
-      const [file] = upload.files;
-      release = conversion.gate.enter(user.id);
-      // Every check that needs no parsing (the Voice, the balance) comes before the file is read.
-      prepared = await content.prepareQuick(user, {
-        prompt: fields.prompt,
-        format: fields.format,
-        voiceId: fields.selectedLora,
-        reference: file
-          ? async () => {
-              try {
-                return (
-                  await extractTrainingText({ name: file.name, data: await readFile(file.path) }, { owner: user.id })
-                ).text;
-              } catch (error) {
-                if (error instanceof TextExtractionError) throw errors.validation(uploadErrorMessage([error]));
-                throw error;
+  // Create takes API keys with the 'create' scope (plugins/authenticate.ts).
+  app.post(
+    '/content/generate-stream',
+    { onRequest: app.requireUser, config: { apiKey: 'create' } },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      requireConvertAndCreate(user);
+      const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.generate);
+      let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
+      let release: () => void = () => {};
+      try {
+        const { fields } = upload;
+        if (upload.files.length > 1) throw errors.validation('Send at most one reference file.');
+        const [file] = upload.files;
+        release = conversion.gate.enter(user.id);
+        // Every check that needs no parsing (the Voice, the balance) comes before the file is read.
+        prepared = await content.prepareQuick(user, {
+          prompt: fields.prompt,
+          format: fields.format,
+          voiceId: fields.selectedLora,
+          reference: file
+            ? async () => {
+                try {
+                  return (
+                    await extractTrainingText({ name: file.name, data: await readFile(file.path) }, { owner: user.id })
+                  ).text;
+                } catch (error) {
+                  if (error instanceof TextExtractionError) throw errors.validation(uploadErrorMessage([error]));
+                  throw error;
+                }
               }
-            }
-          : undefined,
-      });
-    } catch (error) {
-      release();
-      throw error;
-    } finally {
-      await rm(upload.dir, { recursive: true, force: true });
-    }
-    try {
-      await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content', {
-        stallMs: conversion.gate.limits.stallMs,
-      });
-    } finally {
-      release();
-    }
-  });
+            : undefined,
+        });
+      } catch (error) {
+        release();
+        throw error;
+      } finally {
+        await rm(upload.dir, { recursive: true, force: true });
+      }
+      try {
+        await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content', {
+          stallMs: conversion.gate.limits.stallMs,
+        });
+      } finally {
+        release();
+      }
+    },
+  );
 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/content/interactive/next',
@@ -72,6 +77,7 @@ export async function contentRoutes(
         response: { 200: interactiveNextResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
       },
       onRequest: app.requireUser,
+      config: { apiKey: 'create' },
     },
     async (request, reply) => {
       const { user } = authOf(request);

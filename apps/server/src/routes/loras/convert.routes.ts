@@ -16,7 +16,8 @@ import { errorResponses, voiceIdParams } from './loras.schemas.js';
 
 export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const auth = { onRequest: app.requireUser };
+  // Convert and its edit pass take API keys with the 'convert' scope (plugins/authenticate.ts).
+  const auth = { onRequest: app.requireUser, config: { apiKey: 'convert' as const } };
 
   r.post(
     '/loras/:id/convert-stream',

@@ -119,6 +119,39 @@ describe('POST /api/loras/:id/convert-stream', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('takes an API key with the convert scope as its owner, with no CSRF token, and writes the same', async () => {
+    const text = 'The cake stall stays by the main door, next to the raffle, and the gates open at nine.';
+    const written = (body: string) =>
+      parseEvents(body)
+        .map((e) => (e.type === 'chunk' ? e.text : e.type === 'chunk_reroll' ? '\u0000' : ''))
+        .join('')
+        .split('\u0000')
+        .at(-1);
+    const bySession = await convert(owner, voice.id, text);
+    const made = await owner.post('/api/auth/api-keys', { name: 'Script', scopes: ['convert'] });
+    const { secret } = made.json() as { secret: string };
+    const byKey = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/loras/${voice.id}/convert-stream`,
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { text },
+    });
+    expect(byKey.statusCode, byKey.body).toBe(200);
+    expect(written(byKey.body)).toBe(written(bySession.body));
+    // Another owner's key reaches only its own Voices.
+    const stranger = ctx.client();
+    await stranger.register();
+    await stranger.patch('/api/auth/onboarding', { step: 'training_started' });
+    const theirs = (await stranger.post('/api/auth/api-keys', { name: 'Theirs', scopes: ['convert'] })).json();
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/loras/${voice.id}/convert-stream`,
+      headers: { authorization: `Bearer ${theirs.secret}` },
+      payload: { text },
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
   it('refuses blank text, a sleeping Voice, someone else’s Voice and a missing CSRF token', async () => {
     const blank = await convert(owner, voice.id, ' \n\t ');
     expect(blank.statusCode).toBe(400);

@@ -28,7 +28,9 @@ export async function lorasRoutes(
   const auth = { onRequest: app.requireUser };
   const uploadsTmp = uploadsTempDir(dataDir);
 
-  r.get('/loras', { schema: listSchema, ...auth }, async (request) => voices.listOwn(authOf(request).user));
+  // API keys with 'voices:read' may list and read Voices (plugins/authenticate.ts).
+  const readable = { ...auth, config: { apiKey: 'voices:read' as const } };
+  r.get('/loras', { schema: listSchema, ...readable }, async (request) => voices.listOwn(authOf(request).user));
 
   r.get('/loras/public', { schema: listSchema, ...auth }, async (request) => voices.listPublic(authOf(request).user));
 
@@ -48,7 +50,7 @@ export async function lorasRoutes(
     }
   });
 
-  r.get('/loras/:id', { schema: getSchema, ...auth }, async (request) =>
+  r.get('/loras/:id', { schema: getSchema, ...readable }, async (request) =>
     voices.get(authOf(request).user, request.params.id),
   );
 

@@ -1,9 +1,14 @@
 // The account screen's calls: two-factor setup, verify and disable, deleting the account, the
-// latest security events, changing the address or the password, and the e-mail notices.
+// latest security events, changing the address or the password, the e-mail notices, and API keys.
 import {
   type Activity,
+  type ApiKey,
+  apiKeyListSchema,
   type ChangeEmailBody,
   type ChangePasswordBody,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+  createdApiKeySchema,
   type DeleteAccountBody,
   linkSentResponseSchema,
   type MfaSetupResponse,
@@ -51,3 +56,14 @@ export const changePassword = async (body: ChangePasswordBody): Promise<void> =>
 /** The notices switched off (switchable ones only); answers the user as it is now. */
 export const saveMutedNotices = async (muted: string[]): Promise<User> =>
   (await api.request('/auth/notices', { method: 'PUT', body: { muted }, schema: meResponseSchema })).user;
+
+export const fetchApiKeys = async (signal?: AbortSignal): Promise<ApiKey[]> =>
+  (await api.get('/auth/api-keys', { schema: apiKeyListSchema, ...(signal ? { signal } : {}) })).keys;
+
+/** Answers the new key with its secret, which the server never shows again. */
+export const createApiKey = (body: CreateApiKeyRequest): Promise<CreatedApiKey> =>
+  api.post('/auth/api-keys', body, { schema: createdApiKeySchema });
+
+export const revokeApiKey = async (id: string): Promise<void> => {
+  await api.request(`/auth/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE', schema: okResponseSchema });
+};

@@ -12,6 +12,7 @@ import { RoleBadge } from '../../../components/RoleBadge';
 import { formatDate } from '../../../lib/format';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { AccountField } from './AccountField';
+import { ApiKeysCard } from './ApiKeysCard';
 import { DeleteAccountButton } from './DeleteAccountButton';
 import { EmailCard } from './EmailCard';
 import { NoticesCard } from './NoticesCard';
@@ -69,6 +70,7 @@ export function AccountPage() {
           <UsageLimitsCard limits={user.usageLimits} />
           <UsageHistory />
           <NoticesCard />
+          <ApiKeysCard />
         </Stack>
       </SimpleGrid>
     </Page>

@@ -1,0 +1,148 @@
+// Making an API key: its name, what it may do and its requests a minute; then its secret, shown
+// this once with a way to copy it and an example of its use.
+import { Button, Checkbox, Code, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import {
+  API_KEY_NAME_MAX,
+  API_KEY_RATE_LIMIT,
+  API_KEY_SCOPE_LABELS,
+  API_KEY_SCOPES,
+  type ApiKeyScope,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+} from '@ownvoice/shared';
+import { type FormEvent, useState } from 'react';
+import { CopyTextButton } from '../../../components/CopyTextButton';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+
+function KeyForm({
+  busy,
+  onSubmit,
+  onCancel,
+}: {
+  busy: boolean;
+  onSubmit: (body: CreateApiKeyRequest) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([...API_KEY_SCOPES]);
+  const [rate, setRate] = useState<number>(API_KEY_RATE_LIMIT.default);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit({ name: name.trim(), scopes: scopes as ApiKeyScope[], rateLimitPerMinute: rate });
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          description="Where you will use it, so you know which key to revoke"
+          placeholder="My editor"
+          value={name}
+          maxLength={API_KEY_NAME_MAX}
+          onChange={(e) => setName(e.currentTarget.value)}
+          data-autofocus
+          data-testid="api-key-name"
+        />
+        <Checkbox.Group label="It may" value={scopes} onChange={setScopes}>
+          <Stack gap={6} mt={6}>
+            {API_KEY_SCOPES.map((scope) => (
+              <Checkbox
+                key={scope}
+                value={scope}
+                label={API_KEY_SCOPE_LABELS[scope]}
+                data-testid={`api-key-scope-${scope}`}
+              />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <NumberInput
+          label="Requests a minute"
+          description="This key's own limit; your other keys and your sessions are not affected"
+          min={API_KEY_RATE_LIMIT.min}
+          max={API_KEY_RATE_LIMIT.max}
+          value={rate}
+          onChange={(value) => setRate(typeof value === 'number' ? value : API_KEY_RATE_LIMIT.default)}
+          allowDecimal={false}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy} data-testid="api-key-create">
+            Create key
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function ShownOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const example = `curl -H "Authorization: Bearer ${created.secret}" ${window.location.origin}/api/loras`;
+  return (
+    <Stack gap="md">
+      <Text fz="sm" fw={600}>
+        Copy your key now: it will not be shown again.
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <TextInput
+          aria-label="Your new API key"
+          value={created.secret}
+          readOnly
+          style={{ flex: 1 }}
+          styles={{ input: { fontFamily: 'monospace' } }}
+          data-testid="api-key-secret"
+        />
+        <CopyTextButton value={created.secret} testId="api-key-copy" />
+      </Group>
+      <Text fz="sm" c="dimmed">
+        Send it as a bearer token. For example, to list your Voices:
+      </Text>
+      <Code block>{example}</Code>
+      <Group justify="flex-end">
+        <Button onClick={onDone} data-testid="api-key-done">
+          Done
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function NewApiKeyDialog({
+  opened,
+  busy,
+  error,
+  created,
+  onSubmit,
+  onClose,
+}: {
+  opened: boolean;
+  busy: boolean;
+  error: string | null;
+  created: CreatedApiKey | null;
+  onSubmit: (body: CreateApiKeyRequest) => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      // The secret is on screen: close only by Done, so it is not lost to a stray click outside.
+      onClose={created ? () => undefined : onClose}
+      closeOnClickOutside={!created}
+      withCloseButton={!created}
+      title={created ? `Your key "${created.key.name}"` : 'New API key'}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      data-testid="api-key-dialog"
+    >
+      <Stack gap="md">
+        <ErrorAlert message={error} />
+        {created ? (
+          <ShownOnce created={created} onDone={onClose} />
+        ) : (
+          <KeyForm busy={busy} onSubmit={onSubmit} onCancel={onClose} />
+        )}
+      </Stack>
+    </Modal>
+  );
+}
