@@ -98,7 +98,9 @@ function ShownOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => 
       <Text fz="sm" c="dimmed">
         Send it as a bearer token. For example, to list your Voices:
       </Text>
-      <Code block>{example}</Code>
+      <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+        {example}
+      </Code>
       <Group justify="flex-end">
         <Button onClick={onDone} data-testid="api-key-done">
           Done
