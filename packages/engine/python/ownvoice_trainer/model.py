@@ -82,25 +82,25 @@ def rms_norm(x, w, eps):
 
 def rope_tables(pos, d, base):
     """pos (T,) shared by every row, or (B, T) each row its own (a left-padded batch when decoding,
-    generate.py) -> (cos, sin, turn) of angle pos * base^(-2i/D): each (T, D/2) or (B, 1, T, D/2),
-    turn = cos + i sin. Worked out once per forward pass and shared by every layer."""
+    generate.py) -> (cos, sin) of angle pos * base^(-2i/D), each (T, D/2) or (B, 1, T, D/2).
+    Worked out once per forward pass and shared by every layer."""
     inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=pos.device) / d)  # (D/2,)
     ang = pos.float()[..., None] * inv  # (T, D/2) or (B, T, D/2)
     if ang.dim() == 3:
         ang = ang[:, None]  # (B, 1, T, D/2): a row's heads share its positions
-    cos, sin = ang.cos(), ang.sin()
-    return cos, sin, torch.complex(cos, sin)
+    return ang.cos(), ang.sin()
 
 
 def rope(x, tables, mode):
-    """x (B, H, T, D) rotated pair by pair by rope_tables' angles."""
-    cos, sin, turn = tables
-    if mode == "normal":
-        # Adjacent pairs (x0, x1) as complex numbers x0 + i x1: the rotation is one product (few
-        # kernels a layer, which is what a GPU waits on at these sizes), in float32 as llama.cpp.
-        pairs = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))  # (B, H, T, D/2)
-        return torch.view_as_real(pairs * turn).flatten(-2)
+    """x (B, H, T, D) rotated pair by pair by rope_tables' angles. Real arithmetic, not a complex
+    product: one complex multiplication rounds differently on the CPU, and the house model's
+    harness sits close enough to its style target to feel it."""
+    cos, sin = tables
     d = x.shape[-1]
+    if mode == "normal":
+        x0, x1 = x[..., 0::2], x[..., 1::2]
+        r0, r1 = x0 * cos - x1 * sin, x0 * sin + x1 * cos
+        return torch.stack((r0, r1), dim=-1).flatten(-2)
     x0, x1 = x[..., : d // 2], x[..., d // 2 :]
     return torch.cat((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1)
 
