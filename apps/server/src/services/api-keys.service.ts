@@ -18,10 +18,8 @@ import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import { TOUCH_INTERVAL_MS } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
-
-/** Last-use writes are coalesced to one a minute, as a session's are. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 export const isApiKeySecret = (token: string): boolean => token.startsWith(API_KEY_PREFIX);
 
@@ -86,6 +84,7 @@ export class ApiKeysService {
       throw errors.unauthenticated('This API key is not valid. Check it, or create a new one on your account page.');
     if (found.key.revokedAt) throw errors.apiKeyRevoked();
     if (!found.key.scopes.includes(scope)) throw errors.apiKeyScope(scope);
+    // Last use written at most once a minute, as a session's is.
     const now = this.clock.now();
     const last = found.key.lastUsedAt?.getTime() ?? 0;
     if (now.getTime() - last >= TOUCH_INTERVAL_MS) {

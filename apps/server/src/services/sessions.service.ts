@@ -11,7 +11,7 @@ import type { UserUsage, UserViewRow } from '../repositories/user-usage.js';
 import { hashToken, newSessionToken } from './tokens.js';
 
 /** Last-use writes are coalesced to one a minute: enough resolution for hour-long limits. */
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthContext {
   user: UserRow;

@@ -1,15 +1,13 @@
 // API keys: made, listed and revoked by a signed-in browser only; the secret shown once and kept
 // only as a hash; a key reaches the routes its scopes name, as its owner, with its own rate limit,
 // no CSRF token, and never account, billing, admin or the keys themselves.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { API_KEY_PREFIX, API_KEYS_MAX, apiKeySchema, createdApiKeySchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, users, voices } from '../../db/schema.js';
-import { newId } from '../../ids.js';
+import { apiKeys, users } from '../../db/schema.js';
 import { hashToken } from '../../services/tokens.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { addVoiceRow } from '../../test/voice-rows.js';
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -37,19 +35,7 @@ async function createKey(client: TestClient, body: Record<string, unknown>) {
   return createdApiKeySchema.parse(res.json());
 }
 
-/** A ready Voice stored directly, with an adapter file in its folder (as loras.test.ts makes one). */
-async function addVoice(userId: string, name: string) {
-  const id = newId();
-  const folder = path.join(ctx.config.dataDir, 'voices', id);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'voice-v1.gguf'), 'adapter bytes');
-  const [row] = await ctx.database.db
-    .insert(voices)
-    .values({ id, userId, name, status: 'ready', progress: 100, adapterKey: `voices/${id}/voice-v1.gguf` })
-    .returning();
-  if (!row) throw new Error('no Voice inserted');
-  return row;
-}
+const addVoice = (userId: string, name: string) => addVoiceRow(ctx, userId, { name });
 
 describe('/api/auth/api-keys', () => {
   it('shows the secret once, keeps only its hash, and lists the key without it', async () => {

@@ -4,8 +4,8 @@ import { voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, type VoiceRow, voices } from '../../db/schema.js';
-import { newId } from '../../ids.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { addVoiceRow } from '../../test/voice-rows.js';
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -23,25 +23,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** A Voice stored directly, with an adapter file in its folder. */
-async function addVoice(userId: string, patch: Partial<VoiceRow> = {}): Promise<VoiceRow> {
-  const id = newId();
-  const folder = path.join(ctx.config.dataDir, 'voices', id);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'voice-v1.gguf'), 'adapter bytes');
-  const [row] = await ctx.database.db
-    .insert(voices)
-    .values({
-      id,
-      userId,
-      name: 'Essays',
-      status: 'ready',
-      progress: 100,
-      adapterKey: `voices/${id}/voice-v1.gguf`,
-      ...patch,
-    })
-    .returning();
-  return row as VoiceRow;
-}
+const addVoice = (userId: string, patch: Partial<VoiceRow> = {}) => addVoiceRow(ctx, userId, patch);
 
 const rowOf = async (id: string) => (await ctx.database.db.select().from(voices).where(eq(voices.id, id)))[0];
 
