@@ -1,10 +1,21 @@
 // Prints one closing line for the whole run, "N passed, N failed", from the JSON reports of
 // vitest and playwright (and any error vitest saw outside a test), so a reader (or CI) sees the total at a glance.
+// Above it, each failed test by file and name with the start of its error: CI shows only the
+// tail of a long log, and the runners print their failures far above it.
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
+const firstLines = (text, n = 6) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')
+    .slice(0, n)
+    .map((line) => `    ${line}`)
+    .join('\n');
 const [vitestFile, playwrightFile, unhandledFile] = process.argv.slice(2);
 
 if (vitestFile && existsSync(vitestFile)) {
@@ -12,16 +23,37 @@ if (vitestFile && existsSync(vitestFile)) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + r.numTodoTests;
+  for (const file of r.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name);
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests) failures.push(`${where} › ${t.fullName}\n${firstLines(t.failureMessages?.[0])}`);
+    // A file that failed before its tests ran (an import, a beforeAll) has no failed test to name.
+    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}\n${firstLines(file.message)}`);
+  }
 } else {
   failed += 1;
   console.error('no vitest report: the unit tests did not run');
 }
 
 if (playwrightFile && existsSync(playwrightFile)) {
-  const s = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats;
+  const report = JSON.parse(readFileSync(playwrightFile, 'utf8'));
+  const s = report.stats;
   passed += s.expected;
   failed += s.unexpected + s.flaky;
   skipped += s.skipped;
+  const walk = (suite, titles) => {
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+        const error = test.results?.find((r) => r.error)?.error;
+        failures.push(
+          `${spec.file}:${spec.line} › ${[...titles, spec.title].filter(Boolean).join(' › ')} (${test.status})\n${firstLines(error?.message)}`,
+        );
+      }
+    }
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
 } else {
   failed += 1;
   console.error('no playwright report: the end-to-end tests did not run');
@@ -33,4 +65,5 @@ if (unhandledFile && existsSync(unhandledFile)) {
   console.error(`vitest saw errors outside any test:\n${readFileSync(unhandledFile, 'utf8')}`);
 }
 
+if (failures.length) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
