@@ -72,6 +72,18 @@ export const convertRequestSchema = z.object({
   variation: z.number().int().min(0).max(MAX_REWRITE_VARIATION).optional(),
 });
 
+/**
+ * POST /loras/:id/convert: the whole conversion at once, for programs. A passage the Voice could
+ * not write is left as the text has it and listed in `failed` (0-based), to retry with a variation.
+ */
+export const convertWholeResponseSchema = z.object({
+  text: z.string(),
+  passages: z.number().int().nonnegative(),
+  passagesInVoice: z.number().int().nonnegative(),
+  failed: z.array(z.number().int().nonnegative()),
+});
+export type ConvertWholeResponse = z.infer<typeof convertWholeResponseSchema>;
+
 export const chunkPositionSchema = z.object({
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),

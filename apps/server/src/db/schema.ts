@@ -219,6 +219,8 @@ export const ledgerEntries = pgTable(
     reference: text('reference'),
     /** The admin who made an `admin` line; kept (not a foreign key) after that admin is deleted. */
     authorId: text('author_id'),
+    /** The API key that made a `usage` spend; null when the pages did. Revoked keys keep their rows. */
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

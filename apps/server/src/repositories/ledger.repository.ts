@@ -3,7 +3,7 @@
 import type { LedgerResource, TrancheType } from '@ownvoice/shared';
 import { and, desc, eq, gt, inArray, like, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { type LedgerEntryRow, ledgerEntries, usageTranches } from '../db/schema.js';
+import { apiKeys, type LedgerEntryRow, ledgerEntries, usageTranches } from '../db/schema.js';
 
 export type LedgerLine = typeof ledgerEntries.$inferInsert;
 
@@ -70,13 +70,16 @@ export class LedgerRepository {
     return new Map(rows.flatMap((r) => (r.trancheId ? [[r.trancheId, Number(r.total)] as const] : [])));
   }
 
-  async latest(userId: string, limit: number): Promise<LedgerEntryRow[]> {
-    return this.db
-      .select()
+  /** The newest lines, each with the name of the API key that spent it (null for the pages). */
+  async latest(userId: string, limit: number): Promise<(LedgerEntryRow & { apiKeyName: string | null })[]> {
+    const rows = await this.db
+      .select({ line: ledgerEntries, apiKeyName: apiKeys.name })
       .from(ledgerEntries)
+      .leftJoin(apiKeys, eq(apiKeys.id, ledgerEntries.apiKeyId))
       .where(eq(ledgerEntries.userId, userId))
       .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
       .limit(limit);
+    return rows.map(({ line, apiKeyName }) => ({ ...line, apiKeyName }));
   }
 
   /**

@@ -20,6 +20,7 @@ import { streamText } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
+import type { Caller } from './sessions.service.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
 
@@ -57,11 +58,11 @@ export class ContentService {
    * Checks the Voice and the balance, reads the reference, then spends one short content; throws
    * the 4xx to answer before any event.
    */
-  async prepareQuick(user: UserRow, request: QuickCreateRequest): Promise<PreparedCreate> {
+  async prepareQuick({ user, apiKey }: Caller, request: QuickCreateRequest): Promise<PreparedCreate> {
     const voice = await awakeVoice(this.voices, this.inference, user, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
-    const receipt = await this.usage.consume(user.id, 'shortContent', 1);
+    const receipt = await this.usage.consume(user.id, 'shortContent', 1, { apiKeyId: apiKey?.id });
     return {
       events: (signal) => this.quick(user, voice, input, receipt, signal),
     };

@@ -24,6 +24,7 @@ import { engineErrors } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import { GenerationGate } from './generation-gate.js';
+import type { Caller } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
 
@@ -97,10 +98,10 @@ export class ConversionService {
    * The edit pass for one chunk: the base model corrects factual drift of the rewrite against the
    * original. Spends one proofread, given back if the model fails.
    */
-  async editChunk(user: UserRow, originalChunk: string, rephrasedChunk: string): Promise<string> {
+  async editChunk({ user, apiKey }: Caller, originalChunk: string, rephrasedChunk: string): Promise<string> {
     const model = await this.inference.base();
     // Throws the insufficient-resource error when none are left.
-    const receipt = await this.usage.consume(user.id, 'chunkEdits', 1);
+    const receipt = await this.usage.consume(user.id, 'chunkEdits', 1, { apiKeyId: apiKey?.id });
     try {
       const edited = await model.chat(
         editChat(originalChunk, rephrasedChunk),

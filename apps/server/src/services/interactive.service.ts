@@ -39,6 +39,7 @@ import type { InteractiveSessionsRepository } from '../repositories/interactive-
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
+import type { Caller } from './sessions.service.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
 
@@ -83,11 +84,12 @@ export class InteractiveService {
    * Runs one action. `sent` is the client's copy of the session: only its id, step id and the
    * writer's input count (and, to start, its mode, prompt and Voice).
    */
-  async next(user: UserRow, sent: InteractiveState, action: InteractiveAction, signal: AbortSignal) {
+  async next(caller: Caller, sent: InteractiveState, action: InteractiveAction, signal: AbortSignal) {
+    const { user } = caller;
     if (!ALLOWED_ACTIONS[sent.step].includes(action)) {
       throw errors.validation(INTERACTIVE_MESSAGES.actionNotAllowed(action, sent.step));
     }
-    const claim = action === 'ask_questions' ? await this.start(user, sent) : await this.claim(user, sent, action);
+    const claim = action === 'ask_questions' ? await this.start(caller, sent) : await this.claim(caller, sent, action);
     try {
       const voice = await awakeVoice(this.voices, this.inference, user, claim.from.loraId);
       const next = await this.run(voice, claim.from, action, signal);
@@ -106,7 +108,7 @@ export class InteractiveService {
   }
 
   /** A new session: its short content is spent before any model work (refused at a balance of 0). */
-  private async start(user: UserRow, sent: InteractiveState): Promise<Claim> {
+  private async start({ user, apiKey }: Caller, sent: InteractiveState): Promise<Claim> {
     await awakeVoice(this.voices, this.inference, user, sent.loraId);
     const now = this.clock.now();
     const id = randomUUID();
@@ -116,7 +118,7 @@ export class InteractiveService {
     };
     await this.sessions.pruneIdle(user.id, new Date(now.getTime() - IDLE_SESSION_DAYS * DAY_MS));
     return this.db.transaction(async (tx) => {
-      const receipt = await this.usage.consume(user.id, 'shortContent', 1, tx);
+      const receipt = await this.usage.consume(user.id, 'shortContent', 1, { tx, apiKeyId: apiKey?.id });
       // The stored step id is a placeholder while the step runs: a second request for it is stale.
       const row = {
         id,
@@ -135,7 +137,7 @@ export class InteractiveService {
   }
 
   /** Takes the session's current step for this request, charging a draft the session has not paid for. */
-  private claim(user: UserRow, sent: InteractiveState, action: InteractiveAction): Promise<Claim> {
+  private claim({ user, apiKey }: Caller, sent: InteractiveState, action: InteractiveAction): Promise<Claim> {
     return this.db.transaction(async (tx) => {
       const row = sent.requestId ? await this.sessions.lockOwned(tx, sent.requestId, user.id) : undefined;
       const stored = row ? interactiveStateSchema.safeParse(row.state) : undefined;
@@ -165,7 +167,9 @@ export class InteractiveService {
       }
       const drafted = DRAFTING.includes(action);
       const receipt =
-        drafted && row.drafts >= row.paid ? await this.usage.consume(user.id, 'shortContent', 1, tx) : undefined;
+        drafted && row.drafts >= row.paid
+          ? await this.usage.consume(user.id, 'shortContent', 1, { tx, apiKeyId: apiKey?.id })
+          : undefined;
       const claimed = {
         ...row,
         version: row.version + 1,

@@ -13,11 +13,16 @@ import { hashToken, newSessionToken } from './tokens.js';
 /** Last-use writes are coalesced to one a minute: enough resolution for hour-long limits. */
 export const TOUCH_INTERVAL_MS = 60_000;
 
-export interface AuthContext {
+/** Who asks for work that is charged: the user, and the API key their tool used, if any. */
+export interface Caller {
   user: UserRow;
+  /** The API key that made the request (services/api-keys.service.ts); null for a session. */
+  apiKey: Pick<ApiKeyRow, 'id'> | null;
+}
+
+export interface AuthContext extends Caller {
   /** The session of a signed-in browser; null when an API key made the request. */
   session: RequestSession | null;
-  /** The API key that made the request (services/api-keys.service.ts); null for a session. */
   apiKey: ApiKeyRow | null;
 }
 

@@ -231,9 +231,15 @@ export class UsageService {
 
   /**
    * Spends `amount` (in stored units: minutes for waking hours) of a resource; throws the
-   * insufficient-resource error when there is not enough.
+   * insufficient-resource error when there is not enough. `apiKeyId` names the key that asked for
+   * the work, so the ledger shows which of a person's tools spent it.
    */
-  async consume(userId: string, type: TrancheType, amount: number, tx?: Database): Promise<UsageReceipt> {
+  async consume(
+    userId: string,
+    type: TrancheType,
+    amount: number,
+    { tx, apiKeyId = null }: { tx?: Database; apiKeyId?: string | null } = {},
+  ): Promise<UsageReceipt> {
     const run = async (db: Database): Promise<UsageReceipt> => {
       const now = this.clock.now();
       const live = await this.usage.lockLive(db, userId, type, now);
@@ -251,6 +257,7 @@ export class UsageService {
           amount: -take,
           reason: 'usage',
           trancheId: tranche.id,
+          apiKeyId,
           createdAt: now,
         });
         left -= take;

@@ -79,7 +79,7 @@ export class VoiceCreationService {
         const slotsFull = (await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal;
         const noTraining = (await this.usage.remaining(user.id, 'modelsTrained', tx)) < 1;
         if (slotsFull) throw errors.insufficientLimit('storageSlots', noTraining ? ['modelsTrained'] : []);
-        receipt = await this.usage.consume(user.id, 'modelsTrained', 1, tx);
+        receipt = await this.usage.consume(user.id, 'modelsTrained', 1, { tx });
         await this.onboarding.reachedFirstVoice(locked, tx);
         return this.voices.insert(
           {

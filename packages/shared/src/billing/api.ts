@@ -131,6 +131,8 @@ export const ledgerEntrySchema = z.object({
   reason: z.enum(LEDGER_REASONS),
   /** Until when the tranche it moved lasts; null for storage slots. */
   expiresAt: z.string().nullable(),
+  /** The API key whose request spent it; null for grants and for use in the pages. */
+  apiKeyName: z.string().nullable(),
   createdAt: z.string(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;

@@ -25,7 +25,8 @@ export async function contentRoutes(
     '/content/generate-stream',
     { onRequest: app.requireUser, config: { apiKey: 'create' } },
     async (request, reply) => {
-      const { user } = authOf(request);
+      const caller = authOf(request);
+      const { user } = caller;
       requireConvertAndCreate(user);
       const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.generate);
       let prepared: Awaited<ReturnType<typeof content.prepareQuick>>;
@@ -36,7 +37,7 @@ export async function contentRoutes(
         const [file] = upload.files;
         release = conversion.gate.enter(user.id);
         // Every check that needs no parsing (the Voice, the balance) comes before the file is read.
-        prepared = await content.prepareQuick(user, {
+        prepared = await content.prepareQuick(caller, {
           prompt: fields.prompt,
           format: fields.format,
           voiceId: fields.selectedLora,
@@ -80,16 +81,16 @@ export async function contentRoutes(
       config: { apiKey: 'create' },
     },
     async (request, reply) => {
-      const { user } = authOf(request);
-      requireConvertAndCreate(user);
+      const caller = authOf(request);
+      requireConvertAndCreate(caller.user);
       // A client that gives up stops the model's work.
       const controller = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      const release = conversion.gate.enter(user.id);
+      const release = conversion.gate.enter(caller.user.id);
       try {
-        return { state: await interactive.next(user, request.body.state, request.body.action, controller.signal) };
+        return { state: await interactive.next(caller, request.body.state, request.body.action, controller.signal) };
       } finally {
         release();
       }

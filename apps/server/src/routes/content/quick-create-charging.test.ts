@@ -99,12 +99,15 @@ describe('a draft whose rewrite failed in every part', () => {
     const content = new ContentService(voices, conversion, services.activation, services.usage, inference);
     const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
     const before = await shortContentLeft();
-    const prepared = await content.prepareQuick(user, {
-      voiceId: voice.id,
-      prompt: 'A short note about the spring fair',
-      format: 'blog_post',
-      reference: undefined,
-    });
+    const prepared = await content.prepareQuick(
+      { user, apiKey: null },
+      {
+        voiceId: voice.id,
+        prompt: 'A short note about the spring fair',
+        format: 'blog_post',
+        reference: undefined,
+      },
+    );
     const events: CreateEvent[] = [];
     for await (const event of prepared.events(new AbortController().signal)) events.push(event);
     expect(events.at(-1)?.type).toBe('complete');

@@ -1,7 +1,9 @@
-// Convert under /api/loras: the streamed conversion (server-sent events) and the edit pass.
+// Convert under /api/loras: the streamed conversion (server-sent events), the whole one for
+// programs (services/taken-passages.ts), and the edit pass.
 import {
   apiErrorBodySchema,
   convertRequestSchema,
+  convertWholeResponseSchema,
   editChunkRequestSchema,
   editChunkResponseSchema,
 } from '@ownvoice/shared';
@@ -11,6 +13,7 @@ import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
+import { takenPassages, wholeText } from '../../services/taken-passages.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
 
@@ -47,6 +50,38 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
   );
 
   r.post(
+    '/loras/:id/convert',
+    {
+      schema: {
+        params: voiceIdParams,
+        body: convertRequestSchema,
+        response: { 200: convertWholeResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
+      },
+      ...auth,
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      requireConvertAndCreate(user);
+      const { id } = request.params;
+      if (request.body.loraId !== undefined && request.body.loraId !== id) {
+        throw errors.validation('loraId must be the Voice in the path.');
+      }
+      // A client that gives up stops the model's work.
+      const controller = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const release = conversion.gate.enter(user.id);
+      try {
+        const prepared = await conversion.prepare(user, id, request.body.text, request.body.variation);
+        return await wholeText(takenPassages(prepared.events(controller.signal)));
+      } finally {
+        release();
+      }
+    },
+  );
+
+  r.post(
     '/loras/edit-chunk',
     {
       schema: {
@@ -56,12 +91,12 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       ...auth,
     },
     async (request) => {
-      const { user } = authOf(request);
-      requireConvertAndCreate(user);
-      const release = conversion.gate.enter(user.id, 'edit');
+      const caller = authOf(request);
+      requireConvertAndCreate(caller.user);
+      const release = conversion.gate.enter(caller.user.id, 'edit');
       try {
         return {
-          editedChunk: await conversion.editChunk(user, request.body.originalChunk, request.body.rephrasedChunk),
+          editedChunk: await conversion.editChunk(caller, request.body.originalChunk, request.body.rephrasedChunk),
         };
       } finally {
         release();

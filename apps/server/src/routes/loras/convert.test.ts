@@ -9,6 +9,7 @@ import {
   CONVERT_MESSAGES,
   type ConvertEvent,
   convertEventSchema,
+  isFailedRewrite,
   separatorsOf,
   stitch,
 } from '@ownvoice/shared';
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, usageTranches, users, type VoiceRow } from '../../db/schema.js';
 import { ConversionService } from '../../services/conversion.service.js';
 import { embeddedEndpoint } from '../../test/inference.js';
-import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
+import { copyVoice, ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
 let ctx: TestContext;
@@ -296,6 +297,41 @@ describe('rerolls', () => {
   });
 });
 
+describe('POST /api/loras/:id/convert', () => {
+  it('answers the whole text the stream ends with, in the layout, failed passages as written', async () => {
+    const streamed = parseEvents((await convert(owner, voice.id, TEXT)).body);
+    const first = streamed[0];
+    if (first?.type !== 'chunk_positions') throw new Error(`first event was ${first?.type}`);
+    const chunks: string[] = [];
+    for (const e of streamed) {
+      if (e.type === 'chunk') chunks[e.chunkIndex] = (chunks[e.chunkIndex] ?? '') + e.text;
+      if (e.type === 'chunk_reroll') chunks[e.chunkIndex] = '';
+    }
+    const failed = first.chunkPositions.flatMap((_, i) => (isFailedRewrite(chunks[i] ?? '') ? [i] : []));
+    const expected = stitch(
+      first.chunkPositions.map((p, i) => (failed.includes(i) ? TEXT.slice(p.start, p.end) : (chunks[i] ?? '').trim())),
+      separatorsOf(TEXT, first.chunkPositions),
+    );
+
+    const res = await owner.post(`/api/loras/${voice.id}/convert`, { text: TEXT });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      text: expected,
+      passages: first.chunkPositions.length,
+      passagesInVoice: first.chunkPositions.length - failed.length,
+      failed,
+    });
+  });
+
+  it('refuses an empty text and a Voice asleep, as the stream does', async () => {
+    const empty = await owner.post(`/api/loras/${voice.id}/convert`, { text: '  ' });
+    expect([empty.statusCode, empty.json().msg]).toEqual([400, CONVERT_MESSAGES.emptyText]);
+    const sleeper = await copyVoice(ctx, ownerId, voice, 'Sleeper');
+    const asleep = await owner.post(`/api/loras/${sleeper.id}/convert`, { text: TEXT });
+    expect([asleep.statusCode, asleep.json().code]).toEqual([400, 'VOICE_NOT_READY']);
+  });
+});
+
 describe('POST /api/loras/edit-chunk', () => {
   const proofreads = async (client: TestClient) =>
     (await client.get('/api/auth/me'))
@@ -313,6 +349,30 @@ describe('POST /api/loras/edit-chunk', () => {
     expect(typeof res.json().editedChunk).toBe('string');
     expect(res.json().editedChunk.length).toBeGreaterThan(0);
     expect(await proofreads(owner)).toBe(before - 1);
+  });
+
+  it("names the API key that spent a proofread in the owner's usage ledger", async () => {
+    const created = await owner.post('/api/auth/api-keys', { name: 'Editor plugin', scopes: ['convert'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/loras/edit-chunk',
+      headers: { authorization: `Bearer ${created.json().secret}` },
+      payload: { originalChunk: 'The gates open at nine.', rephrasedChunk: 'Gates open at nine sharp.', chunkIndex: 0 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = (await owner.get('/api/plans/ledger')).json().entries as {
+      resource: string;
+      reason: string;
+      amount: number;
+      apiKeyName: string | null;
+    }[];
+    const spends = lines.filter((l) => l.resource === 'chunkEdits' && l.reason === 'usage');
+    // Newest first: the key's spend, then the one made in the pages (the test above).
+    expect(spends.slice(0, 2).map((l) => [l.amount, l.apiKeyName])).toEqual([
+      [-1, 'Editor plugin'],
+      [-1, null],
+    ]);
   });
 
   it('answers the insufficient-resource error when no proofreads are left, and checks its input', async () => {

@@ -381,6 +381,7 @@ export class BillingService {
           : row.amount / STORED_UNITS[row.resource],
       reason: row.reason,
       expiresAt: (row.trancheId && expiries.get(row.trancheId)?.toISOString()) || null,
+      apiKeyName: row.apiKeyName,
       createdAt: row.createdAt.toISOString(),
     }));
   }

@@ -10,6 +10,7 @@ describe('ledgerRow', () => {
         amount: 1000,
         reason: 'plan',
         expiresAt: '2026-06-04T10:00:00.000Z',
+        apiKeyName: null,
         createdAt: '2026-03-04T10:00:00.000Z',
       }),
     ).toEqual({
@@ -29,6 +30,7 @@ describe('ledgerRow', () => {
       amount: -0.25,
       reason: 'usage',
       expiresAt: null,
+      apiKeyName: null,
       createdAt: '2026-03-05T10:00:00.000Z',
     });
     expect(spend).toMatchObject({ amount: '-0.25 h', reason: 'Used', expires: '—' });
@@ -38,9 +40,23 @@ describe('ledgerRow', () => {
       amount: 50,
       reason: 'pack',
       expiresAt: null,
+      apiKeyName: null,
       createdAt: '2026-03-05T10:00:00.000Z',
     });
     expect(slots).toMatchObject({ resource: 'Voice storage slots', amount: '+50', reason: 'Top-up pack' });
+  });
+
+  it('names the API key that spent it', () => {
+    const byKey = ledgerRow({
+      id: 'l5',
+      resource: 'shortContent',
+      amount: -1,
+      reason: 'usage',
+      expiresAt: '2026-06-04T10:00:00.000Z',
+      apiKeyName: 'My blog',
+      createdAt: '2026-03-05T10:00:00.000Z',
+    });
+    expect(byKey).toMatchObject({ amount: '-1', reason: 'Used by the API key “My blog”' });
   });
 
   it('shows credits an admin granted', () => {
@@ -50,6 +66,7 @@ describe('ledgerRow', () => {
       amount: 250,
       reason: 'admin',
       expiresAt: null,
+      apiKeyName: null,
       createdAt: '2026-03-06T10:00:00.000Z',
     });
     expect(credits).toEqual({

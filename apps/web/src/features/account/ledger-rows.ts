@@ -36,7 +36,7 @@ export function ledgerRow(entry: LedgerEntry): LedgerRow {
     date: formatDate(entry.createdAt),
     resource: LEDGER_RESOURCE_LABELS[entry.resource],
     amount: `${entry.amount < 0 ? '-' : '+'}${magnitude}${unit}`,
-    reason: REASON_LABELS[entry.reason],
+    reason: entry.apiKeyName ? `Used by the API key “${entry.apiKeyName}”` : REASON_LABELS[entry.reason],
     expires: entry.expiresAt ? formatDate(entry.expiresAt) : '—',
   };
 }
