@@ -14,6 +14,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
 import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-limits.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
@@ -23,6 +24,7 @@ import { emailRoutes } from './routes/auth/email.routes.js';
 import { passwordRoutes } from './routes/auth/password.routes.js';
 import { contentRoutes } from './routes/content/content.routes.js';
 import { csrfRoutes } from './routes/csrf/csrf.routes.js';
+import { docsRoutes } from './routes/docs/docs.routes.js';
 import { healthRoutes } from './routes/health/health.routes.js';
 import { invitationsRoutes } from './routes/invitations/invitations.routes.js';
 import { convertRoutes } from './routes/loras/convert.routes.js';
@@ -106,6 +108,8 @@ export async function buildApp({
   registerHttpLimits(app, config);
   await registerSecurityHeaders(app);
   await app.register(cookie);
+  // Before the routes: the open API document records them as they are added (routes/docs/).
+  await registerOpenApi(app);
 
   const platform = createPlatform({
     config,
@@ -149,6 +153,7 @@ export async function buildApp({
       await stripeRoutes(api, services);
       await webhookRoutes(api, services);
       await offlineCheckoutRoutes(api, services);
+      await docsRoutes(api, { publicUrl: config.publicUrl });
     },
     { prefix: '/api' },
   );

@@ -57,6 +57,11 @@ const json =
   (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: () => string, body?: unknown) => (c: TestClient) =>
     c.request(method, url(), method === 'GET' ? undefined : ((typeof body === 'function' ? body() : body) ?? {}));
 const form = (url: string, f: () => MultipartForm) => (c: TestClient) => c.upload(url, f());
+/** A page (HTML): its status is the answer. */
+const page = (url: string) => async (c: TestClient) => {
+  const res = await c.get(url);
+  return { statusCode: res.statusCode, json: () => ({}) };
+};
 
 /**
  * Self-service routes: anyone signed in may call them (on their own account); visitors may not,
@@ -101,6 +106,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/public/stats': everyone(json('GET', () => '/api/public/stats')),
   'GET /api/public/engine': everyone(json('GET', () => '/api/public/engine')),
   'GET /api/public/downloads': everyone(json('GET', () => '/api/public/downloads')),
+  // The API's reference and its document describe the API, nothing of anyone's account.
+  'GET /api/docs': everyone(page('/api/docs')),
+  'GET /api/docs/openapi.json': everyone(json('GET', () => '/api/docs/openapi.json')),
   // Open to everyone; a package this server does not have is a 404 whoever asks.
   'GET /api/public/downloads/:file': {
     send: json('GET', () => '/api/public/downloads/ownvoice_0.0.0_none.deb'),

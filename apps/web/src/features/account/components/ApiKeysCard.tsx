@@ -1,6 +1,6 @@
 // API keys for a person's own tools (editors, scripts): each with its name, the start of its
 // secret, what it may do and when it was last used, and a way to revoke it.
-import { Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { API_KEY_SCOPE_LABELS, API_KEYS_MAX, type ApiKey } from '@ownvoice/shared';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -71,8 +71,11 @@ export function ApiKeysCard() {
       </Group>
       <Text fz="sm" c="dimmed" mb="sm">
         Use your Voices from your own tools. A key can read your Voices, Convert and Create as you, and is charged as
-        you are; it cannot reach your account, billing or other keys.
-        {full && ` You have ${API_KEYS_MAX} keys, the most there can be: revoke one to make another.`}
+        you are; it cannot reach your account, billing or other keys. How to call it:{' '}
+        <Anchor href="/api/docs" td="underline" fz="sm">
+          the API reference
+        </Anchor>
+        .{full && ` You have ${API_KEYS_MAX} keys, the most there can be: revoke one to make another.`}
       </Text>
       <ErrorAlert message={keys.revoke.error ? errorMessage(keys.revoke.error, 'The key was not revoked') : null} />
       {keys.list.isPending ? (

@@ -1,0 +1,191 @@
+// The open API document and its reference page: the public API (what a key reaches, and /v1) is
+// documented from the routes' own schemas with the bearer key and each scope; everything else is
+// left out; the page shows every documented path, with no script and a strict policy of its own.
+import { createHash } from 'node:crypto';
+import { convertEventSchema, convertRequestSchema, createEventSchema } from '@ownvoice/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicRoute, OPENAPI_VERSION, SECURITY_SCHEME } from '../../plugins/openapi.js';
+import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { FORMS } from '../loras/voice-upload.js';
+import type { OpenApiDocument, Operation, Schema } from './page.js';
+
+let ctx: TestContext;
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const res = await ctx.client().get('/api/docs/openapi.json');
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  doc = res.json();
+});
+afterAll(() => ctx.close());
+
+/** The routes an API key reaches, as the document writes their paths, with the scope each needs. */
+const KEY_ROUTES = [
+  ['get', '/api/loras', 'voices:read'],
+  ['get', '/api/loras/{id}', 'voices:read'],
+  ['post', '/api/loras/{id}/convert-stream', 'convert'],
+  ['post', '/api/loras/{id}/convert', 'convert'],
+  ['post', '/api/loras/edit-chunk', 'convert'],
+  ['post', '/api/content/generate-stream', 'create'],
+  ['post', '/api/content/interactive/next', 'create'],
+] as const;
+
+const operation = (method: string, path: string): Operation | undefined => doc.paths?.[path]?.[method];
+const asDocumentPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+const operations = () =>
+  Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
+const resolve = (schema: Schema | undefined): Schema =>
+  schema?.$ref ? resolve(doc.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')]) : (schema ?? {});
+/** The event types a stream's schema lists. */
+const eventTypes = (schema: Schema | undefined) =>
+  (resolve(schema).oneOf ?? resolve(schema).anyOf ?? []).map((variant) => resolve(variant).properties?.type?.const);
+
+describe('the open API document', () => {
+  it('is an OpenAPI 3.1 document with a bearer key scheme', () => {
+    expect(doc.openapi).toBe(OPENAPI_VERSION);
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
+    expect(Object.keys(doc.paths ?? {}).length).toBeGreaterThan(0);
+    const schemes = (doc.components as { securitySchemes?: Record<string, unknown> }).securitySchemes;
+    expect(schemes?.[SECURITY_SCHEME]).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    for (const { method, path, op } of operations()) {
+      expect(op.summary, `${method} ${path}`).toBeTruthy();
+      expect(op.description, `${method} ${path}`).toBeTruthy();
+      expect(Object.keys(op.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
+      expect(op.security?.[0]?.[SECURITY_SCHEME], `${method} ${path}`).toBeDefined();
+    }
+    // Every reference points at a component the document has.
+    const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of refs)
+      expect(doc.components?.schemas?.[ref.slice('"#/components/schemas/'.length, -1)], ref).toBeDefined();
+  });
+
+  it.each(KEY_ROUTES)('documents %s %s with the bearer key and its scope, %s', (method, path, scope) => {
+    const op = operation(method, path);
+    expect(op, `${method} ${path}`).toBeDefined();
+    expect(op?.security).toEqual([{ [SECURITY_SCHEME]: [scope] }]);
+  });
+
+  it('documents what a key reaches and everything under /v1, each /api operation with its scope', () => {
+    const documented = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    const v1 = ctx.app.routeList
+      .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${asDocumentPath(r.url)}`);
+    expect(v1.length).toBeGreaterThan(0);
+    expect(documented).toEqual(
+      expect.arrayContaining([...KEY_ROUTES.map(([m, p]) => `${m.toUpperCase()} ${p}`), ...v1]),
+    );
+    // Under /api, only what a key may use: each names its scope.
+    for (const { method, path, op } of operations().filter((o) => o.path.startsWith('/api/'))) {
+      expect(op.security?.[0]?.[SECURITY_SCHEME]?.length, `${method} ${path}`).toBe(1);
+    }
+  });
+
+  it('hides account, billing, admin and the pages’ own routes', () => {
+    const paths = Object.keys(doc.paths ?? {});
+    for (const hidden of ['/api/auth/me', '/api/auth/api-keys', '/api/admin/users', '/api/loras/public', '/api/docs']) {
+      expect(paths).not.toContain(hidden);
+    }
+    for (const prefix of [
+      '/api/auth',
+      '/api/admin',
+      '/api/stripe',
+      '/api/plans',
+      '/api/offline-checkout',
+      '/api/docs',
+    ]) {
+      expect(paths.filter((p) => p.startsWith(prefix))).toEqual([]);
+    }
+    // Routes the pages use on a Voice, but keys may not, stay out too.
+    expect(operation('patch', '/api/loras/{id}')).toBeUndefined();
+    expect(operation('post', '/api/loras')).toBeUndefined();
+  });
+
+  it('takes the selection rule from the route: a key’s scope, or /v1', () => {
+    expect(isPublicRoute({ url: '/api/anything', config: { apiKey: 'convert' } })).toBe(true);
+    expect(isPublicRoute({ url: '/v1/models' })).toBe(true);
+    expect(isPublicRoute({ url: '/v1' })).toBe(true);
+    expect(isPublicRoute({ url: '/api/auth/me' })).toBe(false);
+    expect(isPublicRoute({ url: '/api/loras/public', config: {} })).toBe(false);
+    expect(isPublicRoute({ url: '/v10/models' })).toBe(false);
+  });
+
+  it('gives Convert’s request body the fields of its zod schema', () => {
+    const body = operation('post', '/api/loras/{id}/convert-stream')?.requestBody;
+    const schema = resolve(body?.content?.['application/json']?.schema);
+    const fields = Object.keys(convertRequestSchema.shape);
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual([...fields].sort());
+    const required = fields.filter(
+      (field) =>
+        !convertRequestSchema.shape[field as keyof typeof convertRequestSchema.shape].safeParse(undefined).success,
+    );
+    expect([...(schema.required ?? [])].sort()).toEqual(required.sort());
+    expect(schema.properties?.text?.type).toBe('string');
+    expect(schema.properties?.text?.maxLength).toBe(convertRequestSchema.shape.text.maxLength);
+    expect(schema.properties?.text?.description).toBeTruthy();
+  });
+
+  it('documents Create’s multipart form: the form’s text fields and its file', () => {
+    const body = operation('post', '/api/content/generate-stream')?.requestBody;
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    const schema = resolve(body?.content?.['multipart/form-data']?.schema);
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual(
+      [...Object.keys(FORMS.generate.schema.shape), FORMS.generate.fileField].sort(),
+    );
+    expect(schema.properties?.[FORMS.generate.fileField]?.format).toBe('binary');
+    expect(schema.required).toEqual(expect.arrayContaining(['prompt', 'selectedLora']));
+  });
+
+  it('says the streams answer server-sent events, and lists their events', () => {
+    const convert = operation('post', '/api/loras/{id}/convert-stream')?.responses?.['200']?.content;
+    expect(Object.keys(convert ?? {})).toEqual(['text/event-stream']);
+    expect(eventTypes(convert?.['text/event-stream']?.schema)).toEqual(
+      convertEventSchema.options.map((o) => o.shape.type.value),
+    );
+    const create = operation('post', '/api/content/generate-stream')?.responses?.['200']?.content;
+    expect(Object.keys(create ?? {})).toEqual(['text/event-stream']);
+    expect(eventTypes(create?.['text/event-stream']?.schema)).toEqual(
+      createEventSchema.options.map((o) => o.shape.type.value),
+    );
+  });
+
+  it('documents the refusals a key may meet, with the API’s error body', () => {
+    for (const [method, path] of KEY_ROUTES) {
+      const responses = operation(method, path)?.responses ?? {};
+      for (const status of ['400', '401', '403', '429']) {
+        const schema = responses[status]?.content?.['application/json']?.schema;
+        expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ApiError' });
+      }
+    }
+  });
+});
+
+describe('the reference page', () => {
+  it('shows every documented operation, in HTML without script, under a strict policy of its own', async () => {
+    const res = await ctx.client().get('/api/docs');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = res.body;
+    for (const { method, path, op } of operations()) {
+      expect(html, path).toContain(`<code>${path}</code>`);
+      expect(html, `${method} ${path}`).toContain(`>${method.toUpperCase()}</span>`);
+      expect(html, `${method} ${path}`).toContain(op.summary);
+    }
+    expect(html).toContain('<main id="main">');
+    expect(html).toContain('curl -N &quot;$OWNVOICE_URL/api/loras/$VOICE_ID/convert-stream&quot;');
+    expect(html).not.toMatch(/<script/i);
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("frame-ancestors 'none'");
+    // The one stylesheet is allowed by its hash, and nothing else is.
+    const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    expect(policy).toContain(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    expect(html.match(/<style/g)).toHaveLength(1);
+    expect(html).not.toMatch(/ style="/);
+  });
+});
