@@ -1,7 +1,10 @@
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
+import { startSecondServer } from './second-server';
 import {
   accessibilityFindings,
+  e2eDir,
   expect,
   logIn,
   mailTo,
@@ -9,6 +12,7 @@ import {
   prose,
   quickTopUp,
   registerThroughForm,
+  registerViaApi,
   runId,
   screenshot,
   tabTo,
@@ -116,6 +120,83 @@ test.describe
       await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}$/);
       await expect(page.getByTestId('evaluation-chart')).toBeVisible();
       await screenshot(page, 'voice-details');
+    });
+
+    test('take the Voice home: a key converts from Node, the page downloads it, a second OwnVoice imports it and writes the same', async ({
+      page,
+      playwright,
+      baseURL,
+    }) => {
+      test.setTimeout(180_000);
+      await logInAs(page, writer);
+      // A key for the writer's own tools, made on the account page (every scope by default).
+      await page.goto('/dashboard/account');
+      await page.getByTestId('api-keys-card').getByTestId('api-key-new').click();
+      const dialog = page.getByTestId('api-key-dialog');
+      await dialog.getByTestId('api-key-name').fill('Take-home check');
+      await dialog.getByTestId('api-key-create').click();
+      const secret = await dialog.getByTestId('api-key-secret').inputValue();
+      await dialog.getByTestId('api-key-done').click();
+
+      await page.goto('/dashboard');
+      await card(page).getByTestId('voice-name').click();
+      await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}$/);
+      const voiceId = page.url().split('/').at(-1) as string;
+      // Convert from Node with the key, as a program would.
+      const program = await playwright.request.newContext({ baseURL: baseURL as string });
+      const converted = await program.post(`/api/loras/${voiceId}/convert`, {
+        headers: { authorization: `Bearer ${secret}` },
+        data: { text: MARKDOWN },
+      });
+      expect(converted.status()).toBe(200);
+      const here = await converted.json();
+      expect(here.passagesInVoice).toBeGreaterThan(0);
+      await program.dispose();
+
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download Voice' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/-ownvoice\.zip$/);
+      const zipPath = path.join(e2eDir, 'artifacts', `take-home-${runId}.zip`);
+      await download.saveAs(zipPath);
+
+      // Another OwnVoice on an empty data folder, as the offline app starts one.
+      const second = await startSecondServer();
+      try {
+        const there = await playwright.request.newContext({ baseURL: second.url });
+        const account = await registerViaApi(there, 'importer');
+        await page.goto(`${second.url}/auth?tab=login`);
+        await logIn(page, account.email, account.password);
+        await page.goto(`${second.url}/dashboard/create`);
+        await expect(page.getByTestId('import-voice')).toBeVisible();
+        await page.getByTestId('import-voice').locator('input[type=file]').setInputFiles(zipPath);
+        await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}$/, { timeout: 30_000 });
+        await expect(page.getByText('Imported from a Voice package')).toBeVisible();
+        await screenshot(page, 'voice-imported');
+        const importedId = page.url().split('/').at(-1) as string;
+
+        await page.goto(`${second.url}/dashboard`);
+        await card(page).getByRole('button', { name: 'Wake Up' }).click();
+        await expect(card(page)).toHaveAttribute('data-status', 'active', { timeout: 30_000 });
+
+        // The same text, greedily, on the same base model: the same words.
+        const { csrfToken } = await (await there.get('/api/csrf-token')).json();
+        const csrf = { 'X-CSRF-Token': csrfToken };
+        const session = await there.post('/api/auth/login', {
+          headers: csrf,
+          data: { email: account.email, password: account.password },
+        });
+        const token = (await session.json()).token as string;
+        const again = await there.post(`/api/loras/${importedId}/convert`, {
+          headers: { ...csrf, authorization: `Bearer ${token}` },
+          data: { text: MARKDOWN },
+        });
+        expect(again.status()).toBe(200);
+        expect(await again.json()).toEqual(here);
+        await there.dispose();
+      } finally {
+        await second.stop();
+      }
     });
 
     test('fork the public Voice from a second account, buying a storage slot pack on the way', async ({ page }) => {

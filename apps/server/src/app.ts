@@ -29,6 +29,7 @@ import { healthRoutes } from './routes/health/health.routes.js';
 import { invitationsRoutes } from './routes/invitations/invitations.routes.js';
 import { convertRoutes } from './routes/loras/convert.routes.js';
 import { lorasRoutes } from './routes/loras/loras.routes.js';
+import { voicePackageRoutes } from './routes/loras/voice-package.routes.js';
 import { MULTIPART_OPTIONS } from './routes/loras/voice-upload.js';
 import { offlineCheckoutRoutes } from './routes/offline-checkout/offline-checkout.routes.js';
 import { plansRoutes } from './routes/plans/plans.routes.js';
@@ -37,6 +38,7 @@ import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
 import { stripeRoutes } from './routes/stripe/stripe.routes.js';
 import { webhookRoutes } from './routes/stripe/webhook.routes.js';
+import { v1Routes } from './routes/v1/v1.routes.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
 import { serveWebApp } from './web-app/serve-web-app.js';
@@ -128,35 +130,41 @@ export async function buildApp({
   // Workers are stopped by their owner (main.ts, a test) before the app closes.
   app.addHook('onClose', () => platform.close());
 
-  await app.register(
-    async (api) => {
-      registerCsrfCheck(api);
-      registerAuthentication(api, services.sessions, services.apiKeys);
-      await registerAuthRateLimit(api, config.authRateLimit, services.loginGuard);
-      await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
-      await csrfRoutes(api);
-      await publicRoutes(api, services);
-      await downloadsRoutes(api, { downloadsDir: config.downloadsDir });
-      await engineRoutes(api, baseModel);
-      await authRoutes(api, services);
-      await passwordRoutes(api, services, { publicUrl: config.publicUrl });
-      await emailRoutes(api, services);
-      await apiKeysRoutes(api, services);
-      // Uploads stream through voice-upload.ts with their own limits.
-      await api.register(multipart, MULTIPART_OPTIONS);
-      await lorasRoutes(api, services, { dataDir: config.dataDir });
-      await convertRoutes(api, services);
-      await contentRoutes(api, services, { dataDir: config.dataDir });
-      await adminRoutes(api, services);
-      await invitationsRoutes(api, services);
-      await plansRoutes(api, services);
-      await stripeRoutes(api, services);
-      await webhookRoutes(api, services);
-      await offlineCheckoutRoutes(api, services);
-      await docsRoutes(api, { publicUrl: config.publicUrl });
-    },
-    { prefix: '/api' },
-  );
+  // The API for the pages and people's tools under /api, and OpenAI's protocol under /v1, share
+  // who a token is and each API key's budget of requests a minute.
+  await app.register(async (scope) => {
+    registerAuthentication(scope, services.sessions, services.apiKeys);
+    await registerAuthRateLimit(scope, config.authRateLimit, services.loginGuard);
+    await scope.register(
+      async (api) => {
+        registerCsrfCheck(api);
+        await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
+        await csrfRoutes(api);
+        await publicRoutes(api, services);
+        await downloadsRoutes(api, { downloadsDir: config.downloadsDir });
+        await engineRoutes(api, baseModel);
+        await authRoutes(api, services);
+        await passwordRoutes(api, services, { publicUrl: config.publicUrl });
+        await emailRoutes(api, services);
+        await apiKeysRoutes(api, services);
+        // Uploads stream through voice-upload.ts with their own limits.
+        await api.register(multipart, MULTIPART_OPTIONS);
+        await lorasRoutes(api, services, { dataDir: config.dataDir });
+        await voicePackageRoutes(api, services);
+        await convertRoutes(api, services);
+        await contentRoutes(api, services, { dataDir: config.dataDir });
+        await adminRoutes(api, services);
+        await invitationsRoutes(api, services);
+        await plansRoutes(api, services);
+        await stripeRoutes(api, services);
+        await webhookRoutes(api, services);
+        await offlineCheckoutRoutes(api, services);
+        await docsRoutes(api, { publicUrl: config.publicUrl });
+      },
+      { prefix: '/api' },
+    );
+    await scope.register((v1) => v1Routes(v1, services, { clock }), { prefix: '/v1' });
+  });
 
   await serveWebApp(app, config.webDir);
   return app;

@@ -137,6 +137,8 @@ export const errors = {
   emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', EMAIL_MESSAGES.notVerified(email)),
   invitationInvalid: (msg: string) => new AppError(410, 'INVITATION_INVALID', msg),
   /** An API key on a route keys may not use: account, billing, admin, managing keys. */
+  voicePackageInvalid: (msg: string) => new AppError(400, 'VOICE_PACKAGE_INVALID', msg),
+  baseModelMismatch: (msg: string) => new AppError(409, 'BASE_MODEL_MISMATCH', msg),
   apiKeyNotAllowed: () =>
     new AppError(
       403,

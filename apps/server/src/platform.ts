@@ -77,6 +77,7 @@ export function createPlatform(deps: {
     box,
     secretKey,
     accountLock,
+    baseModel,
   });
   return {
     config,

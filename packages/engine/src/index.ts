@@ -1,5 +1,6 @@
 // The Voice engine: model files, training, inference, text handling and evaluation.
 export * from './adapters/export.js';
+export * from './adapters/voice-package.js';
 export * from './chunking/index.js';
 export * from './eval/index.js';
 export * from './gguf/index.js';

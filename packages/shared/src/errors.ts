@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'API_KEY_SCOPE',
   'API_KEY_REVOKED',
   'API_KEYS_FULL',
+  'VOICE_PACKAGE_INVALID',
+  'BASE_MODEL_MISMATCH',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -15,3 +15,4 @@ export * from './validation/auth.js';
 export * from './validation/email.js';
 export * from './validation/text.js';
 export * from './validation/voice.js';
+export * from './voice-package.js';

@@ -1,8 +1,30 @@
 // Finds the base model at start: the default is downloaded once into the data folder; when
 // it cannot be fetched the house model stands in, and both the log and the web app say so.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { type ResolvedBaseModel, resolveBaseModel } from '@ownvoice/engine';
+import { pipeline } from 'node:stream/promises';
+import { adapterInfo, modelHparams, type ResolvedBaseModel, readGguf, resolveBaseModel } from '@ownvoice/engine';
 import type { EngineStatus } from '@ownvoice/shared';
+
+export interface BaseModelIdentity {
+  file: string;
+  sha256: string;
+  bytes: number;
+  huggingFace: string | null;
+}
+
+async function hashFile(file: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await pipeline(createReadStream(file), async (chunks: AsyncIterable<Buffer>) => {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+  });
+  return { sha256: hash.digest('hex'), bytes };
+}
 
 export class BaseModelService {
   private current: EngineStatus = {
@@ -14,6 +36,7 @@ export class BaseModelService {
     downloadPercent: null,
   };
   private resolved: ResolvedBaseModel | undefined;
+  private hashed: Promise<BaseModelIdentity> | undefined;
 
   get status(): EngineStatus {
     return this.current;
@@ -24,6 +47,29 @@ export class BaseModelService {
     return this.resolved?.path;
   }
 
+  /** Throws GgufError, saying why, when `file` is not a LoRA adapter that fits this model. */
+  checkAdapter(file: string): void {
+    const base = this.resolved?.path;
+    if (!base) throw new Error('the base model is not ready');
+    adapterInfo(readGguf(file), path.basename(file), modelHparams(readGguf(base), base));
+  }
+
+  /**
+   * What names the model exactly, for a Voice package: its file, size and SHA-256 (hashed once,
+   * then kept), and where it is published when it was downloaded from Hugging Face.
+   */
+  identity(): Promise<BaseModelIdentity> {
+    const resolved = this.resolved;
+    if (!resolved) return Promise.reject(new Error('the base model is not ready'));
+    this.hashed ??= hashFile(resolved.path).then(({ sha256, bytes }) => ({
+      file: path.basename(resolved.path),
+      sha256,
+      bytes,
+      huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : null,
+    }));
+    return this.hashed;
+  }
+
   async start(options: {
     spec: string | undefined;
     dataDir: string;
@@ -32,6 +78,7 @@ export class BaseModelService {
   }): Promise<EngineStatus> {
     let lastLogged = -10;
     try {
+      this.hashed = undefined;
       this.resolved = await resolveBaseModel({
         spec: options.spec,
         dataDir: options.dataDir,

@@ -35,40 +35,65 @@ function codeForStatus(status: number): ErrorCode {
   return 'MALFORMED_REQUEST';
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.statusCode === 429 || error.statusCode === 423) {
-        const retry = Number(error.details?.retryAfterSeconds);
-        if (Number.isFinite(retry)) reply.header('retry-after', Math.ceil(retry));
-      }
-      return reply.status(error.statusCode).send(error.toBody());
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const where = error.validationContext ?? 'body';
-      const list = error.validation.map((issue) => ({
-        msg: issue.message ?? 'Invalid value',
-        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || where,
-      }));
-      const body: ApiErrorBody = { msg: list[0]?.msg ?? 'Invalid request', code: 'VALIDATION_ERROR', errors: list };
-      return reply.status(400).send(body);
-    }
-    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    const status = error.statusCode ?? 500;
-    if (known || (status >= 400 && status < 500)) {
-      const body: ApiErrorBody = {
-        msg: known?.msg ?? error.message,
-        code: known?.code ?? codeForStatus(status),
-      };
-      return reply.status(status >= 400 && status < 500 ? status : 400).send(body);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    const body: ApiErrorBody = {
+/** What an error answers: its status, the body, and for a 429 or 423 when to try again. */
+export interface ErrorAnswer {
+  status: number;
+  body: ApiErrorBody;
+  retryAfterSeconds?: number;
+}
+
+/** The answer to any error a route or hook threw; unexpected ones are logged. */
+export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
+  if (error instanceof AppError) {
+    const retry = Number(error.details?.retryAfterSeconds);
+    const waits = (error.statusCode === 429 || error.statusCode === 423) && Number.isFinite(retry);
+    return {
+      status: error.statusCode,
+      body: error.toBody(),
+      ...(waits ? { retryAfterSeconds: Math.ceil(retry) } : {}),
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext ?? 'body';
+    const list = error.validation.map((issue) => ({
+      msg: issue.message ?? 'Invalid value',
+      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || where,
+    }));
+    return { status: 400, body: { msg: list[0]?.msg ?? 'Invalid request', code: 'VALIDATION_ERROR', errors: list } };
+  }
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  const status = error.statusCode ?? 500;
+  if (known || (status >= 400 && status < 500)) {
+    return {
+      status: status >= 400 && status < 500 ? status : 400,
+      body: { msg: known?.msg ?? error.message, code: known?.code ?? codeForStatus(status) },
+    };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return {
+    status: 500,
+    body: {
       msg: 'Something went wrong on our side. Please try again; if it keeps happening, tell us in the community chat.',
       code: 'INTERNAL_ERROR',
-    };
-    return reply.status(500).send(body);
-  });
+    },
+  };
+}
+
+/** Sends an error answer in the API's own `{ msg, code }` body. */
+export function sendApiError(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
+  if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', answer.retryAfterSeconds);
+  return reply.status(answer.status).send(answer.body);
+}
+
+/**
+ * Every error of `app`'s routes answered with `errorAnswer`, sent by `send`: in the API's own
+ * body unless a scope speaks another protocol (routes/v1: OpenAI's).
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  send: (reply: FastifyReply, answer: ErrorAnswer) => FastifyReply = sendApiError,
+): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, errorAnswer(error, request)));
 }
 
 /**

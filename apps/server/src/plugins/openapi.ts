@@ -141,7 +141,8 @@ describeFields(
     evaluation: 'How it did on writing held out of its training, once evaluated.',
     ownerName: 'Its owner’s username.',
     isOwner: 'Whether it is the caller’s own.',
-    canDownload: 'Whether the caller may download it as a package to use elsewhere (its owner, once trained; never a fork).',
+    canDownload:
+      'Whether the caller may download it as a package to use elsewhere (its owner, once trained; never a fork).',
   },
   { id: 'Voice', description: 'A Voice: a model of one person’s writing.' },
 );

@@ -18,6 +18,12 @@ export const voicePolicy = {
   /** Anyone who can see a Voice can fork it, once it is trained. */
   canFork: (user: UserRow, voice: VoiceRow): boolean =>
     voicePolicy.canView(user, voice) && (voice.status === 'ready' || voice.status === 'active'),
+  /**
+   * Downloading the Voice's package (the adapter itself): the owner, of a Voice they trained or
+   * imported. A fork's adapter is its author's, shared to use in OwnVoice, not to take away.
+   */
+  canDownload: (user: Pick<UserRow, 'id'>, voice: Pick<VoiceRow, 'userId' | 'forkedFromId'>): boolean =>
+    voice.userId === user.id && !voice.forkedFromId,
   /** Evaluation samples quote the training writing: the owner's alone, never shown to others or copied into forks. */
   canSeeTrainingText: (user: Pick<UserRow, 'id'>, voice: Pick<VoiceRow, 'userId'>): boolean => voice.userId === user.id,
   /** Publishing is allowed only for a finished Voice (ready or active); unpublishing always. */

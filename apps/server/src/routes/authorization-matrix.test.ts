@@ -90,6 +90,17 @@ const adminOnly = (send: Row['send']): Row => ({
   send,
   expect: { anon: UNAUTHENTICATED, owner: FORBIDDEN, other: FORBIDDEN, admin: MFA_REQUIRED, key: KEY_REFUSED },
 });
+/** /v1 routes: only the owner's API key gets in; every session and a visitor are 401. */
+const keyOnly = (send: Row['send'], keyAnswer: Answer): Row => ({
+  send,
+  expect: {
+    anon: UNAUTHENTICATED,
+    owner: UNAUTHENTICATED,
+    other: UNAUTHENTICATED,
+    admin: UNAUTHENTICATED,
+    key: keyAnswer,
+  },
+});
 const everyone = (send: Row['send']): Row => ({
   send,
   expect: { anon: OK, owner: OK, other: OK, admin: OK, key: OK },
@@ -213,6 +224,26 @@ const MATRIX: Record<string, Row> = {
   // The owner's key reaches Convert, Create and the edit pass as the owner would (their own tests).
   'POST /api/loras/:id/convert-stream': onPrivateVoice(
     json('POST', voiceUrl('/convert-stream'), () => ({ loraId: privateId, text: 'Some text to convert.' })),
+    undefined,
+    null,
+  ),
+  // The owner takes their Voice home (this one has no adapter yet); others do not see it; a key
+  // cannot carry it away.
+  'GET /api/loras/:id/package': onPrivateVoice(json('GET', voiceUrl('/package')), {
+    status: 400,
+    code: 'VOICE_NOT_READY',
+  }),
+  // Nothing to import: the body is not a package (415); a key may not import.
+  'POST /api/loras/import': signedIn(
+    json('POST', () => '/api/loras/import', { package: 'x' }),
+    {
+      owner: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      other: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      admin: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    },
+  ),
+  'POST /api/loras/:id/convert': onPrivateVoice(
+    json('POST', voiceUrl('/convert'), () => ({ text: 'Some text to convert.' })),
     undefined,
     null,
   ),
@@ -391,6 +422,23 @@ const MATRIX: Record<string, Row> = {
     json('DELETE', () => `/api/auth/api-keys/${'0'.repeat(24)}`),
     { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
   ),
+  // OpenAI's protocol: API keys only (a browser's session is refused like no token at all).
+  'GET /v1/models': keyOnly(
+    json('GET', () => '/v1/models'),
+    OK,
+  ),
+  // The owner's Voice is asleep: refused before anything is charged.
+  'POST /v1/chat/completions': keyOnly(
+    json(
+      'POST',
+      () => '/v1/chat/completions',
+      () => ({
+        model: privateId,
+        messages: [{ role: 'user', content: 'A note about the fair' }],
+      }),
+    ),
+    { status: 400, code: 'VOICE_NOT_READY' },
+  ),
 };
 
 /** Everything a refused call must leave alone (session last-use times move with any signed-in call). */
@@ -447,9 +495,9 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('the authorization matrix', () => {
-  it('has a row for every /api route', () => {
+  it('has a row for every /api and /v1 route', () => {
     const routes = ctx.app.routeList
-      .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD')
+      .filter((r) => (r.url.startsWith('/api/') || r.url.startsWith('/v1/')) && r.method !== 'HEAD')
       .map((r) => `${r.method} ${r.url}`);
     expect([...routes].sort()).toEqual(Object.keys(MATRIX).sort());
   });
@@ -462,7 +510,9 @@ describe('the authorization matrix', () => {
         const before = await snapshot();
         const res = await row.send(clientOf(who));
         expect(res.statusCode, JSON.stringify(res.json())).toBe(answer.status);
-        if (answer.code) expect(res.json().code).toBe(answer.code);
+        // /v1 answers in OpenAI's shape, `{ error: { code } }`.
+        const body = res.json() as { code?: string; error?: { code?: string } };
+        if (answer.code) expect(body.code ?? body.error?.code).toBe(answer.code);
         // A refusal (and a read) changes nothing.
         expect(await snapshot()).toBe(before);
       });

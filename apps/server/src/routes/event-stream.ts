@@ -21,15 +21,15 @@ class ReaderStalled extends Error {
 /** Longest an event waits for others to share its write. */
 export const GATHER_MS = 25;
 
-/** The error event for a failure: known refusals keep their code and message, the rest are logged. */
-function failureEvent(
+/** What a failure says: known refusals keep their code and message, the rest are logged. */
+function failureOf(
   request: FastifyRequest,
   error: unknown,
   failureMessage: string,
-): { type: 'error'; code: ErrorCode; error: string } {
-  if (error instanceof AppError) return { type: 'error', code: error.code, error: error.message };
+): { code: ErrorCode; error: string } {
+  if (error instanceof AppError) return { code: error.code, error: error.message };
   request.log.error({ err: error }, 'event stream failed');
-  return { type: 'error', code: 'INTERNAL_ERROR', error: failureMessage };
+  return { code: 'INTERNAL_ERROR', error: failureMessage };
 }
 
 /** Resolves true once the response drains, false when it closes or `stallMs` pass first. */
@@ -50,12 +50,21 @@ function drained(reply: FastifyReply, stallMs: number): Promise<boolean> {
   });
 }
 
+export interface EventStreamOptions {
+  /** How long a reader may stop reading before the stream is cut. */
+  stallMs: number;
+  /** The event a failure ends with; the API's own `{ type: 'error', code, error }` by default. */
+  errorEvent?: (failure: { code: ErrorCode; error: string }) => unknown;
+  /** Written as the stream's last `data:` line when it ends (OpenAI's `[DONE]`). */
+  closing?: string;
+}
+
 export async function sendEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   produce: (signal: AbortSignal) => AsyncIterable<unknown>,
   failureMessage: string,
-  { stallMs }: { stallMs: number },
+  { stallMs, errorEvent = (failure) => ({ type: 'error', ...failure }), closing }: EventStreamOptions,
 ): Promise<void> {
   const controller = new AbortController();
   const res = reply.raw;
@@ -110,8 +119,9 @@ export async function sendEventStream(
       if (!(await send(event))) break;
     }
   } catch (error) {
-    if (!controller.signal.aborted) await send(failureEvent(request, error, failureMessage));
+    if (!controller.signal.aborted) await send(errorEvent(failureOf(request, error, failureMessage)));
   } finally {
+    if (closing && !res.destroyed && !controller.signal.aborted) pending += `data: ${closing}\n\n`;
     flush();
     if (!res.destroyed) res.end();
   }

@@ -1,9 +1,9 @@
-// Fuzzing every /api route with fast-check. Requests are generated from each route's own zod
+// Fuzzing every /api and /v1 route with fast-check. Requests are generated from each route's own zod
 // schemas (shared's testing/fuzz-requests.ts: values of the right shape and of the wrong type,
 // fields missing and extra, huge strings, NUL characters, and bodies that are not JSON at all);
 // sent by a signed-in user, by a visitor and by a program with the user's API key (every scope,
 // no CSRF token). Every answer must be a 4xx (or a
-// success) with the API's error body, never a 5xx, and the service must stay up.
+// success) with the API's error body (OpenAI's under /v1), never a 5xx, and the service must stay up.
 import { apiErrorBodySchema } from '@ownvoice/shared';
 import { enc, hex24, nasty, requestFor } from '@ownvoice/shared/testing/fuzz-requests';
 import { eq } from 'drizzle-orm';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches, users, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { createTestContext, type TestClient, type TestContext } from '../test/test-app.js';
+import { openAiErrorBodySchema } from './v1/v1.schemas.js';
 
 let ctx: TestContext;
 let user: TestClient;
@@ -53,7 +54,9 @@ afterAll(() => ctx.close());
 
 describe('fuzzing every route', () => {
   it('never answers 5xx, always with the API error body, and stays up', async () => {
-    const routes = ctx.app.routeList.filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD');
+    const routes = ctx.app.routeList.filter(
+      (r) => (r.url.startsWith('/api/') || r.url.startsWith('/v1/')) && r.method !== 'HEAD',
+    );
     expect(routes.length).toBeGreaterThan(25);
     let sent = 0;
     for (const route of routes) {
@@ -79,7 +82,9 @@ describe('fuzzing every route', () => {
               sent += 1;
               const label = `${request.method} ${String(request.url).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
               expect(res.statusCode, label).toBeLessThan(500);
-              if (res.statusCode >= 400) expect(apiErrorBodySchema.safeParse(res.json()).success, label).toBe(true);
+              // /v1 speaks OpenAI's protocol, errors included.
+              const errorBody = route.url.startsWith('/v1/') ? openAiErrorBodySchema : apiErrorBodySchema;
+              if (res.statusCode >= 400) expect(errorBody.safeParse(res.json()).success, label).toBe(true);
             },
           ),
           { numRuns: RUNS, seed: 20261122 },

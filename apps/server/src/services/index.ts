@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AccountLock } from '../db/account-lock.js';
 import type { Database } from '../db/client.js';
+import type { BaseModelService } from '../engine/base-model.service.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
 import { outboxTransport, smtpTransport } from '../mail/transport.js';
@@ -60,7 +61,9 @@ import { StatsService } from './stats.service.js';
 import { StepUpService } from './step-up.service.js';
 import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
+import { VoiceChatService } from './voice-chat.service.js';
 import { VoiceCreationService } from './voice-creation.service.js';
+import { VoicePackageService } from './voice-package.service.js';
 import { VoicesService } from './voices.service.js';
 
 export interface Services {
@@ -84,6 +87,10 @@ export interface Services {
   activation: ActivationService;
   conversion: ConversionService;
   content: ContentService;
+  /** OpenAI's chat completions written in a Voice (routes/v1). */
+  voiceChat: VoiceChatService;
+  /** A Voice downloaded as a package, and a package imported as a Voice. */
+  voicePackages: VoicePackageService;
   interactive: InteractiveService;
   usage: UsageService;
   mfa: MfaService;
@@ -117,6 +124,8 @@ export interface ServiceRuntime {
   secretKey: Buffer;
   /** One lock per account, across servers, for billing's read-then-apply steps. */
   accountLock: AccountLock;
+  /** The base model this server runs (a Voice package names it). */
+  baseModel: BaseModelService;
 }
 
 export function createServices(
@@ -164,6 +173,7 @@ export function createServices(
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
+  const content = new ContentService(voicesRepo, conversion, activation, usage, runtime.inference);
   const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity, notices);
   const billing = new BillingService(
     db,
@@ -278,7 +288,13 @@ export function createServices(
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
     conversion,
-    content: new ContentService(voicesRepo, conversion, activation, usage, runtime.inference),
+    content,
+    voiceChat: new VoiceChatService(voicesRepo, content, runtime.inference),
+    voicePackages: new VoicePackageService(db, voicesRepo, usersRepo, users, storage, clock, {
+      baseModel: () => runtime.baseModel.identity(),
+      preset: () => config.training.preset ?? (runtime.baseModel.status.source === 'house' ? 'tiny' : 'standard'),
+      checkAdapter: (file) => runtime.baseModel.checkAdapter(file),
+    }),
     interactive: new InteractiveService(
       db,
       new InteractiveSessionsRepository(db),

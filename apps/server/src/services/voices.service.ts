@@ -51,7 +51,12 @@ export const toVoiceView = (
   characters: v.characters ?? null,
   evaluation: evaluationOf(v.evaluation, viewer !== undefined && voicePolicy.canSeeTrainingText(viewer, v)),
   ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
-  ...(viewer ? { isOwner: v.userId === viewer.id } : {}),
+  ...(viewer
+    ? {
+        isOwner: v.userId === viewer.id,
+        canDownload: voicePolicy.canDownload(viewer, v) && (v.status === 'ready' || v.status === 'active'),
+      }
+    : {}),
 });
 
 export class VoicesService {

@@ -2,11 +2,18 @@
 // for a few steps on the house model (real trainer, real adapter file), stored as a ready Voice.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { readTrainedAdapter, rewritePrompt, TRAINING_PRESETS, train, writeGgufAdapter } from '@ownvoice/engine';
+import {
+  readTrainedAdapter,
+  rewritePrompt,
+  TRAINING_PRESETS,
+  train,
+  writeGgufAdapter,
+  writePeftAdapter,
+} from '@ownvoice/engine';
 import { and, eq } from 'drizzle-orm';
 import { users, type VoiceRow, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { adapterFolderKey } from '../storage/voice-files.js';
+import { adapterFolderKey, PEFT_FOLDER } from '../storage/voice-files.js';
 import type { TestContext } from './test-app.js';
 import { writingSample } from './writing.js';
 
@@ -45,7 +52,10 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
     maxSteps: 6,
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
-  writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), readTrainedAdapter(trained.adapterPath));
+  const adapter = readTrainedAdapter(trained.adapterPath);
+  writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), adapter);
+  // Beside it, the PEFT export, as a trained Voice has.
+  writePeftAdapter(path.join(outDir, PEFT_FOLDER), adapter, runtime.hparams, platform.engine.model().name);
   return insertReadyVoice(ctx, userId, id, name);
 }
 

@@ -15,7 +15,7 @@ const SESSION_REJECTED_CODES: ReadonlySet<string> = new Set(['UNAUTHENTICATED', 
 
 export interface RequestOptions<T> {
   method?: HttpMethod;
-  /** Sent as JSON, or as is for FormData. */
+  /** Sent as JSON, or as is for FormData and a Blob (a file). */
   body?: unknown;
   /** Validates the answer; without it the parsed JSON is returned unchecked. */
   schema?: z.ZodType<T>;
@@ -96,6 +96,10 @@ export function createApiClient({
 
     let body: BodyInit | undefined;
     if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body instanceof Blob) {
+      // A file sent as it is (a Voice package), with the type the browser gave it.
+      headers.set('Content-Type', options.body.type || 'application/octet-stream');
       body = options.body;
     } else if (options.body !== undefined) {
       headers.set('Content-Type', 'application/json');

@@ -2,10 +2,12 @@
 //  1. llama.cpp with the exported GGUF adapter gives the trainer's logits with the adapter;
 //  2. llama.cpp on the merged weights W + (alpha/r)·B·A gives the same logits again;
 //  3. the PEFT export, applied to the base model in Hugging Face layout (un-permuted q/k rows,
-//     rotate-half RoPE), gives the trainer's logits, so vLLM and transformers serve the same Voice.
+//     rotate-half RoPE), gives the trainer's logits, so vLLM and transformers serve the same Voice;
+//  4. both, taken out of a Voice package (voice-package.ts) as a person downloads it, still do.
 // Tolerance as in forward-agreement: max |difference| <= 2e-3 x the largest logit.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { VoicePackageManifest } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
@@ -14,6 +16,7 @@ import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel
 import { compareLogits, trainerLogits } from '../test/logits.js';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from './export.js';
 import { mergeAdapter } from './merge.js';
+import { buildVoicePackage, readVoicePackage } from './voice-package.js';
 
 let dir: string;
 let basePath: string;
@@ -73,5 +76,42 @@ describe('a trained LoRA adapter', () => {
     const hfVoice = await trainerLogits(dir, 'peft-forward', { model: basePath, peft_dir: peftDir }, tokens, V);
     const { maxDiff, maxAbs } = compareLogits(torchVoice, hfVoice);
     expect(maxDiff).toBeLessThan(1e-4 * maxAbs);
+  });
+
+  it('loads both from a Voice package as downloaded: the GGUF in llama.cpp, the PEFT export in HF layout', async () => {
+    const peftDir = path.join(dir, 'peft-for-package');
+    const base = modelHparams(readGguf(basePath), basePath);
+    writePeftAdapter(peftDir, readTrainedAdapter(adapterSafetensors), base, 'ownvoice/test-base');
+    const manifest: VoicePackageManifest = {
+      format: 'ownvoice-voice',
+      version: 1,
+      voice: { name: 'Test', characters: null, trainedAt: new Date(0).toISOString() },
+      baseModel: { file: path.basename(basePath), sha256: '0'.repeat(64), bytes: 1, huggingFace: null },
+      training: { preset: 'tiny', rank: 4, alpha: 8, targetModules: [] },
+      evaluation: null,
+      prompt: '{text}',
+      exportedBy: { app: 'OwnVoice', version: 'test' },
+    };
+    const unpacked = await readVoicePackage(await buildVoicePackage(manifest, { ggufPath: adapterGguf(), peftDir }));
+    const out = path.join(dir, 'unpacked');
+    mkdirSync(path.join(out, 'peft'), { recursive: true });
+    writeFileSync(path.join(out, 'voice.gguf'), unpacked.gguf);
+    writeFileSync(path.join(out, 'peft', 'adapter_config.json'), unpacked.peftConfig);
+    writeFileSync(path.join(out, 'peft', 'adapter_model.safetensors'), unpacked.peftWeights);
+
+    const V = runtime.hparams.nVocab;
+    const torchVoice = await trainerLogits(dir, 'forward', { model: basePath, adapter: adapterSafetensors }, tokens, V);
+    const llamaVoice = await runtime.logits(tokens, path.join(out, 'voice.gguf'));
+    const llama = compareLogits(torchVoice, llamaVoice);
+    expect(llama.maxDiff).toBeLessThan(2e-3 * llama.maxAbs);
+    const hfVoice = await trainerLogits(
+      dir,
+      'peft-forward',
+      { model: basePath, peft_dir: path.join(out, 'peft') },
+      tokens,
+      V,
+    );
+    const hf = compareLogits(torchVoice, hfVoice);
+    expect(hf.maxDiff).toBeLessThan(1e-4 * hf.maxAbs);
   });
 });

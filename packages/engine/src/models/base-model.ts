@@ -25,6 +25,8 @@ export interface ResolvedBaseModel {
   source: 'house' | 'local' | 'download';
   /** Set when the default could not be fetched and the house model stands in. */
   fallbackReason?: string;
+  /** What was downloaded (`hf:owner/repo:quant` or a URL), for a download. */
+  spec?: string;
 }
 
 export class BaseModelError extends Error {
@@ -147,7 +149,7 @@ export async function resolveBaseModel(options: {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     checkModelFile(file);
-    return { path: file, source: 'download' };
+    return { path: file, source: 'download', spec };
   } catch (error) {
     if (!isDefault || options.signal?.aborted) throw error;
     const reason = error instanceof BaseModelError || error instanceof GgufError ? error.message : String(error);

@@ -136,6 +136,8 @@ export const voiceSchema = z.object({
   ownerName: z.string().optional(),
   /** Whether the caller owns this Voice. */
   isOwner: z.boolean().optional(),
+  /** Whether the caller may download it as a package (the owner of a trained Voice that is not a fork). */
+  canDownload: z.boolean().optional(),
 });
 export type Voice = z.infer<typeof voiceSchema>;
 

@@ -2,6 +2,7 @@
 // character count the create form shows.
 import { type CharacterCount, characterCountSchema, type Voice, voiceSchema } from '@ownvoice/shared';
 import { api } from '../../lib/api';
+import { apiErrorFromBody } from '../../lib/api-error';
 import { voiceListSchema } from '../../lib/voice-queries';
 
 const voicePathOf = (id: string) => `/loras/${encodeURIComponent(id)}`;
@@ -37,3 +38,16 @@ export function countCharacters(file: File, signal?: AbortSignal): Promise<Chara
   form.append('file', file, file.name);
   return api.post('/loras/count-characters', form, { schema: characterCountSchema, ...withSignal(signal) });
 }
+
+/** GET /loras/:id/package: the owner's Voice as a .zip, with the file name the server gives it. */
+export async function downloadVoicePackage(id: string): Promise<{ fileName: string; data: Blob }> {
+  const response = await api.stream(`${voicePathOf(id)}/package`, { method: 'GET', accept: 'application/zip' });
+  if (!response.ok) throw apiErrorFromBody(response.status, await response.json().catch(() => undefined));
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'voice-ownvoice.zip';
+  return { fileName, data: await response.blob() };
+}
+
+/** POST /loras/import: a downloaded package, sent as it is, becomes a Voice of this account. */
+export const importVoicePackage = (file: File): Promise<Voice> =>
+  api.post('/loras/import', file, { schema: voiceSchema });

@@ -12,6 +12,7 @@ import { claimDraft, useCreateVoiceState } from '../create-voice-store';
 import { useOnboardingBypass } from '../hooks/use-onboarding-bypass';
 import { useSkipTraining } from '../hooks/use-skip-training';
 import { CreateVoiceForm } from './CreateVoiceForm';
+import { ImportVoiceCard } from './ImportVoiceCard';
 import { TrainingTutorialHint } from './TrainingTutorialHint';
 
 function CreateVoiceTips() {
@@ -36,6 +37,7 @@ function CreateVoiceTips() {
           start converting.
         </Text>
       </Card>
+      <ImportVoiceCard />
     </Stack>
   );
 }

@@ -1,4 +1,5 @@
-// /dashboard/loras/:id: one Voice's facts and how well it writes like its author.
+// /dashboard/loras/:id: one Voice's facts and how well it writes like its author, and its
+// owner's download of it.
 import { Button, Card, Center, Code, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import { IconArrowLeft, IconProgress } from '@tabler/icons-react';
@@ -13,6 +14,7 @@ import { formatCount, formatDate } from '../../../lib/format';
 import { PATHS, voiceTrainingPath } from '../../../lib/paths';
 import { useVoice } from '../hooks/use-voice';
 import { isTrainingStatus } from '../training-status';
+import { DownloadVoiceButton } from './DownloadVoiceButton';
 import { EvaluationSamples } from './EvaluationSamples';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -114,6 +116,7 @@ export function VoiceDetailsPage() {
       eyebrow={voice ? 'Voice details' : undefined}
       actions={
         <>
+          {voice?.canDownload && <DownloadVoiceButton voiceId={voice._id} />}
           {voice && isTrainingStatus(voice.status) && (
             <Button
               component={Link}

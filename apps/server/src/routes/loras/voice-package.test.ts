@@ -1,0 +1,172 @@
+// A Voice taken home and brought into another OwnVoice: the owner downloads a .zip holding the
+// adapter as GGUF and PEFT, a manifest (the base model by SHA-256, training settings, the
+// evaluation's figures without its quotes), a Modelfile and a README; nobody else may, nor the
+// owner of a fork. A second server on an empty data folder imports it without training, and the
+// imported Voice converts a text to exactly what the first one wrote; a package for another base
+// model, a file that is not one, and a full set of storage slots are refused, leaving nothing.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { HOUSE_MODEL_PATH, TRAINING_PRESETS } from '@ownvoice/engine';
+import { VOICE_PACKAGE_FILES, voicePackageManifestSchema } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users, type VoiceRow } from '../../db/schema.js';
+import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
+import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+
+let first: TestContext;
+let second: TestContext;
+let owner: TestClient;
+let voice: VoiceRow;
+let zip: Buffer;
+
+const TEXT = `The committee met on Tuesday evening in the library and agreed to move the spring fair to the school field.
+
+Volunteers should arrive by eight to set up the tables and the bunting.`;
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const importZip = (client: TestClient, data: Buffer) =>
+  client.request('POST', '/api/loras/import', data, { 'content-type': 'application/zip' });
+
+async function withManifest(data: Buffer, change: (manifest: Record<string, unknown>) => void): Promise<Buffer> {
+  const archive = await JSZip.loadAsync(data);
+  const manifest = JSON.parse(await (archive.file(VOICE_PACKAGE_FILES.manifest) as JSZip.JSZipObject).async('string'));
+  change(manifest);
+  archive.file(VOICE_PACKAGE_FILES.manifest, JSON.stringify(manifest));
+  return archive.generateAsync({ type: 'nodebuffer' });
+}
+
+beforeAll(async () => {
+  first = await createTestContext();
+  let status: string;
+  ({ owner, voice, status } = await ownerWithAwakeVoice(first));
+  expect(status).toBe('active');
+  second = await createTestContext();
+  await second.app.platform.baseModel.start({ spec: 'tiny', dataDir: second.config.dataDir, log: () => {} });
+}, 300_000);
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+});
+
+describe('GET /api/loras/:id/package', () => {
+  it('gives the owner a .zip with the adapter as GGUF and PEFT, a manifest, a Modelfile and a README', async () => {
+    const res = await owner.get(`/api/loras/${voice.id}/package`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Quick-ownvoice.zip"');
+    zip = res.rawPayload;
+    const archive = await JSZip.loadAsync(zip);
+    expect(Object.keys(archive.files).sort()).toEqual(
+      [
+        'Modelfile',
+        'README.md',
+        'manifest.json',
+        'peft/',
+        'peft/adapter_config.json',
+        'peft/adapter_model.safetensors',
+        'voice.gguf',
+      ].sort(),
+    );
+    const read = (name: string) => (archive.file(name) as JSZip.JSZipObject).async('nodebuffer');
+    const manifest = voicePackageManifestSchema.parse(JSON.parse((await read('manifest.json')).toString()));
+    expect(manifest.baseModel).toEqual({
+      file: 'ownvoice-tiny.gguf',
+      sha256: sha256(readFileSync(HOUSE_MODEL_PATH)),
+      bytes: readFileSync(HOUSE_MODEL_PATH).length,
+      huggingFace: null,
+    });
+    expect(manifest.training).toMatchObject({ rank: TRAINING_PRESETS.tiny.rank, alpha: TRAINING_PRESETS.tiny.alpha });
+    expect(manifest.prompt).toContain('{text}');
+    expect(manifest.voice.name).toBe('Quick');
+    // The adapter is the Voice's own file, byte for byte.
+    const stored = readFileSync(first.app.platform.storage.localPath(voice.adapterKey as string));
+    expect((await read('voice.gguf')).equals(stored)).toBe(true);
+    const modelfile = (await read('Modelfile')).toString();
+    expect(modelfile).toContain('ADAPTER ./voice.gguf');
+    expect(modelfile).toContain('FROM ./ownvoice-tiny.gguf');
+    expect(modelfile).toContain('{{ .Prompt }}');
+    expect((await read('README.md')).toString()).toContain(manifest.baseModel.sha256);
+  });
+
+  it('is the owner’s alone: others get 404, a key is refused, a fork’s owner 403', async () => {
+    const other = first.client();
+    await other.register();
+    expect((await other.get(`/api/loras/${voice.id}/package`)).statusCode).toBe(404);
+
+    const key = (await owner.post('/api/auth/api-keys', { name: 'Tool', scopes: ['voices:read'] })).json().secret;
+    const byKey = await first.app.inject({
+      method: 'GET',
+      url: `/api/loras/${voice.id}/package`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect([byKey.statusCode, byKey.json().code]).toEqual([403, 'API_KEY_NOT_ALLOWED']);
+
+    expect((await owner.patch(`/api/loras/${voice.id}`, { isPublic: true })).statusCode).toBe(200);
+    await other.patch('/api/auth/onboarding', { step: 'training_started' });
+    const fork = await other.post(`/api/loras/${voice.id}/fork`);
+    expect(fork.statusCode, fork.body).toBe(201);
+    const refused = await other.get(`/api/loras/${fork.json()._id}/package`);
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'FORBIDDEN']);
+    expect(refused.json().msg).toContain('stays in OwnVoice');
+    await owner.patch(`/api/loras/${voice.id}`, { isPublic: false });
+  });
+});
+
+describe('POST /api/loras/import', () => {
+  it('makes a ready Voice on another server that converts exactly as the original does', async () => {
+    const person = second.client();
+    await person.register();
+    const res = await importZip(person, zip);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Quick', status: 'ready', isPublic: false });
+    const imported: string = res.json()._id;
+    expect((await person.post(`/api/loras/${imported}/activate`)).json().status).toBe('active');
+
+    const there = await person.post(`/api/loras/${imported}/convert`, { text: TEXT });
+    const here = await owner.post(`/api/loras/${voice.id}/convert`, { text: TEXT });
+    expect(there.statusCode, there.body).toBe(200);
+    expect(here.statusCode, here.body).toBe(200);
+    expect(there.json()).toEqual(here.json());
+    expect(there.json().passagesInVoice).toBeGreaterThan(0);
+  });
+
+  it('refuses a package for another base model, a file that is not one, and a full set of slots', async () => {
+    const person = second.client();
+    const id: string = (await person.register()).res.json().user.id;
+    const voicesFolder = path.join(second.config.artifactDir, 'voices');
+    const before = existsSync(voicesFolder) ? readdirSync(voicesFolder).length : 0;
+
+    const other = await withManifest(zip, (m) => {
+      (m.baseModel as { sha256: string }).sha256 = 'a'.repeat(64);
+      (m.baseModel as { file: string }).file = 'SmolLM2-360M-Instruct-Q8_0.gguf';
+    });
+    const mismatch = await importZip(person, other);
+    expect([mismatch.statusCode, mismatch.json().code]).toEqual([409, 'BASE_MODEL_MISMATCH']);
+    expect(mismatch.json().msg).toContain('SmolLM2-360M-Instruct-Q8_0.gguf');
+    expect(mismatch.json().msg).toContain('ownvoice-tiny.gguf');
+
+    const notZip = await importZip(person, Buffer.from('just some text'));
+    expect([notZip.statusCode, notZip.json().code]).toEqual([400, 'VOICE_PACKAGE_INVALID']);
+    const archive = await JSZip.loadAsync(zip);
+    archive.remove(VOICE_PACKAGE_FILES.gguf);
+    const partial = await importZip(person, await archive.generateAsync({ type: 'nodebuffer' }));
+    expect([partial.statusCode, partial.json().msg]).toEqual([400, expect.stringContaining('voice.gguf is missing')]);
+    archive.file(VOICE_PACKAGE_FILES.gguf, Buffer.from('GGUF and then nothing a model can load'));
+    const garbage = await importZip(person, await archive.generateAsync({ type: 'nodebuffer' }));
+    expect([garbage.statusCode, garbage.json().msg]).toEqual([
+      400,
+      expect.stringContaining('does not fit the base model'),
+    ]);
+    const json = await person.post('/api/loras/import', { package: 'x' });
+    expect(json.statusCode).toBe(415);
+
+    await second.database.db.update(users).set({ modelStorageSlotsTotal: 0 }).where(eq(users.id, id));
+    const full = await importZip(person, zip);
+    expect([full.statusCode, full.json().limitType]).toEqual([400, 'storageSlots']);
+    expect(existsSync(voicesFolder) ? readdirSync(voicesFolder).length : 0).toBe(before);
+    expect((await person.get('/api/loras')).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,146 @@
+// /v1: OpenAI's protocol for writing in a Voice, so any tool that takes an OpenAI base URL and key
+// writes in a person's Voice. GET /v1/models lists the key owner's awake Voices; POST
+// /v1/chat/completions (whole or streamed) writes with the Voice named as `model`
+// (services/voice-chat.service.ts). Both take an API key with the `create` scope and nothing
+// else: no browser session reaches them. Errors come in OpenAI's shape (openai-errors.ts).
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Clock } from '../../clock.js';
+import { errors } from '../../errors.js';
+import { authOf, sentApiKey } from '../../plugins/authenticate.js';
+import { registerErrorHandling } from '../../plugins/error-handler.js';
+import { requireConvertAndCreate } from '../../policies/index.js';
+import type { Services } from '../../services/index.js';
+import { wholeText } from '../../services/taken-passages.js';
+import { sendEventStream } from '../event-stream.js';
+import { openAiAnswer, sendOpenAiError } from './openai-errors.js';
+import {
+  type ChatCompletion,
+  chatCompletionRequestSchema,
+  chatCompletionSchema,
+  modelListSchema,
+} from './v1.schemas.js';
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: Services, { clock }: { clock: Clock }) {
+  registerErrorHandling(app, sendOpenAiError);
+  app.setNotFoundHandler((request, reply) =>
+    sendOpenAiError(reply, {
+      status: 404,
+      body: {
+        msg: `No route ${request.method} ${request.url.split('?')[0]}: this API has GET /v1/models and POST /v1/chat/completions.`,
+        code: 'ROUTE_NOT_FOUND',
+      },
+    }),
+  );
+  // Sessions belong to the pages; here a person's tools speak, each with its own key.
+  app.addHook('onRequest', async (request) => {
+    if (!sentApiKey(request)) {
+      throw errors.unauthenticated(
+        'Send an OwnVoice API key (ovk_…) as the bearer token: create one with the create scope on your account page.',
+      );
+    }
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const auth = { onRequest: app.requireUser, config: { apiKey: 'create' as const } };
+
+  r.get('/models', { schema: { response: { 200: modelListSchema } }, ...auth }, async (request) => {
+    const caller = authOf(request);
+    const models = await voiceChat.models(caller);
+    return {
+      object: 'list' as const,
+      data: models.map((m) => ({
+        id: m.id,
+        object: 'model' as const,
+        created: seconds(m.createdAt),
+        owned_by: caller.user.username,
+        name: m.name,
+      })),
+    };
+  });
+
+  r.post(
+    '/chat/completions',
+    { schema: { body: chatCompletionRequestSchema, response: { 200: chatCompletionSchema } }, ...auth },
+    async (request, reply) => {
+      const caller = authOf(request);
+      requireConvertAndCreate(caller.user);
+      const body = request.body;
+      const release = conversion.gate.enter(caller.user.id);
+      try {
+        const prepared = await voiceChat.prepare(caller, {
+          voiceId: body.model,
+          messages: body.messages,
+          format: body.format,
+        });
+        const head = { id: `chatcmpl-${randomUUID()}`, created: seconds(clock.now()), model: body.model };
+        const usage = async (content: string) => {
+          const prompt = await prepared.countTokens(prepared.promptText);
+          const completion = await prepared.countTokens(content);
+          return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+        };
+        if (!body.stream) {
+          // A client that gives up stops the model's work.
+          const controller = new AbortController();
+          reply.raw.on('close', () => {
+            if (!reply.raw.writableFinished) controller.abort();
+          });
+          const { text: content, passages, passagesInVoice } = await wholeText(prepared.text(controller.signal));
+          const completion: ChatCompletion = {
+            ...head,
+            object: 'chat.completion',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content, refusal: null },
+                logprobs: null,
+                finish_reason: 'stop',
+              },
+            ],
+            usage: await usage(content),
+            ownvoice: { passages, passages_in_voice: passagesInVoice },
+          };
+          return completion;
+        }
+        const chunk = (delta: Record<string, string>, finish: 'stop' | null, extra: Record<string, unknown> = {}) => ({
+          ...head,
+          object: 'chat.completion.chunk',
+          choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+          ...extra,
+        });
+        await sendEventStream(
+          request,
+          reply,
+          async function* (signal) {
+            // The role at once, as OpenAI does: the client knows the answer has begun.
+            yield chunk({ role: 'assistant', content: '' }, null);
+            const pieces = prepared.text(signal);
+            let content = '';
+            for (let step = await pieces.next(); ; step = await pieces.next()) {
+              if (step.done) {
+                const { passages, passagesInVoice } = step.value;
+                yield chunk({}, 'stop', { ownvoice: { passages, passages_in_voice: passagesInVoice } });
+                break;
+              }
+              content += step.value;
+              yield chunk({ content: step.value }, null);
+            }
+            if (body.stream_options?.include_usage)
+              yield { ...chunk({}, null), choices: [], usage: await usage(content) };
+          },
+          'The Voice stopped writing unexpectedly. Please try again.',
+          {
+            stallMs: conversion.gate.limits.stallMs,
+            errorEvent: ({ code, error }) => openAiAnswer({ status: 500, body: { msg: error, code } }).body,
+            closing: '[DONE]',
+          },
+        );
+        return reply;
+      } finally {
+        release();
+      }
+    },
+  );
+}

@@ -1,0 +1,170 @@
+// Taking a Voice home and bringing it into another OwnVoice (the package: the engine's
+// adapters/voice-package.ts). Downloading is the owner's, of a Voice they trained or imported
+// (policies: a fork stays in OwnVoice). Importing checks the package against the base model
+// this server runs, by the SHA-256 of its file, then makes a ready Voice of it in one transaction
+// under the user's row lock, as forking does: a storage slot, not a training.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildVoicePackage, readVoicePackage, rewritePrompt, VoicePackageError } from '@ownvoice/engine';
+import {
+  VOICE_PACKAGE_FORMAT,
+  VOICE_PACKAGE_MESSAGES,
+  VOICE_PACKAGE_VERSION,
+  type Voice,
+  type VoicePackageManifest,
+  voiceEvaluationSchema,
+} from '@ownvoice/shared';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/client.js';
+import type { UserRow, VoiceRow } from '../db/schema.js';
+import type { BaseModelIdentity } from '../engine/base-model.service.js';
+import { errors } from '../errors.js';
+import { newId } from '../ids.js';
+import { voicePolicy } from '../policies/index.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { VoicesRepository } from '../repositories/voices.repository.js';
+import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import { adapterFolderKey, PEFT_FOLDER, voiceFolder } from '../storage/voice-files.js';
+import { VERSION } from '../version.js';
+import type { UsersService } from './users.service.js';
+import { managedVoice } from './voice-access.js';
+import { toVoiceView } from './voices.service.js';
+
+export interface VoicePackageDeps {
+  /** The base model this server runs, as a package names it. */
+  baseModel: () => Promise<BaseModelIdentity>;
+  /** The training preset this server's Voices are trained with. */
+  preset: () => string;
+  /** Throws, saying why, when the GGUF file is not a LoRA adapter that fits the base model. */
+  checkAdapter: (file: string) => void;
+}
+
+/** A file name for the download: the Voice's name in plain characters. */
+const downloadName = (voice: VoiceRow): string =>
+  `${
+    voice.name
+      .normalize('NFKD')
+      .replace(/[^\w -]+/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 60) || 'voice'
+  }-ownvoice.zip`;
+
+export class VoicePackageService {
+  constructor(
+    private readonly db: Database,
+    private readonly voices: VoicesRepository,
+    private readonly users: UsersRepository,
+    private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>,
+    private readonly storage: ArtifactStorage,
+    private readonly clock: Clock,
+    private readonly deps: VoicePackageDeps,
+  ) {}
+
+  /** The owner's Voice as a .zip: its adapter for llama.cpp and PEFT, manifest, Modelfile, README. */
+  async download(user: UserRow, voiceId: string): Promise<{ fileName: string; data: Buffer }> {
+    const voice = await managedVoice(this.voices, user, voiceId, 'Only the owner of this Voice can download it.');
+    if (!voicePolicy.canDownload(user, voice)) throw errors.forbidden(VOICE_PACKAGE_MESSAGES.forkNotExported);
+    const ggufKey = voice.adapterKey;
+    const peftKey = ggufKey && `${path.posix.dirname(ggufKey)}/${PEFT_FOLDER}`;
+    if (!ggufKey || !peftKey || !(await this.storage.exists(ggufKey)) || !(await this.storage.exists(peftKey))) {
+      throw errors.voiceNotReady(VOICE_PACKAGE_MESSAGES.notTrained);
+    }
+    const peftDir = this.storage.localPath(peftKey);
+    const peft = JSON.parse(await readFile(path.join(peftDir, 'adapter_config.json'), 'utf8')) as {
+      r: number;
+      lora_alpha: number;
+      target_modules: string[];
+    };
+    const evaluation = voiceEvaluationSchema.safeParse(voice.evaluation);
+    // The figures only: the samples quote the owner's writing, and a package may be passed on.
+    const { samples: _quotes, ...figures } = evaluation.success ? evaluation.data : { samples: [] };
+    const manifest: VoicePackageManifest = {
+      format: VOICE_PACKAGE_FORMAT,
+      version: VOICE_PACKAGE_VERSION,
+      voice: { name: voice.name, characters: voice.characters, trainedAt: voice.createdAt.toISOString() },
+      baseModel: await this.deps.baseModel(),
+      training: {
+        preset: this.deps.preset(),
+        rank: peft.r,
+        alpha: peft.lora_alpha,
+        targetModules: peft.target_modules,
+      },
+      evaluation: evaluation.success ? (figures as NonNullable<VoicePackageManifest['evaluation']>) : null,
+      prompt: rewritePrompt('{text}'),
+      exportedBy: { app: 'OwnVoice', version: VERSION },
+    };
+    const data = await buildVoicePackage(manifest, { ggufPath: this.storage.localPath(ggufKey), peftDir });
+    return { fileName: downloadName(voice), data };
+  }
+
+  /** A package made into a ready Voice of `user`'s, on this server's base model. */
+  async import(user: UserRow, data: Buffer): Promise<Voice> {
+    let pkg: Awaited<ReturnType<typeof readVoicePackage>>;
+    try {
+      pkg = await readVoicePackage(data);
+    } catch (error) {
+      if (error instanceof VoicePackageError) throw errors.voicePackageInvalid(error.message);
+      throw error;
+    }
+    const ours = await this.deps.baseModel();
+    const theirs = pkg.manifest.baseModel;
+    if (theirs.sha256 !== ours.sha256) {
+      const name = (m: { file: string; sha256: string }) => `${m.file} (SHA-256 ${m.sha256.slice(0, 12)}…)`;
+      throw errors.baseModelMismatch(VOICE_PACKAGE_MESSAGES.otherBaseModel(name(theirs), name(ours)));
+    }
+    const id = newId(this.clock.now());
+    const adapterKey = `${adapterFolderKey(id)}/voice-${id.slice(-8)}.gguf`;
+    try {
+      // Written before the row: a Voice is never without its files.
+      const folder = this.storage.localPath(adapterFolderKey(id));
+      await writeFiles(folder, path.posix.basename(adapterKey), pkg);
+      try {
+        this.deps.checkAdapter(path.join(folder, path.posix.basename(adapterKey)));
+      } catch (error) {
+        throw errors.voicePackageInvalid(
+          `${VOICE_PACKAGE_MESSAGES.notAPackage} (its voice.gguf does not fit the base model: ${(error as Error).message})`,
+        );
+      }
+      const created = await this.db.transaction(async (tx) => {
+        const locked = await this.users.lockById(tx, user.id);
+        if (!locked) throw errors.unauthenticated();
+        if ((await this.voices.countByOwner(user.id, tx)) >= locked.modelStorageSlotsTotal) {
+          throw errors.insufficientLimit('storageSlots');
+        }
+        const row = await this.voices.insert(
+          {
+            id,
+            userId: user.id,
+            name: pkg.manifest.voice.name,
+            status: 'ready',
+            progress: 100,
+            statusMessage: 'Imported from a Voice package',
+            isPublic: false,
+            adapterKey,
+            characters: pkg.manifest.voice.characters,
+            evaluation: pkg.manifest.evaluation ? { ...pkg.manifest.evaluation, samples: [] } : null,
+          },
+          tx,
+        );
+        await this.onboarding.reachedFirstVoice(locked, tx);
+        return row;
+      });
+      return toVoiceView(created, user);
+    } catch (error) {
+      await this.storage.remove(voiceFolder(id));
+      throw error;
+    }
+  }
+}
+
+async function writeFiles(
+  folder: string,
+  ggufName: string,
+  pkg: { gguf: Buffer; peftConfig: Buffer; peftWeights: Buffer },
+): Promise<void> {
+  await mkdir(path.join(folder, PEFT_FOLDER), { recursive: true, mode: 0o700 });
+  await writeFile(path.join(folder, ggufName), pkg.gguf, { mode: 0o600 });
+  await writeFile(path.join(folder, PEFT_FOLDER, 'adapter_config.json'), pkg.peftConfig, { mode: 0o600 });
+  await writeFile(path.join(folder, PEFT_FOLDER, 'adapter_model.safetensors'), pkg.peftWeights, { mode: 0o600 });
+}

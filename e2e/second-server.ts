@@ -1,0 +1,62 @@
+// A second OwnVoice for tests that move something between two: the built server started on an
+// empty data folder and a free loopback port, as the offline app starts it, stopped by its PID.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { e2eDir } from './support';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+export interface SecondServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startSecondServer(): Promise<SecondServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-second-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: path.resolve(e2eDir, '..'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OWNVOICE_DATA_DIR: dataDir,
+      OWNVOICE_BASE_MODEL: 'tiny',
+      OWNVOICE_BILLING: 'none',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (let tries = 0; tries < 240; tries++) {
+    if (child.exitCode !== null) break;
+    const healthy = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (healthy) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error(`the second server did not answer at ${url}`);
+}

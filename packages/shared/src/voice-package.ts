@@ -1,0 +1,68 @@
+// A Voice to take home: the package the Voice's page downloads and another OwnVoice imports
+// (the engine's adapters/voice-package.ts writes and reads it). Its manifest says what the
+// adapter needs (the base model, by name and SHA-256 of its file), how it was trained and how it
+// measured; the evaluation's figures only, since its samples quote the owner's writing.
+import { z } from 'zod';
+import { VOICE_NAME_MAX, voiceEvaluationSchema } from './validation/voice.js';
+
+export const VOICE_PACKAGE_FORMAT = 'ownvoice-voice';
+export const VOICE_PACKAGE_VERSION = 1;
+/** The package's files, at its root. */
+export const VOICE_PACKAGE_FILES = {
+  manifest: 'manifest.json',
+  gguf: 'voice.gguf',
+  peftConfig: 'peft/adapter_config.json',
+  peftWeights: 'peft/adapter_model.safetensors',
+  modelfile: 'Modelfile',
+  readme: 'README.md',
+} as const;
+/** Largest package an import takes: an adapter of a 0.5B model at rank 16, twice, with room. */
+export const MAX_VOICE_PACKAGE_BYTES = 300 * 1024 * 1024;
+
+export const voicePackageManifestSchema = z.object({
+  format: z.literal(VOICE_PACKAGE_FORMAT),
+  version: z.literal(VOICE_PACKAGE_VERSION),
+  voice: z.object({
+    name: z.string().min(1).max(VOICE_NAME_MAX),
+    /** Characters of writing it was trained on. */
+    characters: z.number().int().nonnegative().nullable(),
+    trainedAt: z.string(),
+  }),
+  baseModel: z.object({
+    /** The model file's name. */
+    file: z
+      .string()
+      .min(1)
+      .max(300)
+      .regex(/^[\w.-]+$/),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    bytes: z.number().int().positive(),
+    /** Where it is published, as `hf:owner/repo:quant`; null for a model file of one's own. */
+    huggingFace: z
+      .string()
+      .regex(/^hf:[\w.-]+\/[\w.-]+(?::[\w.-]+)?$/)
+      .nullable(),
+  }),
+  training: z.object({
+    preset: z.string().max(40),
+    rank: z.number().int().positive(),
+    alpha: z.number().positive(),
+    targetModules: z.array(z.string().max(40)).max(20),
+  }),
+  /** How it measured when trained, without the samples (they quote the owner's writing). */
+  evaluation: voiceEvaluationSchema.omit({ samples: true }).nullable(),
+  /** The prompt Convert sends, `{text}` standing for the text to rewrite; the Voice continues it. */
+  prompt: z.string().max(1000),
+  exportedBy: z.object({ app: z.literal('OwnVoice'), version: z.string().max(40) }),
+});
+export type VoicePackageManifest = z.infer<typeof voicePackageManifestSchema>;
+
+export const VOICE_PACKAGE_MESSAGES = {
+  notAPackage: 'This file is not an OwnVoice Voice package: download one from a Voice’s page, then import that .zip.',
+  tooLarge: `A Voice package is at most ${MAX_VOICE_PACKAGE_BYTES / 1024 / 1024} MB; this file is larger, so it is not one.`,
+  otherBaseModel: (theirs: string, ours: string) =>
+    `This Voice was trained on the base model ${theirs}, and this OwnVoice runs ${ours}. A Voice works only on the model it was trained on: import it into an OwnVoice that runs ${theirs}.`,
+  forkNotExported:
+    'A Voice forked from someone else’s public Voice stays in OwnVoice: its author shared it to use here, not to take away.',
+  notTrained: 'This Voice has no trained adapter yet: download it once its training has finished.',
+} as const;
