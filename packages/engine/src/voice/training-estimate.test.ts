@@ -6,11 +6,14 @@ import { type EstimatePriors, type ProgressMark, TrainingEstimate } from './trai
 import { RECORDED_RUNS, type RecordedRun } from './training-estimate.recorded.js';
 
 const TINY = VOICE_PRESETS.tiny;
+// The recorded runs' own epoch count (20, before the preset's fell to 8): the trainer's total was
+// the steps of all of them.
+const RECORDED_EPOCHS = 20;
 const sizesOf = (run: Pick<RecordedRun, 'pairs' | 'trainPairs' | 'pairBatch'>, cachedPairs = false) => ({
   pairs: cachedPairs ? 0 : run.pairs,
   pairBatch: run.pairBatch,
   stepsPerEpoch: Math.ceil(run.trainPairs / TINY.batchSize),
-  epochs: TINY.epochs,
+  epochs: RECORDED_EPOCHS,
   evaluationRewrites: 31,
 });
 
