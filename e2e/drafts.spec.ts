@@ -27,6 +27,7 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   await name.fill('Field notes');
   await text.fill(pasted);
   await page
+    .getByTestId('create-voice-form')
     .locator('input[type="file"]')
     .setInputFiles([{ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(prose(3_000, 0.7)) }]);
   await expect(page.getByTestId('file-row')).toHaveCount(1);

@@ -63,10 +63,13 @@ test.describe
       await expect(page.getByTestId('create-voice-name')).toHaveValue(voiceName);
       await page.getByTestId('create-voice-text').fill(prose(9_000, 0.3));
 
-      await page.locator('input[type="file"]').setInputFiles([
-        { name: 'letters.docx', mimeType: 'application/octet-stream', buffer: await makeDocx(prose(7_000, 0.5)) },
-        { name: 'talk.pdf', mimeType: 'application/pdf', buffer: await makePdf(prose(7_000, 0.65)) },
-      ]);
+      await page
+        .getByTestId('create-voice-form')
+        .locator('input[type="file"]')
+        .setInputFiles([
+          { name: 'letters.docx', mimeType: 'application/octet-stream', buffer: await makeDocx(prose(7_000, 0.5)) },
+          { name: 'talk.pdf', mimeType: 'application/pdf', buffer: await makePdf(prose(7_000, 0.65)) },
+        ]);
       // Each file shows the characters the server extracted from it.
       await expect(page.getByTestId('file-row')).toHaveCount(2);
       for (const row of await page.getByTestId('file-row').all()) {
@@ -167,6 +170,7 @@ test.describe
         const account = await registerViaApi(there, 'importer');
         await page.goto(`${second.url}/auth?tab=login`);
         await logIn(page, account.email, account.password);
+        await expect(page).not.toHaveURL(/\/auth/);
         await page.goto(`${second.url}/dashboard/create`);
         await expect(page.getByTestId('import-voice')).toBeVisible();
         await page.getByTestId('import-voice').locator('input[type=file]').setInputFiles(zipPath);

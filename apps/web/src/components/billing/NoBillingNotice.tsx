@@ -1,7 +1,10 @@
-// A server without payments (self-hosted): nothing is sold, usage comes from its configuration.
-import { Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+// A server without payments (self-hosted, the offline app): nothing is sold, usage comes from its
+// configuration, and a Voice trained on the service can be brought along as a package.
+import { Anchor, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { PATHS } from '../../lib/paths';
 
 export function NoBillingNotice({ actions }: { actions?: ReactNode }) {
   return (
@@ -18,6 +21,14 @@ export function NoBillingNotice({ actions }: { actions?: ReactNode }) {
           Your account page shows what you have left.
         </Text>
         {actions}
+        {/* The offline app's first run: a Voice trained on the service comes along as a package. */}
+        <Text fz="sm" c="dimmed" data-testid="bring-a-voice">
+          Trained a Voice on the OwnVoice service already? Open it there and choose <b>Download Voice</b>, then{' '}
+          <Anchor component={Link} to={PATHS.createVoice} inherit>
+            import the package on the Create Voice page
+          </Anchor>{' '}
+          here. It needs no training again when both run the same base model.
+        </Text>
       </Stack>
     </Card>
   );

@@ -2,7 +2,7 @@
 // have the discount (a first plan); otherwise the list prices, and why. The same plan cards as the
 // plans page; signed-out visitors are asked to create an account first. Someone already
 // subscribing changes plan on the plans page, where the change is stated and confirmed.
-import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
 import { type BillingCycle, clientMayMoveTo, type PaidPlanName, type User } from '@ownvoice/shared';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -88,17 +88,9 @@ export function OnboardingPlansPage() {
       {billing.kind === 'none' && (
         <NoBillingNotice
           actions={
-            <>
-              <Button component={Link} to={user ? PATHS.createVoice : authPath('register', PATHS.createVoice)}>
-                Create your first Voice
-              </Button>
-              {/* The offline app's first run: a Voice trained on the service comes along as a package. */}
-              <Text fz="sm" c="dimmed" data-testid="bring-a-voice">
-                Trained a Voice on the OwnVoice service already? Open it there and choose Download Voice, then use
-                Import a Voice package on the Create Voice page here. It works without training again when both run the
-                same base model.
-              </Text>
-            </>
+            <Button component={Link} to={user ? PATHS.createVoice : authPath('register', PATHS.createVoice)}>
+              Create your first Voice
+            </Button>
           }
         />
       )}

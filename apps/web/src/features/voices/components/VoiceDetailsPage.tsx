@@ -71,7 +71,14 @@ function EvaluationSection({ voice }: { voice: Voice }) {
             <Title order={3} fz="md">
               Sample rewrites
             </Title>
-            <EvaluationSamples samples={evaluation.samples} />
+            {evaluation.samples.length > 0 ? (
+              <EvaluationSamples samples={evaluation.samples} />
+            ) : (
+              <Text fz="sm" c="dimmed" data-testid="samples-missing">
+                None here: samples quote the writing the Voice was trained on, so they stay with the Voice it was
+                imported or forked from.
+              </Text>
+            )}
           </>
         ) : (
           <Text c="dimmed" data-testid="evaluation-missing">
