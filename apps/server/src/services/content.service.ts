@@ -43,7 +43,20 @@ interface QuickCreateInput {
 
 export interface PreparedCreate {
   events(signal: AbortSignal): AsyncGenerator<CreateEvent>;
+  /**
+   * With `chargeWhen: 'rewrite sent'`: the caller says a piece of the rewrite reached its client.
+   * Call it before pulling the next event: the charge is settled when the events end.
+   */
+  rewriteSent(): void;
 }
+
+/**
+ * When a quick Create is charged: once a piece of the draft reached the reader (the pages, which
+ * show the draft as it is written), or only once a piece of the Voice's rewrite reached the
+ * caller's client (/v1, which sends nothing of the draft). Either way, never when no part of the
+ * rewrite came out in the Voice.
+ */
+export type ChargeWhen = 'draft seen' | 'rewrite sent';
 
 export class ContentService {
   constructor(
@@ -58,13 +71,21 @@ export class ContentService {
    * Checks the Voice and the balance, reads the reference, then spends one short content; throws
    * the 4xx to answer before any event.
    */
-  async prepareQuick({ user, apiKey }: Caller, request: QuickCreateRequest): Promise<PreparedCreate> {
+  async prepareQuick(
+    { user, apiKey }: Caller,
+    request: QuickCreateRequest,
+    chargeWhen: ChargeWhen = 'draft seen',
+  ): Promise<PreparedCreate> {
     const voice = await awakeVoice(this.voices, this.inference, user, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
     const receipt = await this.usage.consume(user.id, 'shortContent', 1, { apiKeyId: apiKey?.id });
+    const delivery = { chargeWhen, rewriteSent: false };
     return {
-      events: (signal) => this.quick(user, voice, input, receipt, signal),
+      events: (signal) => this.quick(user, voice, input, receipt, delivery, signal),
+      rewriteSent: () => {
+        delivery.rewriteSent = true;
+      },
     };
   }
 
@@ -73,11 +94,13 @@ export class ContentService {
     voice: VoiceRow,
     request: QuickCreateInput,
     receipt: UsageReceipt,
+    delivery: { chargeWhen: ChargeWhen; rewriteSent: boolean },
     signal: AbortSignal,
   ): AsyncGenerator<CreateEvent> {
     // Set once a piece of the draft has been handed to the reader: from then on it is charged,
     // unless no part of its rewrite came out in the Voice.
     let delivered = false;
+    let usable = true;
     try {
       const base = await this.inference.base();
       await this.activation.touch(voice.id);
@@ -124,16 +147,21 @@ export class ContentService {
       await this.activation.touch(voice.id);
       // A draft whose every chunk failed to come out in the Voice is not what Create sells: the
       // short content is given back (the page says so and offers to retry those parts).
-      if (!rewriteIsUsable(Array.from(rewritten, (text) => text ?? ''))) delivered = false;
+      usable = rewriteIsUsable(Array.from(rewritten, (text) => text ?? ''));
+      if (!usable) delivered = false;
       yield { type: 'complete' };
     } catch (error) {
       // The writing service stopped under them (its message says nothing was charged): they did
       // not get what they paid for, whatever reached them.
-      if (error instanceof AppError && error.code === 'ENGINE_UNAVAILABLE') delivered = false;
+      if (error instanceof AppError && error.code === 'ENGINE_UNAVAILABLE') {
+        delivered = false;
+        usable = false;
+      }
       throw error;
     } finally {
-      // No draft reached the person: the short content is theirs again.
-      if (!delivered) await this.usage.refund(user.id, 'shortContent', 1, receipt);
+      // Nothing they were to get reached them: the short content is theirs again.
+      const charged = delivery.chargeWhen === 'draft seen' ? delivered : delivery.rewriteSent && usable;
+      if (!charged) await this.usage.refund(user.id, 'shortContent', 1, receipt);
     }
   }
 }

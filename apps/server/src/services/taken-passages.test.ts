@@ -14,14 +14,16 @@ const spans = [
 
 async function answer(events: CreateEvent[]) {
   const pieces: string[] = [];
+  const inVoice: boolean[] = [];
   const gen = takenPassages(
     (async function* () {
       yield* events;
     })(),
   );
   for (let step = await gen.next(); ; step = await gen.next()) {
-    if (step.done) return { pieces, counts: step.value };
-    pieces.push(step.value);
+    if (step.done) return { pieces, inVoice, counts: step.value };
+    pieces.push(step.value.text);
+    inVoice.push(step.value.inVoice);
   }
 }
 
@@ -34,7 +36,7 @@ const chunk = (chunkIndex: number, text: string): CreateEvent => ({
 
 describe('takenPassages', () => {
   it('sends each passage whole once taken, in the layout, the failed one as drafted', async () => {
-    const { pieces, counts } = await answer([
+    const { pieces, inVoice, counts } = await answer([
       { type: 'generation_complete', stage: 'content', text: DRAFT },
       { type: 'chunk_positions', stage: 'rephrase', chunkPositions: spans, baseText: DRAFT },
       chunk(0, 'The first, '),
@@ -50,6 +52,7 @@ describe('takenPassages', () => {
     expect(pieces.join('')).toBe(
       stitch(['Here is the first.', 'Second passage here.', 'The third.'], ['', '\n\n', '\n\n', '']),
     );
+    expect(inVoice).toEqual([true, false, true]);
     expect(counts).toEqual({ passages: 3, passagesInVoice: 2, failed: [1] });
   });
 

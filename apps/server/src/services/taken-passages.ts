@@ -6,6 +6,13 @@
 import { type ConvertEvent, type CreateEvent, isFailedRewrite, separatorsOf } from '@ownvoice/shared';
 import { AppError } from '../errors.js';
 
+/** A piece of the text as it goes out: a passage with the separator before it, or the text's tail. */
+export interface TakenPiece {
+  text: string;
+  /** Whether it is the Voice's writing (a failed passage, and the tail, are not). */
+  inVoice: boolean;
+}
+
 /** How much of a text the Voice rewrote. */
 export interface PassageCount {
   passages: number;
@@ -17,7 +24,7 @@ export interface PassageCount {
 /** The text in pieces as passages are taken; throws the error an `error` event carries. */
 export async function* takenPassages(
   events: AsyncIterable<ConvertEvent | CreateEvent>,
-): AsyncGenerator<string, PassageCount> {
+): AsyncGenerator<TakenPiece, PassageCount> {
   let original = '';
   let spans: { start: number; end: number }[] = [];
   let separators: string[] = [];
@@ -25,13 +32,13 @@ export async function* takenPassages(
   const failed: number[] = [];
   let next = 0;
   /** Passage `i` as it goes out, with the separator before it: the Voice's, else the original's. */
-  const passage = (i: number): string => {
+  const passage = (i: number): TakenPiece => {
     const text = (written[i] ?? '').trim();
     const before = separators[i] ?? '';
-    if (!isFailedRewrite(text)) return before + text;
+    if (!isFailedRewrite(text)) return { text: before + text, inVoice: true };
     failed.push(i);
     const span = spans[i] as { start: number; end: number };
-    return before + original.slice(span.start, span.end).trim();
+    return { text: before + original.slice(span.start, span.end).trim(), inVoice: false };
   };
   for await (const event of events) {
     if (event.type === 'error') throw new AppError(503, event.code ?? 'ENGINE_UNAVAILABLE', event.error);
@@ -46,19 +53,21 @@ export async function* takenPassages(
     } else if (event.type === 'complete') {
       for (; next < spans.length; next++) yield passage(next);
       const tail = separators[spans.length] ?? '';
-      if (tail) yield tail;
+      if (tail) yield { text: tail, inVoice: false };
     }
   }
   return { passages: spans.length, passagesInVoice: spans.length - failed.length, failed };
 }
 
-/** All of it: the whole text and its count. */
+/** All of it: the whole text and its count; `onPiece` sees each piece as it is taken. */
 export async function wholeText(
-  pieces: AsyncGenerator<string, PassageCount>,
+  pieces: AsyncGenerator<TakenPiece, PassageCount>,
+  onPiece: (piece: TakenPiece) => void = () => {},
 ): Promise<{ text: string } & PassageCount> {
   let text = '';
   for (let step = await pieces.next(); ; step = await pieces.next()) {
     if (step.done) return { text, ...step.value };
-    text += step.value;
+    onPiece(step.value);
+    text += step.value.text;
   }
 }

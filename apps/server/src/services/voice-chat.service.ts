@@ -5,15 +5,15 @@
 //   messages ──> prompt: the last message, which must be the user's
 //                reference material: the messages before it ("role: text"), as Create's file
 //   answer   ──> only the Voice's rewrite, passage by passage (taken-passages.ts): one the Voice
-//                could not write comes out as drafted, counted apart. When none came out in the
-//                Voice, Create gives the short content back, as it does in the pages.
+//                could not write comes out as drafted, counted apart. The short content is
+//                charged once a passage in the Voice reached the client; else it is given back.
 import { type ContentFormat, MAX_PROMPT_CHARS } from '@ownvoice/shared';
 import { errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ContentService } from './content.service.js';
 import type { Caller } from './sessions.service.js';
-import { type PassageCount, takenPassages } from './taken-passages.js';
+import { type PassageCount, type TakenPiece, takenPassages } from './taken-passages.js';
 
 export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant';
@@ -29,7 +29,9 @@ export interface VoiceChatRequest {
 /** A chat checked and charged, ready to write. */
 export interface PreparedChat {
   /** The answer's text in pieces; returns how many passages the Voice wrote. */
-  text(signal: AbortSignal): AsyncGenerator<string, PassageCount>;
+  text(signal: AbortSignal): AsyncGenerator<TakenPiece, PassageCount>;
+  /** A piece in the Voice reached the client: the chat is charged (see content.service.ts). */
+  rewriteSent(): void;
   /** Tokens of the prompt and reference, and of an answer, in the base model's tokenizer. */
   countTokens(text: string): Promise<number>;
   promptText: string;
@@ -77,15 +79,22 @@ export class VoiceChatService {
   /** Checks the Voice and the balance and spends one short content (the 4xx to answer otherwise). */
   async prepare(caller: Caller, request: VoiceChatRequest): Promise<PreparedChat> {
     const { prompt, reference } = chatPrompt(request.messages);
-    const prepared = await this.content.prepareQuick(caller, {
-      prompt,
-      format: request.format,
-      voiceId: request.voiceId,
-      reference: reference === undefined ? undefined : async () => reference,
-    });
+    // Before the charge: nothing may fail between it and the events that settle it.
     const base = await this.inference.base();
+    const prepared = await this.content.prepareQuick(
+      caller,
+      {
+        prompt,
+        format: request.format,
+        voiceId: request.voiceId,
+        reference: reference === undefined ? undefined : async () => reference,
+      },
+      // The client sees only the Voice's rewrite: it is charged once a piece of it was sent.
+      'rewrite sent',
+    );
     return {
       text: (signal) => takenPassages(prepared.events(signal)),
+      rewriteSent: () => prepared.rewriteSent(),
       countTokens: (text) => base.countTokens(text),
       promptText: reference ? `${reference}\n\n${prompt}` : prompt,
     };

@@ -87,7 +87,12 @@ export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: 
           reply.raw.on('close', () => {
             if (!reply.raw.writableFinished) controller.abort();
           });
-          const { text: content, passages, passagesInVoice } = await wholeText(prepared.text(controller.signal));
+          // Answered whole once written: a piece in the Voice is as good as sent.
+          const {
+            text: content,
+            passages,
+            passagesInVoice,
+          } = await wholeText(prepared.text(controller.signal), (piece) => piece.inVoice && prepared.rewriteSent());
           const completion: ChatCompletion = {
             ...head,
             object: 'chat.completion',
@@ -114,21 +119,33 @@ export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: 
           request,
           reply,
           async function* (signal) {
-            // The role at once, as OpenAI does: the client knows the answer has begun.
-            yield chunk({ role: 'assistant', content: '' }, null);
+            // Started before anything is sent, so that a client gone at once still settles the
+            // charge (an unstarted generator's cleanup never runs).
             const pieces = prepared.text(signal);
-            let content = '';
-            for (let step = await pieces.next(); ; step = await pieces.next()) {
-              if (step.done) {
-                const { passages, passagesInVoice } = step.value;
-                yield chunk({}, 'stop', { ownvoice: { passages, passages_in_voice: passagesInVoice } });
-                break;
+            const first = pieces.next();
+            try {
+              // The role at once, as OpenAI does: the client knows the answer has begun.
+              yield chunk({ role: 'assistant', content: '' }, null);
+              let content = '';
+              for (let step = await first; ; step = await pieces.next()) {
+                if (step.done) {
+                  const { passages, passagesInVoice } = step.value;
+                  yield chunk({}, 'stop', { ownvoice: { passages, passages_in_voice: passagesInVoice } });
+                  break;
+                }
+                content += step.value.text;
+                // The stream pulls again only once this chunk was written out.
+                yield chunk({ content: step.value.text }, null);
+                if (step.value.inVoice) prepared.rewriteSent();
               }
-              content += step.value;
-              yield chunk({ content: step.value }, null);
+              if (body.stream_options?.include_usage) {
+                yield { ...chunk({}, null), choices: [], usage: await usage(content) };
+              }
+            } finally {
+              // A client gone mid-answer: the rewrite stops and its charge is settled.
+              await first.catch(() => undefined);
+              await pieces.return(undefined as never);
             }
-            if (body.stream_options?.include_usage)
-              yield { ...chunk({}, null), choices: [], usage: await usage(content) };
           },
           'The Voice stopped writing unexpectedly. Please try again.',
           {

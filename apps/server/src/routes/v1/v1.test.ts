@@ -128,6 +128,26 @@ describe('POST /v1/chat/completions', () => {
     expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
   });
 
+  it('charges nothing to a client that leaves before any of the Voice’s text reached it', async () => {
+    const before = await shortContentLeft(owner);
+    const stream = await client.chat.completions.create({
+      model: voice.id,
+      messages: [{ role: 'user', content: PROMPT }],
+      stream: true,
+    });
+    for await (const chunk of stream) {
+      // The role comes at once; the draft is still being written when the client goes.
+      expect(chunk.choices[0]?.delta.role).toBe('assistant');
+      stream.controller.abort();
+      break;
+    }
+    // The server settles the charge once it sees the client gone.
+    for (let waited = 0; waited < 100 && (await shortContentLeft(owner)) !== before; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await shortContentLeft(owner)).toBe(before);
+  });
+
   it('answers refusals in OpenAI’s shape with the SDK’s error classes', async () => {
     const ask = (c: OpenAI, body: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>) =>
       c.chat.completions.create({ model: voice.id, messages: [{ role: 'user', content: PROMPT }], ...body });
