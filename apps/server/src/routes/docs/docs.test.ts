@@ -177,6 +177,7 @@ describe('the reference page', () => {
     }
     expect(html).toContain('<main id="main">');
     expect(html).toContain('curl -N &quot;$OWNVOICE_URL/api/loras/$VOICE_ID/convert-stream&quot;');
+    expect(html).toContain('const client = new OpenAI({ baseURL: ');
     expect(html).not.toMatch(/<script/i);
     const policy = String(res.headers['content-security-policy']);
     expect(policy).toContain("default-src 'none'");

@@ -488,6 +488,7 @@ class Renderer {
       '<li><a href="#scopes">Scopes</a></li>',
       '<li><a href="#limits">Limits</a></li>',
       '<li><a href="#streams">Streams</a></li>',
+      '<li><a href="#openai">From the openai SDK</a></li>',
       '<li><a href="#errors">Errors</a></li>',
       '</ul>',
       ...groups.flatMap((group) => [
@@ -531,6 +532,10 @@ class Renderer {
       '<section aria-labelledby="streams"><h2 id="streams">Streams</h2>',
       '<p>Convert and quick Create answer with server-sent events (<code>text/event-stream</code>) as the text is written: one <code>data:</code> line of JSON per event, each followed by a blank line. Read them as they arrive (with curl, <code>-N</code>). A refusal comes before the stream, as a JSON error with its status; a failure after the stream started comes as an <code>error</code> event, and the stream then ends.</p>',
       `<pre><code>${escapeHtml('data: {"type":"chunk_positions","chunkPositions":[{"start":0,"end":82}],"baseText":"Thanks for coming…"}\n\ndata: {"type":"chunk","chunkIndex":0,"text":"Thank you all"}\n\ndata: {"type":"chunk","chunkIndex":0,"text":" for Friday."}\n\ndata: {"type":"complete"}')}</code></pre>`,
+      '</section>',
+      '<section aria-labelledby="openai"><h2 id="openai">From the openai SDK</h2>',
+      '<p><code>/v1</code> speaks OpenAI’s chat completions protocol, so the <code>openai</code> package, and any tool that takes an OpenAI base URL and key, writes in your Voice with a key that has the <code>create</code> scope. The models are your awake Voices; a model’s <code>id</code> is the Voice’s id. Errors there come in OpenAI’s shape.</p>',
+      `<pre><code>${escapeHtml(`import OpenAI from 'openai';\n\nconst client = new OpenAI({ baseURL: '${this.baseUrl}/v1', apiKey: process.env.OWNVOICE_KEY });\n\nconst { data: voices } = await client.models.list(); // your awake Voices\nconst stream = await client.chat.completions.create({\n  model: voices[0].id,\n  messages: [{ role: 'user', content: 'A short note to the team: the launch went well, thank you.' }],\n  stream: true,\n});\nfor await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');`)}</code></pre>`,
       '</section>',
       '<section aria-labelledby="errors"><h2 id="errors">Errors</h2>',
       '<p>A refusal under <code>/api</code> has a status (4xx, or 503 when the model is not ready) and this body; <code>code</code> is for programs, <code>msg</code> for people.</p>',
