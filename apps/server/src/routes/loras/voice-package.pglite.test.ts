@@ -4,6 +4,8 @@
 // owner of a fork. A second server on an empty data folder imports it without training, and the
 // imported Voice converts a text to exactly what the first one wrote; a package for another base
 // model, a file that is not one, and a full set of storage slots are refused, leaving nothing.
+// On PGlite only: two servers and a Voice each, and nothing here that a database engine decides
+// (the slot check's transaction is the fork's, tested on both).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
