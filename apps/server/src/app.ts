@@ -39,6 +39,7 @@ import { publicRoutes } from './routes/public/public.routes.js';
 import { stripeRoutes } from './routes/stripe/stripe.routes.js';
 import { webhookRoutes } from './routes/stripe/webhook.routes.js';
 import { v1Routes } from './routes/v1/v1.routes.js';
+import { HealthService } from './services/health.service.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
 import { serveWebApp } from './web-app/serve-web-app.js';
@@ -138,7 +139,7 @@ export async function buildApp({
     await scope.register(
       async (api) => {
         registerCsrfCheck(api);
-        await healthRoutes(api, database, VERSION, () => platform.services.billing.health());
+        await healthRoutes(api, new HealthService(database, VERSION, () => platform.services.billing.health()));
         await csrfRoutes(api);
         await publicRoutes(api, services);
         await downloadsRoutes(api, { downloadsDir: config.downloadsDir });

@@ -110,7 +110,8 @@ export const healthResponseSchema = z.object({
    */
   billing: z.object({ status: z.enum(['ok', 'degraded', 'off']), reason: z.string().nullable() }),
 });
-export type BillingHealth = z.infer<typeof healthResponseSchema>['billing'];
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+export type BillingHealth = HealthResponse['billing'];
 
 /** Which base model the service runs, and whether the house model stands in for the default. */
 export const engineStatusSchema = z.object({
