@@ -9,6 +9,7 @@ import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
+import { clientGoneSignal } from '../client-gone.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses } from '../loras/loras.schemas.js';
 import { FORMS, receiveVoiceUpload } from '../loras/voice-upload.js';
@@ -83,14 +84,10 @@ export async function contentRoutes(
     async (request, reply) => {
       const caller = authOf(request);
       requireConvertAndCreate(caller.user);
-      // A client that gives up stops the model's work.
-      const controller = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const signal = clientGoneSignal(reply);
       const release = conversion.gate.enter(caller.user.id);
       try {
-        return { state: await interactive.next(caller, request.body.state, request.body.action, controller.signal) };
+        return { state: await interactive.next(caller, request.body.state, request.body.action, signal) };
       } finally {
         release();
       }

@@ -7,15 +7,27 @@ import {
   editChunkRequestSchema,
   editChunkResponseSchema,
 } from '@ownvoice/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
 import { takenPassages, wholeText } from '../../services/taken-passages.js';
+import { clientGoneSignal } from '../client-gone.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
+
+/** The caller and the Voice of a convert request, once the caller may convert with it. */
+function converting(request: FastifyRequest & { params: { id: string }; body: { loraId?: string | undefined } }) {
+  const { user } = authOf(request);
+  requireConvertAndCreate(user);
+  const { id } = request.params;
+  if (request.body.loraId !== undefined && request.body.loraId !== id) {
+    throw errors.validation('loraId must be the Voice in the path.');
+  }
+  return { user, id };
+}
 
 export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -26,12 +38,7 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
     '/loras/:id/convert-stream',
     { schema: { params: voiceIdParams, body: convertRequestSchema }, ...auth },
     async (request, reply) => {
-      const { user } = authOf(request);
-      requireConvertAndCreate(user);
-      const { id } = request.params;
-      if (request.body.loraId !== undefined && request.body.loraId !== id) {
-        throw errors.validation('loraId must be the Voice in the path.');
-      }
+      const { user, id } = converting(request);
       // Every refusal is a JSON error before the first event.
       const release = conversion.gate.enter(user.id);
       try {
@@ -60,21 +67,12 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       ...auth,
     },
     async (request, reply) => {
-      const { user } = authOf(request);
-      requireConvertAndCreate(user);
-      const { id } = request.params;
-      if (request.body.loraId !== undefined && request.body.loraId !== id) {
-        throw errors.validation('loraId must be the Voice in the path.');
-      }
-      // A client that gives up stops the model's work.
-      const controller = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const { user, id } = converting(request);
+      const signal = clientGoneSignal(reply);
       const release = conversion.gate.enter(user.id);
       try {
         const prepared = await conversion.prepare(user, id, request.body.text, request.body.variation);
-        return await wholeText(takenPassages(prepared.events(controller.signal)));
+        return await wholeText(takenPassages(prepared.events(signal)));
       } finally {
         release();
       }

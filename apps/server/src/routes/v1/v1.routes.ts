@@ -13,6 +13,7 @@ import { registerErrorHandling } from '../../plugins/error-handler.js';
 import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
 import { wholeText } from '../../services/taken-passages.js';
+import { clientGoneSignal } from '../client-gone.js';
 import { sendEventStream } from '../event-stream.js';
 import { openAiAnswer, sendOpenAiError } from './openai-errors.js';
 import {
@@ -82,17 +83,15 @@ export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: 
           return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
         };
         if (!body.stream) {
-          // A client that gives up stops the model's work.
-          const controller = new AbortController();
-          reply.raw.on('close', () => {
-            if (!reply.raw.writableFinished) controller.abort();
-          });
           // Answered whole once written: a piece in the Voice is as good as sent.
           const {
             text: content,
             passages,
             passagesInVoice,
-          } = await wholeText(prepared.text(controller.signal), (piece) => piece.inVoice && prepared.rewriteSent());
+          } = await wholeText(
+            prepared.text(clientGoneSignal(reply)),
+            (piece) => piece.inVoice && prepared.rewriteSent(),
+          );
           const completion: ChatCompletion = {
             ...head,
             object: 'chat.completion',
