@@ -66,13 +66,15 @@ describe('CSRF protection', () => {
     }
   });
 
-  it('exempts only what no page of ours calls: the payment webhook and the test payment pages', () => {
+  it('exempts only what no page of ours calls: the payment webhook, the test payment pages and /v1', () => {
     const exempt = ctx.app.routeList.filter((r) => !r.csrf).map((r) => `${r.method} ${r.url}`);
     expect(exempt.sort()).toEqual([
       'POST /api/offline-checkout/:id/cancel',
       'POST /api/offline-checkout/:id/pay',
       'POST /api/offline-checkout/invoice/:id/pay',
       'POST /api/stripe/webhook',
+      // OpenAI's protocol for people's tools: API keys only (routes/v1).
+      'POST /v1/chat/completions',
     ]);
   });
 

@@ -32,8 +32,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * False for the few routes a browser page of ours does not call: the payment provider's
-     * webhook (its signature is its credential) and the offline test checkout's buttons (the
-     * unguessable checkout id is theirs, as with a hosted checkout page).
+     * webhook (its signature is its credential), the offline test checkout's buttons (the
+     * unguessable checkout id is theirs, as with a hosted checkout page), and /v1, which takes API
+     * keys only (a browser never sends one on its own).
      */
     csrf?: boolean;
   }

@@ -79,8 +79,6 @@ export class VoiceChatService {
   /** Checks the Voice and the balance and spends one short content (the 4xx to answer otherwise). */
   async prepare(caller: Caller, request: VoiceChatRequest): Promise<PreparedChat> {
     const { prompt, reference } = chatPrompt(request.messages);
-    // Before the charge: nothing may fail between it and the events that settle it.
-    const base = await this.inference.base();
     const prepared = await this.content.prepareQuick(
       caller,
       {
@@ -95,7 +93,9 @@ export class VoiceChatService {
     return {
       text: (signal) => takenPassages(prepared.events(signal)),
       rewriteSent: () => prepared.rewriteSent(),
-      countTokens: (text) => base.countTokens(text),
+      // Only once the answer is written, by when the base model has drafted it: nothing may fail
+      // between the charge and the events that settle it.
+      countTokens: async (text) => (await this.inference.base()).countTokens(text),
       promptText: reference ? `${reference}\n\n${prompt}` : prompt,
     };
   }

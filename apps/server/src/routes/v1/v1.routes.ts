@@ -64,7 +64,12 @@ export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: 
 
   r.post(
     '/chat/completions',
-    { schema: { body: chatCompletionRequestSchema, response: { 200: chatCompletionSchema } }, ...auth },
+    {
+      schema: { body: chatCompletionRequestSchema, response: { 200: chatCompletionSchema } },
+      ...auth,
+      // No CSRF token: only API keys get in, and a browser never sends one on its own.
+      config: { ...auth.config, csrf: false },
+    },
     async (request, reply) => {
       const caller = authOf(request);
       requireConvertAndCreate(caller.user);
