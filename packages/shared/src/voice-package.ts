@@ -3,7 +3,7 @@
 // adapter needs (the base model, by name and SHA-256 of its file), how it was trained and how it
 // measured; the evaluation's figures only, since its samples quote the owner's writing.
 import { z } from 'zod';
-import { VOICE_NAME_MAX, voiceEvaluationSchema } from './validation/voice.js';
+import { voiceEvaluationSchema, voiceNameSchema } from './validation/voice.js';
 
 export const VOICE_PACKAGE_FORMAT = 'ownvoice-voice';
 export const VOICE_PACKAGE_VERSION = 1;
@@ -23,7 +23,8 @@ export const voicePackageManifestSchema = z.object({
   format: z.literal(VOICE_PACKAGE_FORMAT),
   version: z.literal(VOICE_PACKAGE_VERSION),
   voice: z.object({
-    name: z.string().min(1).max(VOICE_NAME_MAX),
+    /** Checked as the create form checks a name: an imported Voice's is no less clean. */
+    name: voiceNameSchema,
     /** Characters of writing it was trained on. */
     characters: z.number().int().nonnegative().nullable(),
     trainedAt: z.string(),

@@ -69,6 +69,11 @@ describe('the Voice package', () => {
       'newer version',
     );
 
+    // A name the create form would not take (nothing but spaces) is not taken from a package either.
+    const blank = await JSZip.loadAsync(whole);
+    blank.file('manifest.json', JSON.stringify({ ...manifest, voice: { ...manifest.voice, name: '   ' } }));
+    expect(await refusal(await blank.generateAsync({ type: 'nodebuffer' }))).toBeInstanceOf(VoicePackageError);
+
     // A byte changed in a stored adapter: its CRC-32 no longer matches.
     const flipped = Buffer.from(whole);
     flipped[flipped.indexOf(Buffer.from([1, 2, 3, 4])) + 2] = 9;
