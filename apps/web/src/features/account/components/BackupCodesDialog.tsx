@@ -4,6 +4,7 @@ import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PRODUCT_NAME } from '@ownvoice/shared';
 import { IconDownload } from '@tabler/icons-react';
 import { CopyTextButton } from '../../../components/CopyTextButton';
+import { saveFile } from '../../../lib/save-file';
 
 export const backupCodesText = (codes: readonly string[], issuedAt: Date): string =>
   [
@@ -14,14 +15,8 @@ export const backupCodesText = (codes: readonly string[], issuedAt: Date): strin
     '',
   ].join('\n');
 
-function download(text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'ownvoice-backup-codes.txt';
-  link.click();
-  URL.revokeObjectURL(url);
-}
+const download = (text: string) =>
+  saveFile('ownvoice-backup-codes.txt', new Blob([text], { type: 'text/plain;charset=utf-8' }));
 
 export function BackupCodesDialog({ codes, onClose }: { codes: string[] | null; onClose: () => void }) {
   const text = codes ? backupCodesText(codes, new Date()) : '';

@@ -6,28 +6,16 @@ import { useNavigate } from 'react-router';
 import { errorMessage } from '../../../lib/api-error';
 import { voicePath } from '../../../lib/paths';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
+import { saveFile } from '../../../lib/save-file';
 import { useSession } from '../../../lib/session/session-context';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { voiceKeys } from '../../../lib/voice-queries';
 import { downloadVoicePackage, importVoicePackage } from '../api';
 
-/** Hands a file to the browser's downloads. */
-function save(fileName: string, data: Blob): void {
-  const url = URL.createObjectURL(data);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has taken the data by the next turn of the event loop.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 export function useDownloadVoice(id: string) {
   const mutation = useMutation({
     mutationFn: () => downloadVoicePackage(id),
-    onSuccess: ({ fileName, data }) => save(fileName, data),
+    onSuccess: ({ fileName, data }) => saveFile(fileName, data),
     onError: (error) => notifyError(errorMessage(error, 'The download failed. Please try again.'), 'Download failed'),
   });
   return { download: () => mutation.mutate(), pending: mutation.isPending };
