@@ -118,6 +118,25 @@ describe('setUpStripeCatalog', () => {
     expect(found.get('ownvoice_pro_monthly')).toMatchObject({ id: line?.priceId, tax_behavior: 'inclusive' });
   });
 
+  it('replaces an archived price, moving its lookup key to the new one', async () => {
+    await stripe.products.create({ id: 'ownvoice_plan_minimum', name: 'OwnVoice Minimum' });
+    const archived = await stripe.prices.create({
+      product: 'ownvoice_plan_minimum',
+      currency: 'usd',
+      unit_amount: 899,
+      recurring: { interval: 'month' },
+      lookup_key: 'ownvoice_minimum_monthly',
+      tax_behavior: 'inclusive',
+    });
+    await stripe.prices.update(archived.id, { active: false });
+
+    const report = await setUpStripeCatalog(stripe);
+
+    const line = report.prices.find((p) => p.lookupKey === 'ownvoice_minimum_monthly');
+    expect(line).toMatchObject({ action: 'replaced' });
+    expect(line?.priceId).not.toBe(archived.id);
+  });
+
   it('stops at an archived product, saying how to fix it', async () => {
     await stripe.products.create({ id: 'ownvoice_plan_pro', name: 'OwnVoice Pro', active: false });
     await expect(setUpStripeCatalog(stripe)).rejects.toThrow(SetupError);

@@ -126,18 +126,23 @@ export function priceMismatch(spec: PriceSpec, price: Stripe.Price): string | nu
 /** Stripe finds at most 10 lookup keys per list call. */
 const LOOKUP_KEYS_PER_CALL = 10;
 
-/** The prices Stripe has under these lookup keys (archived ones included), by lookup key. */
+/**
+ * The prices Stripe has under these lookup keys (archived ones included), by lookup key; an
+ * active one wins. Stripe's "List all prices" returns only active prices unless `active` is
+ * false ("Returns a list of your active prices … For the list of inactive prices, set `active`
+ * to false", API reference, prices/list), so archived ones need a call of their own.
+ */
 export async function findPricesByLookupKey(
   stripe: Stripe,
   lookupKeys: readonly string[],
 ): Promise<Map<string, Stripe.Price>> {
   const found = new Map<string, Stripe.Price>();
   for (let at = 0; at < lookupKeys.length; at += LOOKUP_KEYS_PER_CALL) {
-    const page = await stripe.prices.list({
-      lookup_keys: lookupKeys.slice(at, at + LOOKUP_KEYS_PER_CALL),
-      limit: 100,
-    });
-    for (const price of page.data) if (price.lookup_key) found.set(price.lookup_key, price);
+    const keys = lookupKeys.slice(at, at + LOOKUP_KEYS_PER_CALL);
+    for (const active of [false, true]) {
+      const page = await stripe.prices.list({ lookup_keys: keys, active, limit: 100 });
+      for (const price of page.data) if (price.lookup_key) found.set(price.lookup_key, price);
+    }
   }
   return found;
 }

@@ -608,10 +608,12 @@ export class StripeStandIn {
   private listPrices(params: Params) {
     const lookupKeys = strings(params, 'lookup_keys');
     if (lookupKeys.length > 10) throw invalid('You may only specify up to 10 lookup keys.', 'lookup_keys');
-    const active = flag(params, 'active');
+    // Active prices unless `active` is false: "Returns a list of your active prices … For the list
+    // of inactive prices, set `active` to false" (API reference, prices/list).
+    const active = flag(params, 'active') ?? true;
     const matching = [...this.prices.values()]
       .filter((price) => lookupKeys.length === 0 || (price.lookup_key && lookupKeys.includes(price.lookup_key)))
-      .filter((price) => active === undefined || price.active === active);
+      .filter((price) => price.active === active);
     return page(matching, params, '/v1/prices');
   }
 
