@@ -171,11 +171,20 @@ test.describe
         await page.goto(`${second.url}/auth?tab=login`);
         await logIn(page, account.email, account.password);
         await expect(page).not.toHaveURL(/\/auth/);
+        // A server without payments says how to bring a Voice along, where it says nothing is sold.
+        await page.goto(`${second.url}/onboarding/plans`);
+        await expect(page.getByTestId('bring-a-voice')).toContainText('Download Voice');
+        expect(await accessibilityFindings(page, 'plans without payments', { moderate: true })).toEqual([]);
+        await screenshot(page, 'plans-bring-a-voice');
         await page.goto(`${second.url}/dashboard/create`);
         await expect(page.getByTestId('import-voice')).toBeVisible();
+        expect(await accessibilityFindings(page, 'create Voice with import', { moderate: true })).toEqual([]);
+        await screenshot(page, 'create-voice-import');
         await page.getByTestId('import-voice').locator('input[type=file]').setInputFiles(zipPath);
         await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}$/, { timeout: 30_000 });
         await expect(page.getByText('Imported from a Voice package')).toBeVisible();
+        await expect(page.getByTestId('samples-missing')).toBeVisible();
+        expect(await accessibilityFindings(page, 'imported Voice', { moderate: true })).toEqual([]);
         await screenshot(page, 'voice-imported');
         const importedId = page.url().split('/').at(-1) as string;
 

@@ -24,7 +24,7 @@ export function NoBillingNotice({ actions }: { actions?: ReactNode }) {
         {/* The offline app's first run: a Voice trained on the service comes along as a package. */}
         <Text fz="sm" c="dimmed" data-testid="bring-a-voice">
           Trained a Voice on the OwnVoice service already? Open it there and choose <b>Download Voice</b>, then{' '}
-          <Anchor component={Link} to={PATHS.createVoice} inherit>
+          <Anchor component={Link} to={PATHS.createVoice} inherit underline="always">
             import the package on the Create Voice page
           </Anchor>{' '}
           here. It needs no training again when both run the same base model.
