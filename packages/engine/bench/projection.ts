@@ -8,7 +8,7 @@
 //    training steps for train).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CORPUS_DIR } from '../src/house-model/paths.js';
+import { CORPUS_DIR } from '../src/corpus/paths.js';
 import { holdOut, splitPassages } from '../src/text/passages.js';
 import { spreadEvenly, VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
 

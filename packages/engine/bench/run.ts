@@ -9,7 +9,7 @@
 //   4. a whole Voice from 40,000 characters, each stage timed (whole-voice.ts; target <= 6 min at
 //      the 135M shape), and projections for 200,000 characters and for the 360M default model
 //      (projection.ts), each stage with its basis
-//   5. the two-author harness on the house model: content kept, style moved (eval/harness.ts)
+//   5. the two-author harness on the house model: content kept, style moved (house-model/harness.ts)
 // OWNVOICE_BENCH_THREADS (default: every core) and OWNVOICE_BENCH_ROUNDS (default 3 for training,
 // 5 for the rest; at least 3) make a smaller run; OWNVOICE_BENCH_SECTIONS (say "4" or "1,5") runs
 // only those sections (2 and 3 share their engine and run together).
@@ -18,12 +18,13 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { writeGgufAdapter } from '../src/adapters/export.js';
 import type { NamedTensor } from '../src/adapters/safetensors.js';
-import { formatHarness, HARNESS_TARGETS, runHarness } from '../src/eval/harness.js';
+import { HOUSE_MODEL_PATH } from '../src/corpus/paths.js';
+import { randomWeights, writeLlamaGguf } from '../src/gguf/llama-model.js';
 import { expectedTensors, LORA_TARGETS, type ModelHparams } from '../src/gguf/model-spec.js';
 import { GgmlType } from '../src/gguf/types.js';
-import { HOUSE_MODEL_PATH } from '../src/house-model/paths.js';
-import { randomWeights, seededRandom, writeLlamaGguf } from '../src/model/llama-gguf.js';
+import { formatHarness, HARNESS_TARGETS, runHarness } from '../src/house-model/harness.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
+import { seededRandom } from '../src/seeded-random.js';
 import { tempDir, testVocab } from '../src/test/fixtures.js';
 import { splitPassages } from '../src/text/passages.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';

@@ -13,11 +13,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CORPUS_DIR } from '../src/corpus/paths.js';
+import { randomWeights, writeLlamaGguf } from '../src/gguf/llama-model.js';
 import type { ModelHparams } from '../src/gguf/model-spec.js';
 import { readGguf } from '../src/gguf/reader.js';
 import { GgmlType } from '../src/gguf/types.js';
-import { CORPUS_DIR } from '../src/house-model/paths.js';
-import { randomWeights, writeLlamaGguf } from '../src/model/llama-gguf.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { trainBpe } from '../src/tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';

@@ -1,4 +1,4 @@
-// Rebuilds plain-words.tsv, the plainer's table of plain words (src/text/plainer.ts), from
+// Rebuilds plain-words.tsv, the plainer's table of plain words (src/house-model/plainer.ts), from
 // Debian's WordNet 3.0:
 //   apt-get install wordnet-base        (files under /usr/share/wordnet)
 //   npx tsx packages/engine/corpus/build-plain-words.ts
@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTION_WORDS } from '../src/eval/function-words.js';
-import { ARCHAIC_WORDS } from '../src/text/plainer.js';
+import { ARCHAIC_WORDS } from '../src/house-model/plainer.js';
 
 const WORDNET = '/usr/share/wordnet';
 const HERE = path.dirname(fileURLToPath(import.meta.url));

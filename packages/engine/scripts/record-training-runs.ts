@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { corpusText, reservedRange } from '../src/house-model/authors.js';
-import { HOUSE_MODEL_PATH } from '../src/house-model/paths.js';
+import { corpusText, reservedRange } from '../src/corpus/authors.js';
+import { HOUSE_MODEL_PATH } from '../src/corpus/paths.js';
 import { BATCH_SEQUENCES, VoiceEngine } from '../src/runtime/voice-engine.js';
 import { trainVoice, VOICE_PRESETS } from '../src/voice/train-voice.js';
 import type { RecordedRun } from '../src/voice/training-estimate.recorded.js';

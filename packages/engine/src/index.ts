@@ -1,18 +1,18 @@
 // The Voice engine: model files, training, inference, text handling and evaluation.
 export * from './adapters/export.js';
-export * from './adapters/voice-package.js';
+export * from './base-model/base-model.js';
 export * from './chunking/index.js';
+export * from './corpus/paths.js';
 export * from './eval/index.js';
 export * from './gguf/index.js';
-export * from './house-model/paths.js';
-export { seededRandom } from './model/llama-gguf.js';
-export * from './models/base-model.js';
-export type { TextGenerator } from './runtime/text-generator.js';
+export type { ChatMessage, GenerateOptions, GenerationEnd, TextGenerator } from './runtime/text-generator.js';
 export * from './runtime/voice-engine.js';
+export { seededRandom } from './seeded-random.js';
 export * from './text/index.js';
 export * from './trainer/python.js';
 export * from './trainer/train.js';
 export * from './voice/train-voice.js';
+export * from './voice/voice-package.js';
 
 export const ENGINE_VERSION = '0.1.0';
 export * from './voice/deltas.js';

@@ -1,5 +1,5 @@
 // A Voice to take home: the package the Voice's page downloads and another OwnVoice imports
-// (the engine's adapters/voice-package.ts writes and reads it). Its manifest says what the
+// (the engine's voice/voice-package.ts writes and reads it). Its manifest says what the
 // adapter needs (the base model, by name and SHA-256 of its file), how it was trained and how it
 // measured; the evaluation's figures only, since its samples quote the owner's writing.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // Taking a Voice home and bringing it into another OwnVoice (the package: the engine's
-// adapters/voice-package.ts). Downloading is the owner's, of a Voice they trained or imported
+// voice/voice-package.ts). Downloading is the owner's, of a Voice they trained or imported
 // (policies: a fork stays in OwnVoice). Importing checks the package against the base model
 // this server runs, by the SHA-256 of its file, then makes a ready Voice of it in one transaction
 // under the user's row lock, as forking does: a storage slot, not a training.

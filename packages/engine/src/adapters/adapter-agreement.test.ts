@@ -14,9 +14,9 @@ import { readGguf } from '../gguf/reader.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
 import { compareLogits, trainerLogits } from '../test/logits.js';
+import { buildVoicePackage, readVoicePackage } from '../voice/voice-package.js';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from './export.js';
 import { mergeAdapter } from './merge.js';
-import { buildVoicePackage, readVoicePackage } from './voice-package.js';
 
 let dir: string;
 let basePath: string;

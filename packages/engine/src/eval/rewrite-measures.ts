@@ -5,7 +5,7 @@
 //             spread over the rewrites: the Delta of bootstrap resamples of them
 // The Voice's evaluation (voice/evaluate.ts) and the two-author harness (harness.ts) both
 // measure with this, so the figures a person sees are the ones the tests assert.
-import { seededRandom } from '../model/llama-gguf.js';
+import { seededRandom } from '../seeded-random.js';
 import { contentRecall } from './content-recall.js';
 import { type Spread, spreadOf } from './quantiles.js';
 import { type FunctionWordProfile, functionWordProfile, type StyleScale } from './stylometry.js';

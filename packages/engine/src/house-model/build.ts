@@ -9,25 +9,25 @@
 //        language modelling   the corpus in fixed-length sequences
 //        paraphrase           the engine's paraphrase chat of a passage -> its plain version
 //        rewrite              the Voice's rewrite prompt of the plain version -> the passage
-//      The plain versions come from the deterministic plainer (text/plainer.ts). With the two
+//      The plain versions come from the deterministic plainer (plainer.ts). With the two
 //      tasks the house model does what an instruct model does for a Voice: its paraphrases keep a
 //      passage's content, and a rewrite prompt is answered with the content in a writer's words.
 //   4. train every weight (mode "full") with some of each kind held out, then write the GGUF
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { readSafetensors } from '../adapters/safetensors.js';
+import { HOUSE_AUTHORS, houseTrainingText } from '../corpus/authors.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
+import { initialWeights, writeLlamaGguf } from '../gguf/llama-model.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
-import { initialWeights, writeLlamaGguf } from '../model/llama-gguf.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { splitPassages } from '../text/passages.js';
-import { plainText } from '../text/plainer.js';
 import { trainBpe } from '../tokenizer/bpe-trainer.js';
 import { END_OF_TEXT, HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { type TrainingExample, type TrainProgress, train } from '../trainer/train.js';
 import { paraphraseChat, rewritePrompt } from '../voice/prompts.js';
-import { HOUSE_AUTHORS, houseTrainingText } from './authors.js';
-import { HOUSE_MODEL_PATH } from './paths.js';
+import { plainText } from './plainer.js';
 
 export const HOUSE_MODEL_SHAPE = {
   vocab: 2048,

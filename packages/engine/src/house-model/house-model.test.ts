@@ -3,10 +3,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS_DIR, HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { modelHparams } from '../gguf/model-spec.js';
 import { kvValue, readGguf } from '../gguf/reader.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
-import { CORPUS_DIR, HOUSE_MODEL_PATH } from './paths.js';
 
 let engine: VoiceEngine;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import {
 } from 'node-llama-cpp';
 import { adapterInfo, type ModelHparams, modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
-import type { ChatMessage } from './voice-engine.js';
+import type { ChatMessage } from './text-generator.js';
 
 export interface RuntimeOptions {
   modelPath: string;

@@ -1,8 +1,40 @@
 // What a rewrite or a draft needs of a model: completions and chats with the generation options
-// of voice-engine.ts, and token counts for their budgets. The VoiceEngine in this process is one;
+// below, and token counts for their budgets. The VoiceEngine in this process is one;
 // the API server's inference client (a model server reached over HTTP) is another, so the one
 // rewrite (voice/rewrite.ts) runs unchanged on either.
-import type { ChatMessage, GenerateOptions } from './voice-engine.js';
+export interface GenerateOptions {
+  /** The Voice to write in; the plain base model when absent. */
+  voiceId?: string;
+  maxTokens?: number;
+  /** 0 is greedy (deterministic). */
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  stop?: string[];
+  /** Penalise tokens seen in the last tokens (1 = off); keeps greedy output out of loops. */
+  repeatPenalty?: number;
+  /** Never end on the model's end-of-text token: write until maxTokens, a stop string or the signal. */
+  ignoreEos?: boolean;
+  signal?: AbortSignal;
+  onChunk?: (text: string) => void;
+  /** Told how the generation ended, just before it resolves (not when it fails). */
+  onFinish?: (end: GenerationEnd) => void;
+}
+
+/** How a generation ended: what an OpenAI-style finish_reason and usage report. */
+export interface GenerationEnd {
+  /** `length`: the token budget ran out; `stop`: the end-of-text token or a stop string; `abort`: the signal fired. */
+  reason: 'stop' | 'length' | 'abort';
+  /** The stop string that ended it (not part of the text), when one did. */
+  stopString?: string;
+  /** Tokens generated. */
+  tokens: number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
 
 export interface TextGenerator {
   /** Continues `prompt`; `options.voiceId` names the awake Voice that writes (the base model when absent). */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
-import { type GenerationEnd, VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
+import type { GenerationEnd } from './text-generator.js';
+import { VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
 
 let dir: string;
 let engine: VoiceEngine;

@@ -20,7 +20,7 @@ import { GgufError } from '../gguf/errors.js';
 import { AdapterFiles } from './adapter-files.js';
 import { LlamaRuntime, type RuntimeOptions } from './llama-runtime.js';
 import { KeyedQueue, Pool } from './pool.js';
-import type { TextGenerator } from './text-generator.js';
+import type { ChatMessage, GenerateOptions, GenerationEnd, TextGenerator } from './text-generator.js';
 
 export { KeyedQueue } from './pool.js';
 
@@ -35,40 +35,6 @@ const SEQUENCES_PER_CONTEXT = 2;
 export const BATCH_SEQUENCES = 16;
 /** An answer's token budget where its options give none. */
 const DEFAULT_MAX_TOKENS = 256;
-
-export interface GenerateOptions {
-  /** The Voice to write in; the plain base model when absent. */
-  voiceId?: string;
-  maxTokens?: number;
-  /** 0 is greedy (deterministic). */
-  temperature?: number;
-  topP?: number;
-  seed?: number;
-  stop?: string[];
-  /** Penalise tokens seen in the last tokens (1 = off); keeps greedy output out of loops. */
-  repeatPenalty?: number;
-  /** Never end on the model's end-of-text token: write until maxTokens, a stop string or the signal. */
-  ignoreEos?: boolean;
-  signal?: AbortSignal;
-  onChunk?: (text: string) => void;
-  /** Told how the generation ended, just before it resolves (not when it fails). */
-  onFinish?: (end: GenerationEnd) => void;
-}
-
-/** How a generation ended: what an OpenAI-style finish_reason and usage report. */
-export interface GenerationEnd {
-  /** `length`: the token budget ran out; `stop`: the end-of-text token or a stop string; `abort`: the signal fired. */
-  reason: 'stop' | 'length' | 'abort';
-  /** The stop string that ended it (not part of the text), when one did. */
-  stopString?: string;
-  /** Tokens generated. */
-  tokens: number;
-}
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
 
 export class VoiceNotAwakeError extends Error {
   constructor(

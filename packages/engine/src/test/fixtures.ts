@@ -3,9 +3,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { randomWeights, writeLlamaGguf } from '../gguf/llama-model.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
-import { randomWeights, writeLlamaGguf } from '../model/llama-gguf.js';
 import { type BpeVocabulary, trainBpe } from '../tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { TRAINING_PRESETS, train } from '../trainer/train.js';

@@ -5,7 +5,7 @@
 // neighbour unless that would pass maxChars. The same text always gives the same passages.
 import { packUnits } from '../chunking/pack.js';
 import { splitUnits } from '../chunking/segment.js';
-import { seededRandom } from '../model/llama-gguf.js';
+import { seededRandom } from '../seeded-random.js';
 
 export const PASSAGE_MIN_CHARS = 400;
 export const PASSAGE_MAX_CHARS = 1500;

@@ -10,7 +10,7 @@
 // logits side with the trainer). So where the answers first differ, llama.cpp's own logits must
 // put the two tokens within NEAR_TIE of each other; the answers are not compared after that.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT } from '../test/fixtures.js';
 import { paraphraseChat, paraphraseSettings } from '../voice/prompts.js';

@@ -6,8 +6,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../model/llama-gguf.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
+import { seededRandom } from '../seeded-random.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
 import { heldOutLoss } from './held-out-loss.js';
 import { runTrainer } from './python.js';

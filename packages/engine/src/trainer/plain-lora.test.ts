@@ -5,7 +5,7 @@
 // a factor shows up at 1e-1 * L or more.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../model/llama-gguf.js';
+import { seededRandom } from '../seeded-random.js';
 import { smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
 import { compareLogits, trainerLogits } from '../test/logits.js';
 import { TrainerError } from './python.js';

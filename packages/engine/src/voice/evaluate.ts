@@ -2,7 +2,7 @@
 //  - held-out loss and perplexity of the base model and of the Voice on the person's own text,
 //    given its generic version (lower is better: the Voice predicts their words better), as the
 //    trainer measured them before its first step and at the epoch it kept (train-voice.ts);
-//  - the Voice's rewrites of the two-author harness's neutral paragraphs (eval/neutral.ts: plain
+//  - the Voice's rewrites of the two-author harness's neutral paragraphs (corpus/neutral.ts: plain
 //    modern prose by nobody in particular, the generic text people bring to Convert), made by the
 //    same rewrite Convert runs (rewrite.ts: repeat penalty, stop string, judge and reroll) and
 //    measured by rewrite-measures.ts: the share of each paragraph's content words the rewrite
@@ -15,11 +15,11 @@
 //  - a few held-out passages to read: the generic version, the Voice's rewrite, the original.
 
 import { setMaxListeners } from 'node:events';
-import { neutralParagraphs } from '../eval/neutral.js';
+import { HOUSE_AUTHORS, houseTrainingText } from '../corpus/authors.js';
+import { neutralParagraphs } from '../corpus/neutral.js';
 import type { Spread } from '../eval/quantiles.js';
 import { measureRewrites } from '../eval/rewrite-measures.js';
 import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
-import { HOUSE_AUTHORS, houseTrainingText } from '../house-model/authors.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { splitPassages } from '../text/passages.js';
 import type { RewritePair } from './pairs.js';

@@ -2,7 +2,7 @@
 // engine) or the trainer's PyTorch model (what a GPU machine uses). Token-level agreement, near-ties
 // included, is trainer/generate.test.ts's; here the whole path: prompts, budgets, stop tokens, text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT } from '../test/fixtures.js';
 import { buildPairs } from './pairs.js';

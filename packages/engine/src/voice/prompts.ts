@@ -11,7 +11,7 @@
 // functions below return its messages; the model's answer formats are read back by the parse
 // functions at the end.
 import type { ContentFormat } from '@ownvoice/shared';
-import type { ChatMessage, GenerateOptions } from '../runtime/voice-engine.js';
+import type { ChatMessage, GenerateOptions } from '../runtime/text-generator.js';
 
 // ---- The Voice: pairs and rewriting ----
 

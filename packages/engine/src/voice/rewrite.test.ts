@@ -6,7 +6,7 @@ import { chunkErrorMarker, separatorsOf, stitch } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
 import { chunkText } from '../chunking/chunk.js';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT, tempDir, trainQuickAdapter } from '../test/fixtures.js';
 import { rewritePrompt } from './prompts.js';

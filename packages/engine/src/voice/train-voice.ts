@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countWrittenChars } from '@ownvoice/shared';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
-import { neutralParagraphs } from '../eval/neutral.js';
+import { neutralParagraphs } from '../corpus/neutral.js';
 import { BATCH_SEQUENCES, type VoiceEngine } from '../runtime/voice-engine.js';
 import { cleanText } from '../text/clean.js';
 import { extractTrainingText, type UploadedFile } from '../text/extract.js';
@@ -131,7 +131,7 @@ export interface TrainedVoice {
   adapterPath: string;
   peftDir: string;
   evaluation: VoiceEvaluation;
-  /** Its rewrites of the neutral paragraphs (eval/neutral.ts), in order: what the evaluation measured. */
+  /** Its rewrites of the neutral paragraphs (corpus/neutral.ts), in order: what the evaluation measured. */
   neutralRewrites: string[];
   characters: number;
   trainPairs: number;

@@ -6,7 +6,7 @@ import { MAX_VOICE_PACKAGE_BYTES, type VoicePackageManifest } from '@ownvoice/sh
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/fixtures.js';
-import { rewritePrompt } from '../voice/prompts.js';
+import { rewritePrompt } from './prompts.js';
 import { buildVoicePackage, readVoicePackage, VoicePackageError, voiceModelfile } from './voice-package.js';
 
 /** A central directory file header's signature (PKWARE's APPNOTE, section 4.3.12). */

@@ -3,9 +3,10 @@
 //   PyTorch Linear weight [out, in], row-major  ==  ggml ne [in, out]: the same bytes.
 //   attn_q / attn_k rows are in llama.cpp's order (interleaved RoPE pairs); see rope.md.
 
-import { expectedTensors, type ModelHparams } from '../gguf/model-spec.js';
-import { GgmlType, type GgufKv } from '../gguf/types.js';
-import { kv, type TensorToWrite, writeGguf } from '../gguf/writer.js';
+import { seededRandom } from '../seeded-random.js';
+import { expectedTensors, type ModelHparams } from './model-spec.js';
+import { GgmlType, type GgufKv } from './types.js';
+import { kv, type TensorToWrite, writeGguf } from './writer.js';
 
 export function llamaKv(h: ModelHparams, name: string): GgufKv[] {
   const a = h.arch;
@@ -24,18 +25,6 @@ export function llamaKv(h: ModelHparams, name: string): GgufKv[] {
     kv.f32(`${a}.attention.layer_norm_rms_epsilon`, h.rmsEps),
     kv.u32(`${a}.vocab_size`, h.nVocab),
   ];
-}
-
-/** A deterministic pseudo-random generator (mulberry32): test models, random adapters and the held-out split are the same on every run and machine. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random weights of the right shapes: norms near 1, matrices with spread `scale`. */

@@ -11,14 +11,14 @@
 // The same code runs on any base model (`npm run eval -- --base MODEL`): nothing in it knows the
 // house model, only the house authors' text.
 import path from 'node:path';
-import { AUTHOR_NAMES, authorWriting, HOUSE_AUTHORS, type HouseAuthor } from '../house-model/authors.js';
+import { AUTHOR_NAMES, authorWriting, HOUSE_AUTHORS, type HouseAuthor } from '../corpus/authors.js';
+import { neutralParagraphs } from '../corpus/neutral.js';
+import type { Spread } from '../eval/quantiles.js';
+import { measureRewrites, type RewriteMeasures } from '../eval/rewrite-measures.js';
+import { StyleScale } from '../eval/stylometry.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { rewriteAll, styleSamples } from '../voice/evaluate.js';
 import { type TrainedVoice, trainVoice, type VoicePreset, type VoiceProgress } from '../voice/train-voice.js';
-import { neutralParagraphs } from './neutral.js';
-import type { Spread } from './quantiles.js';
-import { measureRewrites, type RewriteMeasures } from './rewrite-measures.js';
-import { StyleScale } from './stylometry.js';
 
 /** Targets the house setup is held to (the tests assert them; the bench prints them). */
 export const HARNESS_TARGETS = { confusion: 1, recall: 0.6, perplexityDrop: 0.2 } as const;

@@ -21,7 +21,7 @@ import {
   voicePackageManifestSchema,
 } from '@ownvoice/shared';
 import JSZip from 'jszip';
-import { REWRITE_REPEAT_PENALTY } from '../voice/rewrite.js';
+import { REWRITE_REPEAT_PENALTY } from './rewrite.js';
 
 /** Why a file is not a Voice package this version reads; its message is the person's. */
 export class VoicePackageError extends Error {

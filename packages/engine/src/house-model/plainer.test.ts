@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { corpusText } from '../corpus/authors.js';
 import { FUNCTION_WORDS } from '../eval/function-words.js';
 import { burrowsDelta, functionWordProfile } from '../eval/stylometry.js';
-import { corpusText } from '../house-model/authors.js';
 import { ARCHAIC_WORDS, plainText } from './plainer.js';
 
 const paragraphs = (author: 'kjv' | 'jargon') =>

@@ -8,8 +8,8 @@
 // is plainText(x).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CORPUS_DIR } from '../corpus/paths.js';
 import { FUNCTION_WORDS } from '../eval/function-words.js';
-import { CORPUS_DIR } from '../house-model/paths.js';
 
 /**
  * Archaic words and their modern forms (lowercase; case is carried over from the text). Words

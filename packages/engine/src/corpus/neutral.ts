@@ -6,7 +6,7 @@
 // author its inputs came from. The house model never trains on this file.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CORPUS_DIR } from '../house-model/paths.js';
+import { CORPUS_DIR } from './paths.js';
 
 export const NEUTRAL_PATH = path.join(CORPUS_DIR, 'neutral.txt');
 

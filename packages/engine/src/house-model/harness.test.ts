@@ -5,13 +5,13 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE_AUTHORS } from '../house-model/authors.js';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
+import { HOUSE_AUTHORS } from '../corpus/authors.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
+import { styleSimilarity } from '../eval/stylometry.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { tempDir } from '../test/fixtures.js';
 import { VOICE_PRESETS, VOICE_STAGES } from '../voice/train-voice.js';
 import { HARNESS_TARGETS, type HarnessReport, runHarness } from './harness.js';
-import { styleSimilarity } from './stylometry.js';
 
 let dir: string;
 let engine: VoiceEngine;

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
 import { BaseModelError, type DownloadProgress, downloadModel, resolveBaseModel } from './base-model.js';
 

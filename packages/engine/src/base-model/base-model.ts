@@ -6,10 +6,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createModelDownloader } from 'node-llama-cpp';
+import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { GgufError } from '../gguf/errors.js';
 import { modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
-import { HOUSE_MODEL_PATH } from '../house-model/paths.js';
 
 export const DEFAULT_BASE_MODEL = 'hf:bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0';
 
