@@ -21,6 +21,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'] } },
+      // Checks of the repository itself (lint boundaries).
+      { test: { name: 'repo', root: '.', include: ['scripts/**/*.test.ts'], environment: 'node' } },
       serverProject('server:pglite', { OWNVOICE_TEST_DB: 'pglite' }),
       ...(postgresUrl
         ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, ['src/**/*.pglite.test.ts'])]

@@ -52,6 +52,14 @@ import { readSignedEvent, signPayload } from './stripe-events.js';
 import { TRIAL_FIRST_CHARGE_CENTS } from './stripe-prices.js';
 import { DEFAULT_TEST_CARD, type TestCard, testCard } from './test-cards.js';
 
+/** What the provider's checkout page shows of a checkout (routes render it without the row). */
+export type OfflineCheckoutView = Pick<
+  OfflineCheckoutRow,
+  'kind' | 'pack' | 'plan' | 'billingCycle' | 'payNow' | 'amountCents' | 'status' | 'successUrl' | 'cancelUrl'
+>;
+/** What the provider's invoice page shows of an invoice. */
+export type OfflineInvoiceView = Pick<OfflineInvoiceRow, 'status' | 'requiresAction' | 'failure' | 'totalCents'>;
+
 /** Hands a signed delivery to the webhook handler. */
 export type WebhookSink = (payload: string, signature: string) => Promise<void>;
 

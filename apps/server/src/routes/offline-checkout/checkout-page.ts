@@ -3,7 +3,7 @@
 // Pay). They say plainly that they are tests and that no card is charged. Plain HTML without
 // scripts, every value escaped.
 import { formatUsd, PACKS, PLANS, packsOf, resourceAmount, TRIAL_START_STATEMENT } from '@ownvoice/shared';
-import type { OfflineCheckoutRow, OfflineInvoiceRow } from '../../db/schema.js';
+import type { OfflineCheckoutView, OfflineInvoiceView } from '../../payments/offline-provider.js';
 import { DEFAULT_TEST_CARD, TEST_CARD_NUMBERS, testCardLabel } from '../../payments/test-cards.js';
 
 const escapeHtml = (text: string): string =>
@@ -12,7 +12,7 @@ const escapeHtml = (text: string): string =>
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** What the checkout buys, in words. */
-export function checkoutItem(session: OfflineCheckoutRow): { title: string; detail: string } {
+export function checkoutItem(session: OfflineCheckoutView): { title: string; detail: string } {
   if (session.kind === 'trial') {
     return {
       title: 'Pay later: start your trial',
@@ -37,7 +37,7 @@ export function checkoutItem(session: OfflineCheckoutRow): { title: string; deta
   };
 }
 
-export function checkoutPage(session: OfflineCheckoutRow, actionBase: string, error: string | null = null): string {
+export function checkoutPage(session: OfflineCheckoutView, actionBase: string, error: string | null = null): string {
   const item = checkoutItem(session);
   const amount = session.kind === 'trial' ? 'Nothing today' : formatUsd(session.amountCents);
   const closed =
@@ -62,7 +62,7 @@ export function checkoutPage(session: OfflineCheckoutRow, actionBase: string, er
 
 /** The provider's page for an unpaid invoice: a declined renewal, or a first payment the bank asks to confirm. */
 export function invoicePage(
-  invoice: OfflineInvoiceRow,
+  invoice: OfflineInvoiceView,
   actionBase: string,
   backUrl: string,
   error: string | null = null,
