@@ -171,6 +171,12 @@ test.describe
         await page.goto(`${second.url}/auth?tab=login`);
         await logIn(page, account.email, account.password);
         await expect(page).not.toHaveURL(/\/auth/);
+        // Nothing is charged on a server without payments: the choice names no price.
+        await page.goto(`${second.url}/onboarding/choice`);
+        await expect(page.getByTestId('billing-disabled')).toBeVisible();
+        await expect(page.getByText(/first charge/)).toHaveCount(0);
+        expect(await accessibilityFindings(page, 'choice without payments', { moderate: true })).toEqual([]);
+        await screenshot(page, 'choice-without-payments');
         // A server without payments says how to bring a Voice along, where it says nothing is sold.
         await page.goto(`${second.url}/onboarding/plans`);
         await expect(page.getByTestId('bring-a-voice')).toContainText('Download Voice');

@@ -1,11 +1,14 @@
-// /onboarding/choice: pay later after a trial, or pay now with 15% off for life.
-// Admins may skip onboarding altogether.
+// /onboarding/choice: pay later after a trial, or pay now with 15% off for life. A server without
+// payments sells neither and says so, with the way on to a first Voice. Admins may skip onboarding
+// altogether.
 import { Badge, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { clientMayMoveTo, isAdminRole } from '@ownvoice/shared';
 import { IconCheck, IconClockPause, IconDiscount, IconShieldCheck } from '@tabler/icons-react';
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { NoBillingNotice } from '../../../components/billing/NoBillingNotice';
 import { useDocumentTitle } from '../../../components/Page';
+import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { authPath, ONBOARDING_BYPASS_PATH, PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session/session-context';
 import { FIRST_CHARGE_TEXT } from '../trial-copy';
@@ -76,6 +79,7 @@ function Choice({ icon, title, badge, points, cta, to, onChoose, highlighted = f
 export function OnboardingChoicePage() {
   const { user, advanceOnboarding } = useSession();
   const navigate = useNavigate();
+  const billing = useBillingAvailability();
   useDocumentTitle('Choose how to start');
   // Signed-out visitors see the same choice; picking one asks them to create an account first.
   const through = (path: string) => (user ? path : authPath('register', path));
@@ -97,40 +101,52 @@ export function OnboardingChoicePage() {
             {user ? `Welcome, ${user.username}` : 'Welcome'}
           </Badge>
           <Title order={1} fz={{ base: 28, sm: 36 }}>
-            How would you like to start?
+            {billing.kind === 'none' ? 'Start with your first Voice' : 'How would you like to start?'}
           </Title>
           <Text c="dimmed" fz="lg" maw={560}>
-            Either way you train your first Voice next. You can change plans at any time.
+            {billing.kind === 'none'
+              ? 'Train it on your own writing, or bring one along.'
+              : 'Either way you train your first Voice next. You can change plans at any time.'}
           </Text>
         </Stack>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <Choice
-            icon={<IconClockPause size={26} />}
-            title="Try first, pay later"
-            points={[
-              'Start with a trial and train your first Voice',
-              FIRST_CHARGE_TEXT,
-              'Switch to any plan whenever you like',
-            ]}
-            cta="Pay later"
-            to={through(PATHS.onboardingPayLater)}
-            onChoose={choose(PATHS.onboardingPayLater)}
+        {billing.kind === 'none' ? (
+          <NoBillingNotice
+            actions={
+              <Button component={Link} to={through(PATHS.createVoice)}>
+                Create your first Voice
+              </Button>
+            }
           />
-          <Choice
-            icon={<IconDiscount size={26} />}
-            title="Pay now, save for life"
-            badge="15% off for life"
-            points={[
-              'Pick Minimum, Pro or Virtuoso',
-              'Keep 15% off every renewal, for as long as you stay',
-              'Monthly or annual billing (annual is 20% cheaper)',
-            ]}
-            cta="Pay now and get 15% off"
-            to={through(PATHS.onboardingPlans)}
-            onChoose={choose(PATHS.onboardingPlans)}
-            highlighted
-          />
-        </SimpleGrid>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+            <Choice
+              icon={<IconClockPause size={26} />}
+              title="Try first, pay later"
+              points={[
+                'Start with a trial and train your first Voice',
+                FIRST_CHARGE_TEXT,
+                'Switch to any plan whenever you like',
+              ]}
+              cta="Pay later"
+              to={through(PATHS.onboardingPayLater)}
+              onChoose={choose(PATHS.onboardingPayLater)}
+            />
+            <Choice
+              icon={<IconDiscount size={26} />}
+              title="Pay now, save for life"
+              badge="15% off for life"
+              points={[
+                'Pick Minimum, Pro or Virtuoso',
+                'Keep 15% off every renewal, for as long as you stay',
+                'Monthly or annual billing (annual is 20% cheaper)',
+              ]}
+              cta="Pay now and get 15% off"
+              to={through(PATHS.onboardingPlans)}
+              onChoose={choose(PATHS.onboardingPlans)}
+              highlighted
+            />
+          </SimpleGrid>
+        )}
         {user && isAdminRole(user.role) && (
           <Card bg="orange.0" style={{ borderColor: 'var(--mantine-color-orange-3)' }} padding="lg">
             <Stack gap="xs" align="flex-start">
