@@ -1,10 +1,12 @@
 // The Convert screen's onboarding panels: the four-step tour, the first-conversion quickstart
-// with the shipped sample text, and the word after that first conversion.
+// with the shipped sample text, and the word after that first conversion; one at a time.
 import { Button } from '@mantine/core';
+import type { OnboardingStep } from '@ownvoice/shared';
 import { Link } from 'react-router';
 import { TutorialPanel } from '../../../components/TutorialPanel';
 import { PATHS } from '../../../lib/paths';
-import { convertTourSteps } from '../onboarding';
+import type { useConvertOnboarding } from '../hooks/use-convert-onboarding';
+import { convertTourSteps, showsConvertTour, showsFirstConversionPrompt } from '../onboarding';
 
 const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
@@ -26,19 +28,6 @@ export function ConvertTour({ hasAwakeVoice, onClose }: { hasAwakeVoice: boolean
     />
   );
 }
-
-/** A short generic paragraph to try a first conversion with. */
-export const SAMPLE_TEXT = [
-  '## Why small businesses should start a blog',
-  '',
-  'In today’s fast-paced digital landscape, having a blog is more important than ever. A blog allows businesses to ' +
-    'showcase their expertise, connect with their audience, and improve their search engine rankings. Furthermore, ' +
-    'consistently publishing high-quality content can help build trust and credibility over time.',
-  '',
-  '- It drives organic traffic to your website.',
-  '- It gives you content to share on social media.',
-  '- It positions your brand as a thought leader in your industry.',
-].join('\n');
 
 const QUICKSTART = [
   {
@@ -86,4 +75,32 @@ export function FirstConversionDone({ onClose }: { onClose: () => void }) {
       }
     />
   );
+}
+
+export interface ConvertGuideProps {
+  step: OnboardingStep;
+  onboarding: ReturnType<typeof useConvertOnboarding>;
+  /** The Voice list has loaded: the tour's first step depends on it. */
+  voicesLoaded: boolean;
+  hasAwakeVoice: boolean;
+  textIsBlank: boolean;
+  onUseSample: () => void;
+}
+
+/** One panel at a time: the tour, then the quickstart, then the word after a first conversion. */
+export function ConvertGuide({
+  step,
+  onboarding,
+  voicesLoaded,
+  hasAwakeVoice,
+  textIsBlank,
+  onUseSample,
+}: ConvertGuideProps) {
+  if (showsConvertTour(step) && !onboarding.tour.dismissed) {
+    return voicesLoaded ? <ConvertTour hasAwakeVoice={hasAwakeVoice} onClose={onboarding.tour.dismiss} /> : null;
+  }
+  if (showsFirstConversionPrompt(step, textIsBlank) && !onboarding.quickstart.dismissed) {
+    return <ConvertQuickstart onUseSample={onUseSample} onClose={onboarding.quickstart.dismiss} />;
+  }
+  return onboarding.firstConversionDone ? <FirstConversionDone onClose={onboarding.closeFirstConversionDone} /> : null;
 }

@@ -1,0 +1,65 @@
+// The Convert form: the editor (read and filled through its handle), whether it holds any text
+// (the quickstart shows only while it does not), the edit-pass box and the form's error. `submit`
+// needs a Voice and some text before it starts a conversion.
+import { CONVERT_MESSAGES } from '@ownvoice/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MarkdownEditorHandle } from '../components/MarkdownEditor';
+import { SAMPLE_TEXT } from '../constants';
+import type { StartConversion } from './use-conversion';
+
+export interface ConvertFormDeps {
+  selectedId: string | null;
+  choose(id: string | null): void;
+  start(conversion: StartConversion): void;
+  /** Called when a conversion completed (the onboarding's step may move on). */
+  onComplete(): void;
+}
+
+export function useConvertForm({ selectedId, choose, start, onComplete }: ConvertFormDeps) {
+  const editorRef = useRef<MarkdownEditorHandle>(null);
+  const [textIsBlank, setTextIsBlank] = useState(true);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [editPass, setEditPass] = useState(false);
+  // Read when the conversion completes, so ticking the box mid-stream still counts.
+  const editPassRef = useRef(editPass);
+  useEffect(() => {
+    editPassRef.current = editPass;
+  }, [editPass]);
+
+  const chooseVoice = (id: string | null) => {
+    setFormError(null);
+    choose(id);
+  };
+
+  const submit = useCallback(() => {
+    if (selectedId === null) {
+      setFormError(CONVERT_MESSAGES.selectVoice);
+      return;
+    }
+    const text = editorRef.current?.getMarkdown() ?? '';
+    if (text.trim() === '') {
+      setFormError(CONVERT_MESSAGES.emptyText);
+      return;
+    }
+    setFormError(null);
+    start({ loraId: selectedId, text, editPassEnabled: () => editPassRef.current, onComplete });
+  }, [selectedId, start, onComplete]);
+
+  const fillSample = () => {
+    editorRef.current?.setMarkdown(SAMPLE_TEXT);
+    editorRef.current?.focus();
+  };
+
+  return {
+    editorRef,
+    textIsBlank,
+    setTextIsBlank,
+    formError,
+    clearError: () => setFormError(null),
+    editPass,
+    setEditPass,
+    chooseVoice,
+    submit,
+    fillSample,
+  };
+}
