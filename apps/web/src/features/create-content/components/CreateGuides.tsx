@@ -4,6 +4,7 @@ import { Button } from '@mantine/core';
 import { Link } from 'react-router';
 import { TutorialPanel } from '../../../components/TutorialPanel';
 import { PATHS } from '../../../lib/paths';
+import type { useCreateOnboarding } from '../hooks/use-create-onboarding';
 import { CREATE_TOUR_STEPS } from '../onboarding';
 
 const TOUR = CREATE_TOUR_STEPS.map(({ target, ...step }) => ({
@@ -68,5 +69,22 @@ export function WrapUp({ onClose }: { onClose: () => void }) {
         </Button>
       }
     />
+  );
+}
+
+/** Whichever of the panels the onboarding shows now. */
+export function CreateGuide({ onboarding }: { onboarding: ReturnType<typeof useCreateOnboarding> }) {
+  return (
+    <>
+      {onboarding.showsTour && <CreateTour onFinish={onboarding.finishTour} onClose={onboarding.closeTour} />}
+      {onboarding.showsQuickstart && (
+        <CreateQuickstart
+          onUseSample={onboarding.fillSamplePrompt}
+          onFinish={onboarding.finishQuickstart}
+          onClose={onboarding.closeQuickstart}
+        />
+      )}
+      {onboarding.showsWrapUp && <WrapUp onClose={onboarding.closeWrapUp} />}
+    </>
   );
 }

@@ -1,17 +1,20 @@
-// Quick mode's run: the draft and the rewrite (the shared conversion reducer), plus `generate`,
-// which streams a new draft and its rewrite, `rerephrase`, which rewrites the current draft again
-// through the convert stream (a new variation each time, so it can come out differently), and
-// `retryFailed`, which rewrites again just the chunks that failed. A newer run aborts the one
+// Quick mode's run: the draft and the rewrite (the shared conversion reducer), the Rephrased
+// panel's text (useRewriteOutput), plus `generate`, which streams a new draft and its rewrite,
+// `rerephrase`, which rewrites the current draft again through the convert stream (a new variation
+// each time, so it can come out differently), and `retryFailed`, which rewrites again just the
+// chunks that failed. Each clears what was typed over the last output; a newer run aborts the one
 // before it; leaving the page aborts.
 import { useCallback, useReducer, useRef } from 'react';
 import { openConvertStream } from '../../../lib/rewrite/api';
 import { conversionReducer, initialConversionState } from '../../../lib/rewrite/conversion';
 import { runConversion } from '../../../lib/rewrite/conversion-run';
 import { retryFailedChunks } from '../../../lib/rewrite/retry-chunks';
+import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { useRewriteRun } from '../../../lib/rewrite/use-rewrite-run';
 import { type GenerateRequest, openGenerateStream } from '../api';
 import { runCreate } from '../create-run';
 import { draftReducer, initialDraftState } from '../draft';
+import { isCreateBusy } from '../quick-view';
 
 export interface StartGenerate {
   loraId: string;
@@ -33,9 +36,12 @@ export function useCreateRun() {
   const { next, calls } = useRewriteRun();
   // Each Re-rephrase or retry asks for a rewrite the earlier ones were not.
   const variation = useRef(0);
+  const output = useRewriteOutput(rewrite);
+  const resetOutput = output.reset;
 
   const generate = useCallback(
     ({ loraId, request, editPassEnabled, onComplete }: StartGenerate) => {
+      resetOutput();
       const { runId, controller, release } = next();
       void runCreate({
         ...calls,
@@ -50,11 +56,12 @@ export function useCreateRun() {
         ...(onComplete ? { onComplete } : {}),
       }).finally(release);
     },
-    [next, calls],
+    [next, calls, resetOutput],
   );
 
   const rerephrase = useCallback(
     ({ loraId, draft: text, editPassEnabled }: StartRerephrase) => {
+      resetOutput();
       const { runId, controller, release } = next();
       variation.current += 1;
       const seed = variation.current;
@@ -69,11 +76,12 @@ export function useCreateRun() {
         editPassEnabled,
       }).finally(release);
     },
-    [next, calls],
+    [next, calls, resetOutput],
   );
 
   const retryFailed = useCallback(
     (loraId: string) => {
+      resetOutput();
       const { runId, controller, release } = next();
       variation.current += 1;
       void retryFailedChunks({
@@ -87,8 +95,8 @@ export function useCreateRun() {
         handleInsufficientLimit: calls.handleInsufficientLimit,
       }).finally(release);
     },
-    [next, calls, rewrite],
+    [next, calls, rewrite, resetOutput],
   );
 
-  return { draft, rewrite, generate, rerephrase, retryFailed };
+  return { draft, rewrite, output, busy: isCreateBusy(draft, rewrite), generate, rerephrase, retryFailed };
 }

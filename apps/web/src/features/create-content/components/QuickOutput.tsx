@@ -1,0 +1,38 @@
+// Quick mode under the form: why the rewrite failed, which parts did not come out in the Voice
+// (with their retry), and the Original and Rephrased panels.
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { hasUsableRewrite } from '../../../lib/rewrite/conversion';
+import type { useCreateRun } from '../hooks/use-create-run';
+import { canRerephrase, createStatusTexts } from '../quick-view';
+import { QuickPanels } from './QuickPanels';
+import { RewriteFailures } from './RewriteFailures';
+
+export interface QuickOutputProps {
+  run: ReturnType<typeof useCreateRun>;
+  /** No Voice chosen: nothing to re-rephrase with. */
+  noVoice: boolean;
+  onRerephrase: () => void;
+  onRetry: () => void;
+}
+
+export function QuickOutput({ run, noVoice, onRerephrase, onRetry }: QuickOutputProps) {
+  const { draft, rewrite, output } = run;
+  return (
+    <>
+      {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
+      <RewriteFailures rewrite={rewrite} onRetry={onRetry} />
+      <QuickPanels
+        draft={draft}
+        rephrased={output.text}
+        onRephrasedChange={output.edit}
+        rephrasedReadOnly={run.busy}
+        statuses={createStatusTexts(draft, rewrite)}
+        view={output.view}
+        onToggleView={output.toggleView}
+        onRerephrase={onRerephrase}
+        rerephraseDisabled={!canRerephrase(draft, rewrite) || noVoice}
+        copyDisabled={rewrite.phase === 'complete' && !hasUsableRewrite(rewrite)}
+      />
+    </>
+  );
+}
