@@ -4,13 +4,9 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { TRIAL_FIRST_CHARGE } from '@ownvoice/shared';
 import { IconConfetti } from '@tabler/icons-react';
-import { useState } from 'react';
 import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
-import { finishTrial } from '../../../lib/billing/billing-api';
-import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
-import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
-import { useSession } from '../../../lib/session/session-context';
-import { notifySuccess } from '../../../lib/toast';
+import type { BillingProblem } from '../../../lib/billing/billing-problem';
+import { useFinishTutorial } from '../hooks/use-finish-tutorial';
 import type { FinishTutorialPlan } from '../tutorial';
 
 export function FinishTutorialPanel({
@@ -20,33 +16,7 @@ export function FinishTutorialPanel({
   plan: Exclude<FinishTutorialPlan, null>;
   onError: (problem: BillingProblem | null) => void;
 }) {
-  const { advanceOnboarding, refresh } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState(false);
-
-  const finish = async () => {
-    setAsking(false);
-    onError(null);
-    setBusy(true);
-    try {
-      if (plan === 'trial') {
-        await finishTrial();
-        await refresh();
-      }
-      await advanceOnboarding('tutorial_complete');
-      notifySuccess(
-        plan === 'trial'
-          ? `Your Minimum plan has started and ${TRIAL_FIRST_CHARGE} was charged to your card. Everything is unlocked.`
-          : 'Everything is unlocked. Enjoy writing in your Voice!',
-        'Tutorial finished',
-      );
-    } catch (error) {
-      // Finishing the trial can be refused for its payment (402, with the link to pay): say so.
-      onError(billingProblem(error, BILLING_MESSAGES.finishTutorialFailed));
-      if (plan === 'trial') await refresh().catch(() => undefined);
-      setBusy(false);
-    }
-  };
+  const { busy, asking, press, cancel, confirm } = useFinishTutorial(plan, onError);
 
   return (
     <Card data-testid="finish-tutorial-panel" bg="teal.0">
@@ -62,7 +32,7 @@ export function FinishTutorialPanel({
           </Text>
         </Stack>
         <Button
-          onClick={() => (plan === 'trial' ? setAsking(true) : void finish())}
+          onClick={press}
           loading={busy}
           color="teal"
           leftSection={<IconConfetti size={18} />}
@@ -71,12 +41,7 @@ export function FinishTutorialPanel({
           Finish tutorial
         </Button>
       </Group>
-      <StartMinimumDialog
-        opened={asking}
-        also="This finishes the tutorial."
-        onConfirm={() => void finish()}
-        onCancel={() => setAsking(false)}
-      />
+      <StartMinimumDialog opened={asking} also="This finishes the tutorial." onConfirm={confirm} onCancel={cancel} />
     </Card>
   );
 }

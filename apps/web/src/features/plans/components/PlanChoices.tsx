@@ -1,8 +1,6 @@
 // The plan cards of /dashboard/plans: the monthly/annual switch, and on each card Current plan,
 // Subscribe, Upgrade or Downgrade as fits the person's plan; upgrades and downgrades are asked first.
 import { Button, Stack } from '@mantine/core';
-import { type BillingCycle, isPaidPlan } from '@ownvoice/shared';
-import { useState } from 'react';
 import { BillingCycleSwitch } from '../../../components/billing/BillingCycleSwitch';
 import { PlanCardGrid } from '../../../components/billing/PlanCardGrid';
 import type { BillingProblem } from '../../../lib/billing/billing-problem';
@@ -14,10 +12,7 @@ import { UpgradeDialog } from './UpgradeDialog';
 
 export function PlanChoices({ onError }: { onError: (problem: BillingProblem | null) => void }) {
   const user = useCurrentUser();
-  const [cycle, setCycle] = useState<BillingCycle>(
-    isPaidPlan(user.plan.name) ? (user.plan.billingCycle ?? 'monthly') : 'monthly',
-  );
-  const { busyPlan, choose, confirming, confirm, cancel } = usePlanChoice(onError);
+  const { cycle, setCycle, busyPlan, choose, confirming, confirm, cancel } = usePlanChoice(onError);
 
   return (
     <Stack gap="lg">

@@ -2,17 +2,13 @@
 // (scrolled to clear the sticky header).
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
-import { useEffect } from 'react';
 import { PackCardGrid } from '../../../components/billing/PackCardGrid';
-import { type BillingProblem, plainProblem } from '../../../lib/billing/billing-problem';
-import { usePackPurchase } from '../../../lib/billing/use-pack-purchase';
+import type { BillingProblem } from '../../../lib/billing/billing-problem';
 import { TOPUPS_ANCHOR } from '../../../lib/paths';
+import { useTopUps } from '../hooks/use-top-ups';
 
 export function TopUpPacks({ onError }: { onError: (problem: BillingProblem | null) => void }) {
-  const { busyPack, error, buy } = usePackPurchase();
-  useEffect(() => {
-    if (error) onError(plainProblem(error));
-  }, [error, onError]);
+  const { busyPack, buy } = useTopUps(onError);
 
   return (
     <Stack gap="md" id={TOPUPS_ANCHOR} data-testid="topups" style={{ scrollMarginTop: 80 }}>
@@ -32,10 +28,7 @@ export function TopUpPacks({ onError }: { onError: (problem: BillingProblem | nu
             leftSection={<IconShoppingCartPlus size={16} />}
             loading={busyPack === pack}
             disabled={busyPack !== null && busyPack !== pack}
-            onClick={() => {
-              onError(null);
-              void buy([pack], null);
-            }}
+            onClick={() => buy(pack)}
             data-testid={`pack-buy-${pack}`}
           >
             Buy

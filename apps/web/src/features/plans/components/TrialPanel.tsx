@@ -1,42 +1,17 @@
 // For someone on the trial: when the Minimum plan starts by itself, and a button to start it now.
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { MINIMUM_MONTH, TRIAL_CHARGE_STATEMENT, TRIAL_FIRST_CHARGE } from '@ownvoice/shared';
+import { MINIMUM_MONTH, TRIAL_CHARGE_STATEMENT } from '@ownvoice/shared';
 import { IconHourglass } from '@tabler/icons-react';
-import { useState } from 'react';
 import { StartMinimumDialog } from '../../../components/billing/StartMinimumDialog';
-import { finishTrial } from '../../../lib/billing/billing-api';
-import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
-import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
+import type { BillingProblem } from '../../../lib/billing/billing-problem';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser, useSession } from '../../../lib/session/session-context';
-import { notifySuccess } from '../../../lib/toast';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { useFinishTrial } from '../hooks/use-finish-trial';
 
 export function TrialPanel({ onError }: { onError: (problem: BillingProblem | null) => void }) {
   const user = useCurrentUser();
-  const { refresh } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState(false);
+  const { busy, asking, ask, cancel, confirm } = useFinishTrial(onError);
   const endsAt = user.plan.trialEndsAt;
-
-  const finish = async () => {
-    setAsking(false);
-    onError(null);
-    setBusy(true);
-    try {
-      await finishTrial();
-      await refresh();
-      notifySuccess(
-        `Your Minimum plan has started and ${TRIAL_FIRST_CHARGE} was charged to your card.`,
-        'Trial finished',
-      );
-    } catch (error) {
-      // A declined or unconfirmed first payment (402) says so with the link to pay; the account,
-      // read again, shows it as the payment due.
-      onError(billingProblem(error, BILLING_MESSAGES.finishTrialFailed));
-      await refresh().catch(() => undefined);
-    }
-    setBusy(false);
-  };
 
   return (
     <Card data-testid="trial-panel" bg="violet.0">
@@ -56,11 +31,11 @@ export function TrialPanel({ onError }: { onError: (problem: BillingProblem | nu
             </Text>
           </Stack>
         </Group>
-        <Button onClick={() => setAsking(true)} loading={busy} data-testid="finish-trial">
+        <Button onClick={ask} loading={busy} data-testid="finish-trial">
           Finish trial now
         </Button>
       </Group>
-      <StartMinimumDialog opened={asking} onConfirm={() => void finish()} onCancel={() => setAsking(false)} />
+      <StartMinimumDialog opened={asking} onConfirm={confirm} onCancel={cancel} />
     </Card>
   );
 }

@@ -1,7 +1,8 @@
-// Pressing a plan card's button: an upgrade (charged now, in full) and a downgrade (next period)
-// are confirmed first; then the server either sends the person to the checkout (a first
-// subscription) or changes the plan, which the page then shows.
-import type { PaidPlanName, PlanSelection } from '@ownvoice/shared';
+// The plan cards' state: the monthly/annual switch (the person's own cycle on a paid plan) and
+// pressing a card's button: an upgrade (charged now, in full) and a downgrade (next period) are
+// confirmed first; then the server either sends the person to the checkout (a first subscription)
+// or changes the plan, which the page then shows.
+import { type BillingCycle, isPaidPlan, type PaidPlanName, type PlanSelection } from '@ownvoice/shared';
 import { useState } from 'react';
 import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
 import { type BillingProblem, billingProblem } from '../../../lib/billing/billing-problem';
@@ -20,6 +21,9 @@ export interface PendingConfirmation {
 export function usePlanChoice(onError: (problem: BillingProblem | null) => void) {
   const user = useCurrentUser();
   const { refresh } = useSession();
+  const [cycle, setCycle] = useState<BillingCycle>(
+    isPaidPlan(user.plan.name) ? (user.plan.billingCycle ?? 'monthly') : 'monthly',
+  );
   const [busyPlan, setBusyPlan] = useState<PaidPlanName | null>(null);
   const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
 
@@ -63,5 +67,5 @@ export function usePlanChoice(onError: (problem: BillingProblem | null) => void)
     void run(confirming.selection);
   };
 
-  return { busyPlan, choose, confirming, confirm, cancel: () => setConfirming(null) };
+  return { cycle, setCycle, busyPlan, choose, confirming, confirm, cancel: () => setConfirming(null) };
 }
