@@ -86,6 +86,11 @@ function folderRules() {
       "A route speaks HTTP and calls services; it never reads the database. Put the query in a repository (src/repositories) behind a service (src/services), and import the service's own types.",
     ],
     [
+      'plugins',
+      ['**/routes/**'],
+      'Plugins are the request hooks every route runs behind: they sit below the routes and never import one. What describes the routes (the API document) belongs with them in routes/.',
+    ],
+    [
       'services',
       ['**/routes/**'],
       'Services sit below the routes: a service never imports a route. Move what both need into the service, and let the route call it.',

@@ -50,6 +50,11 @@ const cases: { file: string; from: string; message: string | null }[] = [
     from: '../routes/loras/loras.routes.js',
     message: 'a service never imports a route',
   },
+  {
+    file: 'apps/server/src/plugins/route.ts',
+    from: '../routes/loras/loras.schemas.js',
+    message: 'Plugins are the request hooks',
+  },
   { file: 'apps/server/src/repositories/service.ts', from: '../services/index.js', message: 'Repositories sit below' },
   { file: 'apps/server/src/services/repo.ts', from: '../repositories/users.repository.js', message: null },
   {

@@ -1,4 +1,4 @@
-// GET /api/docs/openapi.json: the open API document (plugins/openapi.ts); GET /api/docs: the
+// GET /api/docs/openapi.json: the open API document (openapi.ts); GET /api/docs: the
 // reference page rendered from it on the server (page.ts): plain HTML and CSS, no script, nothing
 // fetched from elsewhere, so it reads the same in the offline app. Both open to anyone: they
 // describe the public API, nothing of anyone's account.

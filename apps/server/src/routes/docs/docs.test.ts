@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { convertEventSchema, convertRequestSchema, createEventSchema } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicRoute, OPENAPI_VERSION, SECURITY_SCHEME } from '../../plugins/openapi.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { FORMS } from '../loras/voice-upload.js';
+import { isPublicRoute, OPENAPI_VERSION, SECURITY_SCHEME } from './openapi.js';
 import type { OpenApiDocument, Operation, Schema } from './page.js';
 
 let ctx: TestContext;

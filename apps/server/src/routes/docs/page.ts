@@ -1,12 +1,12 @@
-// The API reference page, rendered on the server from the open API document (plugins/openapi.ts):
+// The API reference page, rendered on the server from the open API document (openapi.ts):
 // each operation with its method, path, scope, description, parameters, request and response
 // fields, events and a curl example. Plain semantic HTML and one stylesheet, no script: it reads
 // the same without network access, in the offline app, and under a policy that allows the page's
 // own stylesheet (by its hash) and nothing else. Everything from the document is escaped.
 import { createHash } from 'node:crypto';
 import { API_KEY_RATE_LIMIT, API_KEY_SCOPE_LABELS, type ApiKeyScope } from '@ownvoice/shared';
-import { DOCS_PATH, EXAMPLE_VOICE_ID, SECURITY_SCHEME } from '../../plugins/openapi.js';
 import { DEFAULT_GENERATION_LIMITS } from '../../services/generation-gate.js';
+import { DOCS_PATH, EXAMPLE_VOICE_ID, SECURITY_SCHEME } from './openapi.js';
 
 /** A JSON Schema as the document writes one (OpenAPI 3.1: JSON Schema 2020-12). */
 export interface Schema {

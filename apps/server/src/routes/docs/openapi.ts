@@ -36,9 +36,9 @@ import {
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { voiceIdParams } from '../routes/loras/loras.schemas.js';
-import { FORMS } from '../routes/loras/voice-upload.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../version.js';
+import { voiceIdParams } from '../loras/loras.schemas.js';
+import { FORMS } from '../loras/voice-upload.js';
 
 export const OPENAPI_VERSION = '3.1.0';
 /** The security scheme's name in the document: a bearer API key. */
