@@ -11,15 +11,10 @@ import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import type { TrainingWorker, TrainingWorkerOptions } from '../workers/training-worker.js';
+import { TestClock } from './test-clock.js';
 import { openTestDatabase } from './test-database.js';
 
-export class TestClock implements Clock {
-  private t = new Date('2026-01-15T12:00:00Z').getTime();
-  now = (): Date => new Date(this.t);
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
+export { TestClock };
 
 export interface TestContext {
   app: FastifyInstance;

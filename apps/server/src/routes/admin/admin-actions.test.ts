@@ -6,10 +6,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, invitations, ledgerEntries, users } from '../../db/schema.js';
 import { voiceFolder } from '../../storage/voice-files.js';
+import { rowsOfUser } from '../../test/factories/users.js';
 import { quickVoice } from '../../test/quick-voice.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
 import { enableTwoFactor } from '../../test/two-factor.js';
-import { rowsOfUser } from '../../test/user-rows.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

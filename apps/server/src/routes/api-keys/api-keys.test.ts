@@ -6,8 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, users } from '../../db/schema.js';
 import { hashToken } from '../../services/tokens.js';
+import { createVoice } from '../../test/factories/voices.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
-import { addVoiceRow } from '../../test/voice-rows.js';
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -35,7 +35,7 @@ async function createKey(client: TestClient, body: Record<string, unknown>) {
   return createdApiKeySchema.parse(res.json());
 }
 
-const addVoice = (userId: string, name: string) => addVoiceRow(ctx, userId, { name });
+const addVoice = (userId: string, name: string) => createVoice(ctx, userId, { name });
 
 describe('/api/auth/api-keys', () => {
   it('shows the secret once, keeps only its hash, and lists the key without it', async () => {

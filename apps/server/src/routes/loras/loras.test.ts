@@ -4,8 +4,8 @@ import { voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, type VoiceRow, voices } from '../../db/schema.js';
+import { createVoice } from '../../test/factories/voices.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
-import { addVoiceRow } from '../../test/voice-rows.js';
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** A Voice stored directly, with an adapter file in its folder. */
-const addVoice = (userId: string, patch: Partial<VoiceRow> = {}) => addVoiceRow(ctx, userId, patch);
+const addVoice = (userId: string, patch: Partial<VoiceRow> = {}) => createVoice(ctx, userId, patch);
 
 const rowOf = async (id: string) => (await ctx.database.db.select().from(voices).where(eq(voices.id, id)))[0];
 
