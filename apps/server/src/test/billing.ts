@@ -4,23 +4,21 @@
 import type { User } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { activities, type UserRow, usageTranches, users } from '../db/schema.js';
+import { users } from '../db/schema.js';
 import { OfflineProvider, offlineWebhookSecret } from '../payments/offline-provider.js';
 import { signPayload } from '../payments/stripe-events.js';
-import { withCheckDigit } from '../payments/test-cards.js';
-import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { loadSecretKey } from '../security/secret-box.js';
 import type { Services } from '../services/index.js';
+import { userRow } from './account-state.js';
+import { freshCard } from './cards.js';
+import { type DeliveredEvent, PRIORITY_SUPPORT_URL, settleOffline } from './service-context.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from './test-app.js';
 import { enableTwoFactor } from './two-factor.js';
 
-export interface DeliveredEvent {
-  id: string;
-  type: string;
-  data: { object: Record<string, unknown> };
-  payload: string;
-  signature: string;
-}
+// One way to read an account, make a card or wait for events, for route and service tests alike.
+export { expectLedgerExplainsBalances, total } from './account-state.js';
+export { CARD_DECLINED_LATER, freshCard } from './cards.js';
+export { type DeliveredEvent, PRIORITY_SUPPORT_URL } from './service-context.js';
 
 export interface BillingTestContext extends TestContext {
   provider: OfflineProvider;
@@ -30,8 +28,6 @@ export interface BillingTestContext extends TestContext {
   /** The offline provider's webhook signing secret on this server. */
   webhookSecret: string;
 }
-
-export const PRIORITY_SUPPORT_URL = 'https://book.example/ownvoice-priority';
 
 /** A server selling plans through the offline provider, recording what it delivers. */
 export async function createBillingContext(): Promise<BillingTestContext> {
@@ -67,25 +63,9 @@ export async function pressCheckout(
   return res.headers.location as string;
 }
 
-let cardSerial = 0;
-
-/**
- * A card number nobody used before in this process (a valid check digit, so the offline
- * checkout takes it as a working card): each buyer's card has its own fingerprint, as people's do.
- */
-export function freshCard(): string {
-  return withCheckDigit(`4${String(Date.now() % 1e9).padStart(9, '0')}${String(++cardSerial).padStart(5, '0')}`);
-}
-
 /** Waits until the offline provider's events so far have been delivered and handled. */
-export async function settle(ctx: TestContext): Promise<void> {
-  const offline = ctx.app.platform.services.payments?.offline;
-  // Held back on purpose: the test delivers them itself.
-  if (!offline || offline.deliveryMode === 'manual') return;
-  await offline.settled();
-  await offline.deliverPending();
-  // What those deliveries caused (a refund, a cancellation) is delivered in a round of its own.
-  await offline.settled();
+async function settle(ctx: TestContext): Promise<void> {
+  await settleOffline(ctx.app.platform.services.payments?.offline);
 }
 
 /** Starts a checkout through `path` and pays it; answers where the browser lands. */
@@ -94,24 +74,6 @@ export async function buy(ctx: TestContext, client: TestClient, path: string, bo
   expect(res.statusCode, res.body).toBe(200);
   return pressCheckout(ctx, res.json<{ url: string }>().url, 'pay');
 }
-
-export async function userRow(ctx: TestContext, id: string): Promise<UserRow> {
-  const [row] = await ctx.database.db.select().from(users).where(eq(users.id, id));
-  if (!row) throw new Error(`no user ${id}`);
-  return row;
-}
-
-/** Every tranche holds the sum of its ledger lines, and the storage total the sum of its lines. */
-export async function expectLedgerExplainsBalances(ctx: TestContext, userId: string): Promise<void> {
-  const ledger = new LedgerRepository(ctx.database.db);
-  const sums = await ledger.sumsByTranche(userId);
-  const tranches = await ctx.database.db.select().from(usageTranches).where(eq(usageTranches.userId, userId));
-  expect(tranches.length).toBeGreaterThan(0);
-  for (const tranche of tranches) expect(sums.get(tranche.id) ?? 0, `tranche ${tranche.id}`).toBe(tranche.amount);
-  expect(await ledger.sum(userId, 'storageSlots')).toBe((await userRow(ctx, userId)).modelStorageSlotsTotal);
-}
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A new account and its id. */
 export async function signUp(ctx: TestContext): Promise<{ client: TestClient; id: string }> {
@@ -122,27 +84,6 @@ export async function signUp(ctx: TestContext): Promise<{ client: TestClient; id
 
 export const me = async (client: TestClient): Promise<User> =>
   (await client.get('/api/auth/me')).json<{ user: User }>().user;
-
-/** What a list of tranches adds up to. */
-export const total = (tranches: readonly { amount: number }[]): number =>
-  tranches.reduce((sum, t) => sum + t.amount, 0);
-
-/** What each invoice the provider reported paid for a user charged, in cents, oldest first. */
-export async function invoicesPaid(ctx: BillingTestContext, userId: string): Promise<unknown[]> {
-  await settle(ctx);
-  return ctx.delivered
-    .filter((e) => e.type === 'invoice.paid')
-    .filter(
-      (e) =>
-        (e.data.object.parent as { subscription_details: { metadata: Record<string, string> } }).subscription_details
-          .metadata.ownvoice_user_id === userId,
-    )
-    .map((e) => e.data.object.amount_paid);
-}
-
-/** Stripe's test cards (payments/test-cards.ts): saved but declined when charged, and one whose bank asks to confirm. */
-export const CARD_DECLINED_LATER = '4000000000000341';
-export const CARD_NEEDS_CONFIRMING = '4000002760003184';
 
 /** Starts a checkout through `path` without paying it: its id and page. */
 export async function openCheckout(
@@ -207,29 +148,4 @@ export async function adminWithCode(ctx: TestContext): Promise<{ client: TestCli
       return mfa.code();
     },
   };
-}
-
-/**
- * Moves the service clock on by `ms`, an hour at a time with the person using the site (so the
- * session stays alive), then runs billing's scheduled work as the job would and waits for its events.
- */
-export async function passTime(ctx: TestContext, client: TestClient, ms: number): Promise<void> {
-  for (let left = ms; left > 0; left -= HOUR_MS) {
-    ctx.clock.advance(Math.min(HOUR_MS, left));
-    expect((await client.get('/api/auth/me')).statusCode).toBe(200);
-  }
-  await ctx.app.platform.services.billing.tick();
-  await settle(ctx);
-}
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/** The actions in a user's activity log, oldest first. */
-export async function actionsOf(ctx: TestContext, userId: string): Promise<string[]> {
-  const rows = await ctx.database.db
-    .select({ action: activities.action })
-    .from(activities)
-    .where(eq(activities.userId, userId))
-    .orderBy(activities.seq);
-  return rows.map((row) => row.action);
 }

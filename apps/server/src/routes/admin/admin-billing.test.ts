@@ -1,15 +1,16 @@
-// Admin edits on a server that sells plans (decision 20.6): a plan comes only with its payment, so
-// an admin cannot give one or take a paying person's away by hand; a subscription status edit is
-// the person's own Cancel or Reactivate, done through the payment provider.
+// The admin console's billing routes over HTTP, on a server that sells plans: a person's payments,
+// a refund and a reconciliation (each with a fresh second factor), billing's state, and a plan
+// edit refused with its status. What a refund takes back, reconciliation's finds and the plan-edit
+// rules (decision 20.6) are services/billing/billing-admin.service.test.ts's.
+import { PACKS, packCheckoutMetadata, type User } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminWithCode,
   type BillingTestContext,
   buy,
   createBillingContext,
-  customerOf,
-  me,
   signUp,
+  total,
 } from '../../test/billing.js';
 
 let ctx: BillingTestContext;
@@ -20,55 +21,44 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const editLimits = (userId: string, body: unknown) =>
-  admin.client.request('PATCH', `/api/admin/users/${userId}/limits`, body, { 'x-mfa-token': admin.code() });
+const confirmed = (method: 'POST' | 'PATCH', url: string, body?: unknown) =>
+  admin.client.request(method, url, body, { 'x-mfa-token': admin.code() });
 
-describe('admin edits with payments on', () => {
-  it('refuses to give a paid plan for nothing, which would unlock priority support', async () => {
+describe('admin billing routes', () => {
+  it('list a person’s payments and refund one, answering the payment and the person as they are now', async () => {
     const { client, id } = await signUp(ctx);
-    const res = await editLimits(id, { plan: { name: 'virtuoso' } });
+    await buy(ctx, client, '/api/stripe/create-checkout-session', {
+      metadata: packCheckoutMetadata('extra_chunk_edits'),
+    });
+    const listed = await admin.client.get(`/api/admin/users/${id}/payments`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [pack] = listed.json<{ data: { payments: { id: string; outcome: string }[] } }>().data.payments;
+    expect(pack).toMatchObject({ outcome: 'granted' });
+
+    const res = await confirmed('POST', `/api/admin/users/${id}/payments/${pack?.id}/refund`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    const { data } = res.json<{ data: { payment: { refundedCents: number }; user: User } }>();
+    expect(data.payment.refundedCents).toBe(PACKS.extra_chunk_edits.priceCents);
+    expect(total(data.user.usageLimits.chunkEdits)).toBe(0);
+    const again = await confirmed('POST', `/api/admin/users/${id}/payments/${pack?.id}/refund`, {});
+    expect(again.statusCode).toBe(400);
+    const unknown = await confirmed('POST', `/api/admin/users/${id}/payments/in_offline_nothing/refund`, {});
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('run a reconciliation and show billing’s state', async () => {
+    const res = await confirmed('POST', '/api/admin/billing/reconcile');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ data: { repaired: 0, error: null } });
+    const status = await admin.client.get('/api/admin/billing');
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json()).toMatchObject({ data: { lastReconciliation: { repaired: 0 }, pendingActions: 0 } });
+  });
+
+  it('answer a plan edit that payments own with 409', async () => {
+    const { id } = await signUp(ctx);
+    const res = await confirmed('PATCH', `/api/admin/users/${id}/limits`, { plan: { name: 'virtuoso' } });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'PLAN_MANAGED_BY_PROVIDER' });
-    expect((await me(client)).plan.name).toBe('none');
-    expect((await client.get('/api/plans/priority-support-link')).statusCode).toBe(403);
-  });
-
-  it('refuses to set a paying person’s plan by hand, which would leave their card charged', async () => {
-    const { client, id } = await signUp(ctx);
-    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'pro', billingCycle: 'monthly' });
-    const res = await editLimits(id, { plan: { name: 'none' } });
-    expect(res.statusCode).toBe(409);
-    expect(res.json<{ msg: string }>().msg).toContain('grant usage instead');
-    expect((await me(client)).plan.name).toBe('pro');
-  });
-
-  it('cancels and reactivates through the provider, with the admin in the log', async () => {
-    const { client, id } = await signUp(ctx);
-    await buy(ctx, client, '/api/stripe/change-plan', { plan: 'minimum', billingCycle: 'annual' });
-    const subscriptionId = (await me(client)).subscription.stripeSubscriptionId ?? '';
-
-    const cancelled = await editLimits(id, { subscription: { status: 'canceled' } });
-    expect(cancelled.statusCode, cancelled.body).toBe(200);
-    expect((await me(client)).subscription).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
-    expect((await ctx.provider.getSubscription(subscriptionId))?.cancelAtPeriodEnd).toBe(true);
-
-    const reactivated = await editLimits(id, { subscription: { status: 'active' } });
-    expect(reactivated.statusCode, reactivated.body).toBe(200);
-    expect((await ctx.provider.getSubscription(subscriptionId))?.cancelAtPeriodEnd).toBe(false);
-    expect((await me(client)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
-    expect(await ctx.provider.listSubscriptions(await customerOf(ctx, id))).toHaveLength(1);
-
-    const log = await admin.client.get(`/api/admin/users/${id}/activities`);
-    const details = log.json<{ data: { activities: { action: string; details: string }[] } }>().data.activities;
-    expect(details.filter((a) => a.action === 'limits_changed').map((a) => a.details)).toEqual([
-      'Subscription status canceled → active',
-      'Subscription status active → canceled',
-    ]);
-  });
-
-  it('refuses a status edit for someone who pays nothing, instead of pretending', async () => {
-    const { id } = await signUp(ctx);
-    const res = await editLimits(id, { subscription: { status: 'canceled' } });
-    expect(res.statusCode).toBe(409);
   });
 });

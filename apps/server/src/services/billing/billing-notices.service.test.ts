@@ -1,63 +1,38 @@
-// Billing's e-mail notices through a real SMTP server (test/mail-server.ts), driven through the
-// offline provider's checkout and its webhook: the trial's start (when it ends, what it charges),
-// the receipt of the first charge and of a pack, a renewal, a declined card with where to pay,
-// a cancellation and the plan's end, a refund with what it took back. Each arrives once, with
-// its link; replayed events and settling the same payment again send nothing more, a transaction
-// that rolls back sends nothing; a muted notice is not sent while a required one (the declined
-// card) is.
-import { NOTICES, PAY_LATER_FIRST_CHARGE_CENTS, PLANS, packCheckoutMetadata } from '@ownvoice/shared';
+// Billing's e-mail notices, as BillingEventsService sends them through the mail queue to a real
+// SMTP server (test/mail-server.ts), driven through the services and the offline provider without
+// HTTP: the trial's start (when it ends, what it charges), the receipt of the first charge and of
+// a pack, a renewal, a declined card with where to pay, a cancellation and the plan's end, a
+// refund with what it took back. Each arrives once, with its link; replayed events and settling
+// the same payment again send nothing more, a transaction that rolls back after a notice was
+// asked for sends nothing; a muted notice is not sent while a required one (the declined card) is.
+import { NOTICES, PAY_LATER_FIRST_CHARGE_CENTS, PLANS } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailMessages, users } from '../../db/schema.js';
+import { mailMessages } from '../../db/schema.js';
 import { formatWhen } from '../../mail/layout.js';
-import { OfflineProvider, offlineWebhookSecret } from '../../payments/offline-provider.js';
 import { PaymentsRepository } from '../../repositories/payments.repository.js';
-import { loadSecretKey } from '../../security/secret-box.js';
-import {
-  buy,
-  CARD_DECLINED_LATER,
-  customerOf,
-  DAY_MS,
-  type DeliveredEvent,
-  me,
-  passTime,
-  postWebhook,
-  settle,
-  userRow,
-} from '../../test/billing.js';
+import { total } from '../../test/account-state.js';
+import { CARD_DECLINED_LATER } from '../../test/cards.js';
+import { DAY_MS } from '../../test/factories/rows.js';
+import { createUser } from '../../test/factories/users.js';
 import { deliveredTo } from '../../test/mail-inbox.js';
 import { startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
-import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
+import { type BillingServiceContext, ORIGIN, openBillingServiceContext } from '../../test/service-context.js';
 
 const SITE = 'https://ownvoice.example';
 const ACCOUNT = `${SITE}/dashboard/account`;
 
 let smtp: TestMailServer;
-let ctx: TestContext;
-let provider: OfflineProvider;
-let webhookSecret: string;
-const delivered: DeliveredEvent[] = [];
+let ctx: BillingServiceContext;
 
 beforeAll(async () => {
   smtp = await startTestMailServer();
-  ctx = await createTestContext({
-    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: undefined },
-    starterAllowance: null,
+  ctx = await openBillingServiceContext({
     publicUrl: SITE,
     mail: { smtpUrl: smtp.url, from: 'OwnVoice <no-reply@ownvoice.test>', outboxDir: '/nonexistent', siteUrl: SITE },
   });
-  // As test/billing.ts's createBillingContext: every event the provider delivers is kept, so it
-  // can be delivered again.
-  const { payments } = ctx.app.platform.services;
-  if (!payments || !(payments.provider instanceof OfflineProvider)) throw new Error('expected the offline provider');
-  provider = payments.provider;
-  provider.connect(async (payload, signature) => {
-    delivered.push({ ...(JSON.parse(payload) as Omit<DeliveredEvent, 'payload' | 'signature'>), payload, signature });
-    await payments.events.receive(Buffer.from(payload), signature);
-  });
-  webhookSecret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
-  await ctx.app.platform.startMailDelivery({ pollingIntervalSeconds: 0.5 });
+  await ctx.platform.startMailDelivery({ pollingIntervalSeconds: 0.5 });
 });
 afterAll(async () => {
   await ctx.close();
@@ -65,15 +40,9 @@ afterAll(async () => {
 });
 
 /** A buyer with a confirmed address, and the notices they switched off. */
-async function buyer(muted: string[] = []): Promise<{ client: TestClient; id: string; email: string }> {
-  const client = ctx.client();
-  const account = newAccount('notice');
-  const id: string = (await client.register(account)).res.json().user.id;
-  await ctx.database.db
-    .update(users)
-    .set({ emailVerifiedAt: ctx.clock.now(), mutedNotices: muted })
-    .where(eq(users.id, id));
-  return { client, id, email: account.email };
+async function buyer(muted: string[] = []): Promise<{ id: string; email: string }> {
+  const { id, email } = await createUser(ctx, { mutedNotices: muted });
+  return { id, email };
 }
 
 /** What `email` received, once everything queued for it has been delivered. */
@@ -92,15 +61,13 @@ function one(mails: ParsedMail[], subject: string, link: string): ParsedMail {
 const subjects = (mails: ParsedMail[]) => mails.map((m) => m.subject);
 
 describe('a plan’s life, told by e-mail', () => {
-  let client: TestClient;
   let id: string;
   let email: string;
 
   it('says at the trial’s start when it ends and what the first charge will be', async () => {
-    ({ client, id, email } = await buyer());
+    ({ id, email } = await buyer());
     const startedAt = ctx.clock.now();
-    await buy(ctx, client, '/api/stripe/onboarding/pay-later/setup-session');
-    expect((await me(client)).plan.name).toBe('trial');
+    expect((await ctx.startTrial(id)).planName).toBe('trial');
     const mail = one(await inbox(email), 'Your OwnVoice trial ends tomorrow', ACCOUNT);
     expect(mail.text).toContain(
       `Your trial ends on ${formatWhen(new Date(startedAt.getTime() + DAY_MS))}. Then the Minimum plan starts and your saved card is charged $10.00.`,
@@ -109,14 +76,14 @@ describe('a plan’s life, told by e-mail', () => {
   });
 
   it('sends a receipt for the first charge when the plan starts', async () => {
-    await passTime(ctx, client, DAY_MS + 60_000);
-    expect((await me(client)).plan.name).toBe('minimum');
+    await ctx.passTime(DAY_MS + 60_000);
+    expect((await ctx.view(id)).plan.name).toBe('minimum');
     const mail = one(await inbox(email), 'Receipt: $10.00 to OwnVoice', ACCOUNT);
     expect(mail.text).toContain('Minimum (monthly) and the trial day, $10.00.');
   });
 
   it('says the plan renewed when the next period is paid', async () => {
-    await passTime(ctx, client, 31 * DAY_MS);
+    await ctx.passTime(31 * DAY_MS);
     const price = `$${(PLANS.minimum.monthlyCents / 100).toFixed(2)}`;
     const mail = one(await inbox(email), `Your OwnVoice plan renewed: ${price}`, ACCOUNT);
     expect(mail.text).toContain(`Minimum (monthly), ${price}. Thank you.`);
@@ -125,15 +92,14 @@ describe('a plan’s life, told by e-mail', () => {
   });
 
   it('says when a cancelled plan ends, and then that it ended', async () => {
-    const cancel = await client.post('/api/stripe/cancel-subscription');
-    expect(cancel.statusCode, cancel.body).toBe(200);
-    await settle(ctx);
-    const endsAt = (await userRow(ctx, id)).currentPeriodEnd;
+    await ctx.billing.cancel(await ctx.reload(id));
+    await ctx.settle();
+    const endsAt = (await ctx.reload(id)).currentPeriodEnd;
     const ending = one(await inbox(email), 'Your OwnVoice plan is cancelled', ACCOUNT);
     expect(ending.text).toContain(`Your Minimum (monthly) plan is cancelled and ends on ${formatWhen(endsAt as Date)}`);
 
-    await passTime(ctx, client, 31 * DAY_MS);
-    expect((await me(client)).plan.name).toBe('none');
+    await ctx.passTime(31 * DAY_MS);
+    expect((await ctx.view(id)).plan.name).toBe('none');
     const ended = one(await inbox(email), 'Your OwnVoice plan has ended', `${SITE}/dashboard/plans`);
     expect(ended.text).toContain('Your Minimum (monthly) plan has ended.');
   });
@@ -141,18 +107,18 @@ describe('a plan’s life, told by e-mail', () => {
 
 describe('a pack and its refund', () => {
   it('sends a receipt naming what was bought, and a refund saying what it took back', async () => {
-    const { client, id, email } = await buyer();
-    await buy(ctx, client, '/api/stripe/create-checkout-session', { metadata: packCheckoutMetadata('extra_model') });
+    const { id, email } = await buyer();
+    await ctx.pay(await ctx.billing.startPackCheckout(await ctx.reload(id), ['extra_model'], ORIGIN));
     const receipt = one(await inbox(email), 'Receipt: $8.99 to OwnVoice', ACCOUNT);
     expect(receipt.text).toContain(': 1 Voice training, $8.99.');
 
     const [payment] = await new PaymentsRepository(ctx.database.db).listForUser(id, 5);
-    await provider.refund({
+    await ctx.provider.refund({
       paymentIntentId: payment?.paymentIntentId ?? '',
       amountCents: null,
       idempotencyKey: 'notice-test-refund',
     });
-    await settle(ctx);
+    await ctx.settle();
     const refund = one(await inbox(email), 'Refund: $8.99 from OwnVoice', ACCOUNT);
     expect(refund.text).toContain('We refunded $8.99 for 1 trainable Voice.');
     expect(refund.text).toContain('What it paid for was taken back: 1 Voice training.');
@@ -162,11 +128,11 @@ describe('a pack and its refund', () => {
 describe('a declined card', () => {
   it('is told with where to pay, even with every notice muted, which stay unsent', async () => {
     const switchable = NOTICES.filter((n) => !n.required).map((n) => n.key);
-    const { client, id, email } = await buyer(switchable);
-    await buy(ctx, client, '/api/stripe/onboarding/pay-later/setup-session');
-    await provider.setCard(await customerOf(ctx, id), CARD_DECLINED_LATER);
-    await passTime(ctx, client, DAY_MS + 60_000);
-    const due = (await me(client)).subscription.paymentDue;
+    const { id, email } = await buyer(switchable);
+    await ctx.startTrial(id);
+    await ctx.provider.setCard(await ctx.customerOf(id), CARD_DECLINED_LATER);
+    await ctx.passTime(DAY_MS + 60_000);
+    const due = (await ctx.view(id)).subscription.paymentDue;
     expect(due?.payUrl).toMatch(/^\/api\/offline-checkout\/invoice\/in_offline_/);
 
     const mails = await inbox(email);
@@ -178,10 +144,10 @@ describe('a declined card', () => {
       .select({ kind: mailMessages.kind })
       .from(mailMessages)
       .where(eq(mailMessages.userId, id));
-    expect(kinds.map((k) => k.kind).filter((k) => k !== 'verify_email')).toEqual(['card_declined']);
+    expect(kinds.map((k) => k.kind)).toEqual(['card_declined']);
 
     // Retried by the job meanwhile: still one message for the one failed payment.
-    await passTime(ctx, client, 2 * 60 * 60 * 1000);
+    await ctx.passTime(2 * 60 * 60 * 1000);
     expect(subjects(await inbox(email)).filter((s) => s === 'Your OwnVoice payment did not go through')).toHaveLength(
       1,
     );
@@ -189,12 +155,40 @@ describe('a declined card', () => {
 });
 
 describe('a transaction that rolls back', () => {
-  it('sends nothing; the delivery that then succeeds sends once', async () => {
-    const { client, email } = await buyer();
-    const { activity } = ctx.app.platform.services;
+  it('sends nothing for a notice asked for before the rollback; the delivery that then succeeds sends once', async () => {
+    const { id, email } = await buyer();
+    // The pack's grant fails at its last step, a read after its receipt was asked for.
+    const find = PaymentsRepository.prototype.find;
+    let failures = 0;
+    PaymentsRepository.prototype.find = async function (this: PaymentsRepository, ...args) {
+      if (failures === 0) {
+        failures += 1;
+        throw new Error('the database went away');
+      }
+      return find.apply(this, args);
+    };
+    try {
+      await ctx.pay(await ctx.billing.startPackCheckout(await ctx.reload(id), ['extra_model'], ORIGIN));
+    } finally {
+      PaymentsRepository.prototype.find = find;
+    }
+    expect(failures).toBe(1);
+    expect(total((await ctx.view(id)).usageLimits.modelsTrained)).toBe(0);
+    expect(subjects(await inbox(email))).not.toContain('Receipt: $8.99 to OwnVoice');
+
+    // The provider delivers the event again later, and this time it holds.
+    ctx.clock.advance(5 * 60_000);
+    await ctx.settle();
+    expect(total((await ctx.view(id)).usageLimits.modelsTrained)).toBe(1);
+    one(await inbox(email), 'Receipt: $8.99 to OwnVoice', ACCOUNT);
+  });
+
+  it('sends nothing for a delivery that failed; the delivery that then succeeds sends once', async () => {
+    const { id, email } = await buyer();
+    const { activity } = ctx.services;
     const record = activity.record.bind(activity);
     let failures = 0;
-    // The trial's start fails at its last step, after its notice was asked for.
+    // The trial's start fails at its activity row, just before its notice would be asked for.
     activity.record = async (entry, db) => {
       if (entry.action === 'trial_started' && failures === 0) {
         failures += 1;
@@ -203,34 +197,33 @@ describe('a transaction that rolls back', () => {
       return record(entry, db);
     };
     try {
-      await buy(ctx, client, '/api/stripe/onboarding/pay-later/setup-session');
+      await ctx.startTrial(id);
     } finally {
       activity.record = record;
     }
     expect(failures).toBe(1);
-    expect((await me(client)).plan.name).toBe('none');
+    expect((await ctx.view(id)).plan.name).toBe('none');
     expect(subjects(await inbox(email))).not.toContain('Your OwnVoice trial ends tomorrow');
 
     // The provider delivers the event again later, and this time it holds.
     ctx.clock.advance(5 * 60_000);
-    await settle(ctx);
-    expect((await me(client)).plan.name).toBe('trial');
+    await ctx.settle();
+    expect((await ctx.view(id)).plan.name).toBe('trial');
     one(await inbox(email), 'Your OwnVoice trial ends tomorrow', ACCOUNT);
   });
 });
 
 describe('events again', () => {
   it('send nothing more when replayed, or when the same payments are settled again', async () => {
-    await settle(ctx);
+    await ctx.settle();
     const before = smtp.received.length;
     const rowsBefore = (await ctx.database.db.select().from(mailMessages)).length;
+    const { delivered } = ctx;
+    const { events } = ctx.payments;
     expect(delivered.length).toBeGreaterThan(10);
-    for (const event of delivered) {
-      const res = await postWebhook(ctx, event.payload, webhookSecret);
-      expect(res.statusCode, res.body).toBe(200);
-    }
+    // Every delivery again, signed as it was sent, as the webhook hands it on.
+    for (const event of delivered) await events.receive(Buffer.from(event.payload), event.signature);
     // Reconciliation's way: the same facts settled again, without an event.
-    const events = ctx.app.platform.services.payments?.events;
     let settled = 0;
     for (const event of delivered.filter((e) => e.type === 'invoice.paid')) {
       const invoice = event.data.object as {
@@ -239,19 +232,19 @@ describe('events again', () => {
       };
       const userId = invoice.parent.subscription_details.metadata.ownvoice_user_id;
       if (!userId) continue;
-      expect(await events?.settleInvoice(userId, invoice.id)).toBe(false);
+      expect(await events.settleInvoice(userId, invoice.id)).toBe(false);
       settled += 1;
     }
     for (const event of delivered.filter((e) => e.type === 'checkout.session.completed')) {
       const checkout = event.data.object as { id: string; metadata?: Record<string, string> };
       const userId = checkout.metadata?.ownvoice_user_id;
       if (!userId) continue;
-      expect(await events?.settleCheckout(userId, checkout.id)).toBe(false);
+      expect(await events.settleCheckout(userId, checkout.id)).toBe(false);
       settled += 1;
     }
     // The first charge and the renewal, the trials' saved cards and the pack.
     expect(settled).toBeGreaterThanOrEqual(5);
-    await settle(ctx);
+    await ctx.settle();
     expect((await ctx.database.db.select().from(mailMessages)).length).toBe(rowsBefore);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(smtp.received.length).toBe(before);
