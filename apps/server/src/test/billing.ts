@@ -5,13 +5,18 @@ import type { User } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { users } from '../db/schema.js';
-import { OfflineProvider, offlineWebhookSecret } from '../payments/offline-provider.js';
+import { type OfflineProvider, offlineWebhookSecret } from '../payments/offline-provider.js';
 import { signPayload } from '../payments/stripe-events.js';
 import { loadSecretKey } from '../security/secret-box.js';
 import type { Services } from '../services/index.js';
 import { userRow } from './account-state.js';
 import { freshCard } from './cards.js';
-import { type DeliveredEvent, PRIORITY_SUPPORT_URL, settleOffline } from './service-context.js';
+import {
+  type DeliveredEvent,
+  PRIORITY_SUPPORT_URL,
+  recordOfflineDeliveries,
+  settleOffline,
+} from './service-context.js';
 import { createTestContext, newAccount, type TestClient, type TestContext } from './test-app.js';
 import { enableTwoFactor } from './two-factor.js';
 
@@ -35,14 +40,7 @@ export async function createBillingContext(): Promise<BillingTestContext> {
     billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: PRIORITY_SUPPORT_URL },
     starterAllowance: null,
   });
-  const { payments } = ctx.app.platform.services;
-  if (!payments || !(payments.provider instanceof OfflineProvider)) throw new Error('expected the offline provider');
-  const provider = payments.provider;
-  const delivered: DeliveredEvent[] = [];
-  provider.connect(async (payload, signature) => {
-    delivered.push({ ...(JSON.parse(payload) as Omit<DeliveredEvent, 'payload' | 'signature'>), payload, signature });
-    await payments.events.receive(Buffer.from(payload), signature);
-  });
+  const { payments, provider, delivered } = recordOfflineDeliveries(ctx.app.platform.services);
   const webhookSecret = offlineWebhookSecret(loadSecretKey(ctx.config.secretKey, ctx.config.dataDir));
   return { ...ctx, provider, payments, delivered, webhookSecret };
 }

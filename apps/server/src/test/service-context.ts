@@ -101,14 +101,16 @@ export interface BillingServiceContext extends ServiceTestContext {
   customerOf(userId: string): Promise<string>;
 }
 
-/** Services selling plans through the offline provider, recording every event it delivers. */
-export async function openBillingServiceContext(overrides: Partial<Config> = {}): Promise<BillingServiceContext> {
-  const ctx = await openServiceTestContext({
-    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: PRIORITY_SUPPORT_URL },
-    starterAllowance: null,
-    ...overrides,
-  });
-  const { payments, billing } = ctx.services;
+/**
+ * Connects the offline provider to the event handler as its webhook delivery would, keeping every
+ * event it delivers, in order.
+ */
+export function recordOfflineDeliveries(services: Services): {
+  payments: Payments;
+  provider: OfflineProvider;
+  delivered: DeliveredEvent[];
+} {
+  const { payments } = services;
   if (!payments || !(payments.provider instanceof OfflineProvider)) throw new Error('expected the offline provider');
   const provider = payments.provider;
   const delivered: DeliveredEvent[] = [];
@@ -116,6 +118,18 @@ export async function openBillingServiceContext(overrides: Partial<Config> = {})
     delivered.push({ ...(JSON.parse(payload) as Omit<DeliveredEvent, 'payload' | 'signature'>), payload, signature });
     await payments.events.receive(Buffer.from(payload), signature);
   });
+  return { payments, provider, delivered };
+}
+
+/** Services selling plans through the offline provider, recording every event it delivers. */
+export async function openBillingServiceContext(overrides: Partial<Config> = {}): Promise<BillingServiceContext> {
+  const ctx = await openServiceTestContext({
+    billing: { provider: 'offline', publicUrl: undefined, prioritySupportUrl: PRIORITY_SUPPORT_URL },
+    starterAllowance: null,
+    ...overrides,
+  });
+  const { billing } = ctx.services;
+  const { payments, provider, delivered } = recordOfflineDeliveries(ctx.services);
   const settle = () => settleOffline(provider);
   const pay = async (checkout: { id: string }, card = freshCard()) => {
     try {
