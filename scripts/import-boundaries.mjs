@@ -60,13 +60,15 @@ const ENGINE_ORDER =
 
 /** Folder rules: [workspace, includes, pattern groups] — tests (*.test.ts) are exempt from folder rules. */
 function folderRules() {
-  const web = [1, 2, 3].map((depth) => {
+  // A feature's tests may also use the web app's test helpers (src/test); its code may not.
+  const web = [1, 2, 3].flatMap((depth) => {
     const up = '../'.repeat(depth);
     const files = `apps/web/src/features/*/${'*/'.repeat(depth - 1)}`;
+    const allowed = [`${up}**`, `!${up}../lib/**`, `!${up}../components/**`];
+    const tests = [`${files}*.test.ts`, `${files}*.test.tsx`];
     return [
-      'web',
-      [`${files}*.ts`, `${files}*.tsx`],
-      [{ group: [`${up}**`, `!${up}../lib/**`, `!${up}../components/**`], message: FEATURE }],
+      ['web', [`${files}*.ts`, `${files}*.tsx`, ...tests.map((t) => `!${t}`)], [{ group: allowed, message: FEATURE }]],
+      ['web', tests, [{ group: [...allowed, `!${up}../test/**`], message: FEATURE }]],
     ];
   });
   const webBelow = [

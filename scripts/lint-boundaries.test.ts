@@ -24,6 +24,8 @@ const refused: [string, string, string][] = [
   ['apps/web/src/lib/server.ts', '@ownvoice/server', 'reaches the server only over HTTP'],
   ['apps/web/src/components/engine.ts', '../../../../packages/engine/src/index.js', 'only over HTTP'],
   ['apps/web/src/features/plans/other.ts', '../voices/api', 'A feature imports only its own files'],
+  ['apps/web/src/features/plans/components/helper.tsx', '../../../test/render', 'A feature imports only its own files'],
+  ['apps/web/src/features/plans/components/other.test.tsx', '../../voices/api', 'A feature imports only its own files'],
   ['apps/server/src/routes/loras/repo.ts', '../../repositories/voices.repository.js', 'A route speaks HTTP'],
   ['apps/server/src/routes/db.ts', '../db/schema.js', 'A route speaks HTTP'],
   ['apps/server/src/services/route.ts', '../routes/loras/loras.routes.js', 'a service never imports a route'],
@@ -44,6 +46,7 @@ const refused: [string, string, string][] = [
 
 /** [file, what it imports]: allowed. */
 const allowed: [string, string][] = [
+  ['apps/web/src/features/plans/components/page.test.tsx', '../../../test/render'],
   ['apps/web/src/features/plans/lib.ts', '../../lib/api'],
   ['apps/server/src/routes/loras/service.ts', '../../services/index.js'],
   ['apps/server/src/routes/loras/rows.test.ts', '../../db/schema.js'],

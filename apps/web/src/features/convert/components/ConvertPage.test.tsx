@@ -5,12 +5,12 @@ import { CONVERT_MESSAGES, type ConvertEvent, type User, type Voice } from '@own
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConvertPage } from '../features/convert/components/ConvertPage';
-import { PATHS } from '../lib/paths';
-import { testUser } from '../lib/test-user';
-import { testVoice } from '../lib/test-voice';
-import { fakeServer, json, openStream, refusal } from './fake-server';
-import { fieldValue, PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from './render';
+import { PATHS } from '../../../lib/paths';
+import { testUser } from '../../../lib/test-user';
+import { testVoice } from '../../../lib/test-voice';
+import { fakeServer, json, openStream, refusal } from '../../../test/fake-server';
+import { fieldValue, PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from '../../../test/render';
+import { ConvertPage } from './ConvertPage';
 
 const VOICE = testVoice({ status: 'active' });
 const STREAM_PATH = `/api/loras/${VOICE._id}/convert-stream`;

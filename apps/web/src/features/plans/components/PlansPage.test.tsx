@@ -5,12 +5,12 @@
 import type { BillingInfo, ChangePlanResponse, CheckoutResponse, User } from '@ownvoice/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PlansPage } from '../features/plans/components/PlansPage';
-import { BILLING_MESSAGES } from '../lib/billing/billing-messages';
-import { PATHS } from '../lib/paths';
-import { testUser } from '../lib/test-user';
-import { fakeServer, json, refusal } from './fake-server';
-import { PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from './render';
+import { BILLING_MESSAGES } from '../../../lib/billing/billing-messages';
+import { PATHS } from '../../../lib/paths';
+import { testUser } from '../../../lib/test-user';
+import { fakeServer, json, refusal } from '../../../test/fake-server';
+import { PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from '../../../test/render';
+import { PlansPage } from './PlansPage';
 
 const CHANGE_PLAN = '/api/stripe/change-plan';
 const PACK_CHECKOUT = '/api/stripe/create-checkout-session';

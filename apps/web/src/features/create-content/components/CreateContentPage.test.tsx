@@ -15,13 +15,13 @@ import {
 import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CreateContentPage } from '../features/create-content/components/CreateContentPage';
-import { SAMPLE_PROMPT } from '../features/create-content/constants';
-import { PATHS } from '../lib/paths';
-import { testUser } from '../lib/test-user';
-import { testVoice } from '../lib/test-voice';
-import { fakeServer, json, openStream, refusal } from './fake-server';
-import { fieldValue, PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from './render';
+import { PATHS } from '../../../lib/paths';
+import { testUser } from '../../../lib/test-user';
+import { testVoice } from '../../../lib/test-voice';
+import { fakeServer, json, openStream, refusal } from '../../../test/fake-server';
+import { fieldValue, PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from '../../../test/render';
+import { SAMPLE_PROMPT } from '../constants';
+import { CreateContentPage } from './CreateContentPage';
 
 const VOICE = testVoice({ status: 'active' });
 const GENERATE_PATH = '/api/content/generate-stream';
