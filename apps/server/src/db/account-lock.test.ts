@@ -45,8 +45,27 @@ describe('the account lock', () => {
   });
 
   it('lets runs for different accounts go on together', async () => {
-    const trace = await overlapping((i) => `billing:account-${i}`, 4, [locks[0] as AccountLock]);
-    expect(trace.slice(0, 4).every((line) => line.startsWith('start'))).toBe(true);
+    // Each run waits inside its lock until all four are inside, not a fixed time: runs that went
+    // one at a time would end by the deadline instead, each before the next began.
+    const n = 4;
+    const trace: string[] = [];
+    let inside = 0;
+    let allInside: () => void = () => {};
+    const everyoneIn = new Promise<void>((resolve) => {
+      allInside = resolve;
+    });
+    const lock = locks[0] as AccountLock;
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        lock.run(`billing:account-${i}`, async () => {
+          trace.push(`start ${i}`);
+          if (++inside === n) allInside();
+          await Promise.race([everyoneIn, pause(5_000)]);
+          trace.push(`end ${i}`);
+        }),
+      ),
+    );
+    expect(trace.slice(0, n).every((line) => line.startsWith('start'))).toBe(true);
   });
 
   it('lets the next run go on after one fails', async () => {
