@@ -60,9 +60,9 @@ export const users = pgTable(
     billingCycle: text('billing_cycle', { enum: ['monthly', 'annual'] }),
     subscriptionStatus: text('subscription_status', { enum: ['active', 'canceled'] }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-    stripeSubscriptionId: text('stripe_subscription_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
     /** The payment provider's customer, created at the first checkout. */
-    stripeCustomerId: text('stripe_customer_id'),
+    providerCustomerId: text('provider_customer_id'),
     /** Chose pay now at onboarding: plan payments are 15% off for life. */
     payNowDiscount: boolean('pay_now_discount').notNull().default(false),
     /** When the pay-later trial began; the minimum plan starts a day later unless finished sooner. */

@@ -38,7 +38,7 @@ export class BillingEventsRepository {
           eq(users.planName, 'trial'),
           isNotNull(users.trialStartedAt),
           lte(users.trialStartedAt, startedBy),
-          isNull(users.stripeSubscriptionId),
+          isNull(users.providerSubscriptionId),
         ),
       );
   }

@@ -69,7 +69,7 @@ export const userViewColumns = {
   trialRefusedAt: users.trialRefusedAt,
   subscriptionStatus: users.subscriptionStatus,
   cancelAtPeriodEnd: users.cancelAtPeriodEnd,
-  stripeSubscriptionId: users.stripeSubscriptionId,
+  providerSubscriptionId: users.providerSubscriptionId,
   currentPeriodEnd: users.currentPeriodEnd,
   pendingPlan: users.pendingPlan,
   pendingBillingCycle: users.pendingBillingCycle,

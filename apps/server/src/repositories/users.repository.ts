@@ -48,7 +48,7 @@ export class UsersRepository {
 
   /** The user a payment provider's customer belongs to. */
   async findIdByCustomer(customerId: string): Promise<string | undefined> {
-    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId));
+    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.providerCustomerId, customerId));
     return row?.id;
   }
 

@@ -209,7 +209,7 @@ export class AdminActionsService {
 
   /** A plan that payments manage is not edited by hand: it would charge one thing and give another. */
   private refusePlanEdit(target: UserRow, plan: UserRow['planName']): void {
-    if (target.stripeSubscriptionId && isPaidPlanName(target.planName)) {
+    if (target.providerSubscriptionId && isPaidPlanName(target.planName)) {
       throw errors.planManagedByProvider(
         `${target.username} pays for ${PLAN_LABELS[target.planName]} through a subscription, so their plan changes only when they change or cancel it. To give them more, grant usage instead.`,
       );

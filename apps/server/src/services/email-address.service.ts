@@ -316,10 +316,10 @@ export class EmailAddressService {
         tx,
       );
       // The provider's customer keeps the address it was created with until told (decision 24).
-      if (user.stripeCustomerId && this.providerActions) {
+      if (user.providerCustomerId && this.providerActions) {
         await this.providerActions.updateCustomerEmail(tx, {
           userId: user.id,
-          customerId: user.stripeCustomerId,
+          customerId: user.providerCustomerId,
           linkId: link.id,
         });
       }
@@ -338,7 +338,7 @@ export class EmailAddressService {
     });
     // Now rather than at the next tick, so the provider's next mail or checkout has it; a failure
     // is logged and left for the billing job, and the change stands either way.
-    if (user.stripeCustomerId) await this.providerActions?.run(user.id);
+    if (user.providerCustomerId) await this.providerActions?.run(user.id);
     return { email: link.email, changed: true };
   }
 

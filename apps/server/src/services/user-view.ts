@@ -50,14 +50,14 @@ export function toUserView(user: UserViewRow, tranches: TrancheAmount[], storage
       payNowAvailable: payNowDiscountAvailable({
         planName: user.planName,
         hadPlan: user.grantedPlan !== null,
-        hasSubscription: user.stripeSubscriptionId !== null,
+        hasSubscription: user.providerSubscriptionId !== null,
       }),
       trialRefused: user.trialRefusedAt !== null && user.planName === 'none',
     },
     subscription: {
       status: user.subscriptionStatus ?? null,
       cancelAtPeriodEnd: user.cancelAtPeriodEnd,
-      stripeSubscriptionId: user.stripeSubscriptionId ?? null,
+      stripeSubscriptionId: user.providerSubscriptionId ?? null,
       currentPeriodEnd: user.currentPeriodEnd?.toISOString() ?? null,
       pendingChange: user.pendingPlan
         ? {

@@ -126,7 +126,7 @@ export function postWebhook(ctx: TestContext, payload: string, secret?: string) 
 
 /** The provider's customer of a user. */
 export async function customerOf(ctx: TestContext, userId: string): Promise<string> {
-  const customerId = (await userRow(ctx, userId)).stripeCustomerId;
+  const customerId = (await userRow(ctx, userId)).providerCustomerId;
   if (!customerId) throw new Error(`user ${userId} has no customer`);
   return customerId;
 }

@@ -167,7 +167,7 @@ export async function openBillingServiceContext(overrides: Partial<Config> = {})
       return invoicesPaidIn(delivered, userId);
     },
     customerOf: async (userId) => {
-      const customerId = (await ctx.reload(userId)).stripeCustomerId;
+      const customerId = (await ctx.reload(userId)).providerCustomerId;
       if (!customerId) throw new Error(`user ${userId} has no customer`);
       return customerId;
     },

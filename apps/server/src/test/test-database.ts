@@ -9,11 +9,15 @@ export const testDatabaseKind = (): 'pglite' | 'postgres' =>
   process.env.OWNVOICE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 export async function openTestDatabase(
-  options: { onIdleError?: (error: Error) => void } = {},
+  options: {
+    onIdleError?: (error: Error) => void;
+    /** Migrations to apply instead of the project's (a test of one migration starts below it). */
+    migrationsFolder?: string;
+  } = {},
 ): Promise<DatabaseHandle> {
   if (testDatabaseKind() === 'pglite') {
     const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
-    await runMigrations(handle);
+    await runMigrations(handle, options.migrationsFolder);
     return handle;
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -32,7 +36,7 @@ export async function openTestDatabase(
     // Closing drops the database WITH (FORCE), which ends its idle connections by design.
     onIdleError: options.onIdleError ?? (() => {}),
   });
-  await runMigrations(handle);
+  await runMigrations(handle, options.migrationsFolder);
   return {
     ...handle,
     close: async () => {

@@ -524,7 +524,7 @@ class Simulation {
   private async customerOf(person: Person): Promise<string | null> {
     if (person.deleted) return person.customerId;
     const [row] = await this.world.ctx.database.db.select().from(users).where(eq(users.id, person.id));
-    return row?.stripeCustomerId ?? null;
+    return row?.providerCustomerId ?? null;
   }
 
   private async unpaidInvoice(person: Person): Promise<string | null> {

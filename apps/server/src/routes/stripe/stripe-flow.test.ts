@@ -175,5 +175,5 @@ async function userEmail(id: string): Promise<string> {
 
 async function customerIdOf(id: string): Promise<string> {
   const [row] = await ctx.database.db.select().from(users).where(eq(users.id, id));
-  return row?.stripeCustomerId ?? '';
+  return row?.providerCustomerId ?? '';
 }

@@ -206,7 +206,7 @@ describe('admin edits with payments on', () => {
   it('cancels and reactivates through the provider, with the admin in the log', async () => {
     const { id } = await createUser(ctx);
     await ctx.subscribe(id, 'minimum', 'annual');
-    const subscriptionId = (await ctx.reload(id)).stripeSubscriptionId ?? '';
+    const subscriptionId = (await ctx.reload(id)).providerSubscriptionId ?? '';
 
     await editLimits(id, { subscription: { status: 'canceled' } });
     expect((await ctx.view(id)).subscription).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });

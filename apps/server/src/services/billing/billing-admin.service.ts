@@ -71,8 +71,8 @@ export class BillingAdminService {
       );
       await events.settlePayment(targetId, paymentIntentId);
       const target = await this.users.findById(targetId);
-      if (body.endSubscription && target?.stripeSubscriptionId && isPaidPlanName(target.planName)) {
-        const subscriptionId = target.stripeSubscriptionId;
+      if (body.endSubscription && target?.providerSubscriptionId && isPaidPlanName(target.planName)) {
+        const subscriptionId = target.providerSubscriptionId;
         await this.call(() => provider.cancelNow(subscriptionId, `admin-refund-end:${paymentId}`));
         await events.syncSubscription(targetId, subscriptionId);
       }

@@ -158,7 +158,7 @@ describe('any order', () => {
   it('never lets a late subscription event undo a newer state', async () => {
     const { id } = await createUser(ctx);
     await ctx.subscribe(id, 'pro', 'monthly');
-    const created = createdEvent((await ctx.reload(id)).stripeSubscriptionId);
+    const created = createdEvent((await ctx.reload(id)).providerSubscriptionId);
     await ctx.billing.cancel(await ctx.reload(id));
     const newest = await ctx.view(id);
 
@@ -173,7 +173,7 @@ describe('any order', () => {
   it('never lets a slow delivery that read an older state overwrite a change made meanwhile', async () => {
     const { id } = await createUser(ctx);
     await ctx.subscribe(id, 'pro', 'monthly');
-    const subscriptionId = (await ctx.reload(id)).stripeSubscriptionId ?? '';
+    const subscriptionId = (await ctx.reload(id)).providerSubscriptionId ?? '';
     const created = createdEvent(subscriptionId);
     // The delivery reads the subscription (not cancelled), then stalls before applying it.
     const read = ctx.provider.getSubscription.bind(ctx.provider);

@@ -152,8 +152,8 @@ export class BillingEventsService {
     const paidAt = event?.created ?? checkout.createdAt;
     return this.transaction(userId, event, async (tx, user) => {
       if (!user) return this.forDeletedAccount(tx, userId, { subscription, invoice, checkout });
-      if (checkout.customerId && !user.stripeCustomerId) {
-        await this.d.users.update(user.id, { stripeCustomerId: checkout.customerId }, tx);
+      if (checkout.customerId && !user.providerCustomerId) {
+        await this.d.users.update(user.id, { providerCustomerId: checkout.customerId }, tx);
       }
       if (checkout.status !== 'complete' || !checkout.paid) return false;
       if (checkout.kind === 'pack') return this.grantPack(tx, user, checkout, payment, paidAt);
@@ -226,7 +226,7 @@ export class BillingEventsService {
       return 'rejected';
     }
     if (known === 'adopted') {
-      if (user.stripeSubscriptionId === state.id) await this.applyState(tx, user, state);
+      if (user.providerSubscriptionId === state.id) await this.applyState(tx, user, state);
       else if (live) {
         // An unpaid subscription a paid one replaced: it must not be paid later.
         await actions.add(tx, {
@@ -240,7 +240,7 @@ export class BillingEventsService {
     }
     const now = this.d.clock.now();
     const running =
-      user.stripeSubscriptionId !== null && user.stripeSubscriptionId !== state.id && isPaidPlanName(user.planName);
+      user.providerSubscriptionId !== null && user.providerSubscriptionId !== state.id && isPaidPlanName(user.planName);
     if (!live || running) {
       await records.decide(tx, { id: state.id, userId: user.id, decision: 'rejected', decidedAt: now });
       if (live) {
@@ -259,11 +259,11 @@ export class BillingEventsService {
       }
       return 'rejected';
     }
-    if (user.stripeSubscriptionId && user.stripeSubscriptionId !== state.id) {
+    if (user.providerSubscriptionId && user.providerSubscriptionId !== state.id) {
       await actions.add(tx, {
         userId: user.id,
         kind: 'cancel_subscription',
-        target: user.stripeSubscriptionId,
+        target: user.providerSubscriptionId,
         reason: 'replaced by a paid subscription',
       });
     }
@@ -397,7 +397,7 @@ export class BillingEventsService {
     fingerprint: string | null,
     others: CheckoutFacts[],
   ): Promise<Settled> {
-    if (user.planName !== 'none' || user.grantedPlan !== null || user.stripeSubscriptionId !== null) return false;
+    if (user.planName !== 'none' || user.grantedPlan !== null || user.providerSubscriptionId !== null) return false;
     const now = this.d.clock.now();
     const keys = trialKeys(user.email, fingerprint);
     if ((await this.d.records.claimedTrialKeys(keys, tx)).length > 0) {
@@ -486,7 +486,7 @@ export class BillingEventsService {
     if (
       lost &&
       row.subscriptionId &&
-      row.subscriptionId === user.stripeSubscriptionId &&
+      row.subscriptionId === user.providerSubscriptionId &&
       isPaidPlanName(user.planName)
     ) {
       await this.d.actions.add(tx, {

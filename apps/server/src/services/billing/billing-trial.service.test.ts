@@ -60,7 +60,7 @@ describe('the pay-later trial', () => {
     await createTrialClaim(ctx, returning.email);
     await expect(ctx.billing.startTrialSetup(returning, ORIGIN)).rejects.toMatchObject({ code: 'TRIAL_UNAVAILABLE' });
     // Refused before anything reached the provider.
-    expect((await ctx.reload(returning.id)).stripeCustomerId).toBeNull();
+    expect((await ctx.reload(returning.id)).providerCustomerId).toBeNull();
   });
 
   it('starts the minimum plan by itself about a day later, charging the $10 first charge', async () => {
@@ -121,7 +121,7 @@ describe('the pay-later trial', () => {
     expect(after.onboarding.step).toBe('registered');
     // No customer was made at the provider, so no checkout either.
     expect(after.plan.name).toBe('none');
-    expect((await ctx.reload(user.id)).stripeCustomerId).toBeNull();
+    expect((await ctx.reload(user.id)).providerCustomerId).toBeNull();
   });
 
   it('ends when the person abandons the setup checkout: nothing starts', async () => {

@@ -93,7 +93,7 @@ export class BillingService {
       );
     }
     return this.forAccount(user, async (fresh) => {
-      if (fresh.planName !== 'none' || fresh.grantedPlan !== null || fresh.stripeSubscriptionId !== null) {
+      if (fresh.planName !== 'none' || fresh.grantedPlan !== null || fresh.providerSubscriptionId !== null) {
         throw errors.subscriptionExists();
       }
       const customerId = await this.customer(fresh);
@@ -138,7 +138,7 @@ export class BillingService {
    */
   async changePlan(user: UserRow, target: PlanSelection, origin: string): Promise<ChangePlanResponse> {
     return this.forAccount(user, async (fresh) => {
-      const subscriptionId = fresh.stripeSubscriptionId;
+      const subscriptionId = fresh.providerSubscriptionId;
       if (!this.hasRunningSubscription(fresh) || !subscriptionId) {
         const session = await this.planCheckout(fresh, target, fresh.payNowDiscount, origin);
         return { mode: 'checkout', id: session.id, action: 'checkout', url: session.url, effectiveAt: null };
@@ -185,7 +185,7 @@ export class BillingService {
   async cancel(user: UserRow): Promise<UserRow> {
     return this.forAccount(user, async (fresh) => {
       const { provider } = this.require();
-      const id = fresh.stripeSubscriptionId;
+      const id = fresh.providerSubscriptionId;
       if (!id || !isPaidPlanName(fresh.planName) || fresh.cancelAtPeriodEnd) {
         throw errors.noSubscription('You have no active subscription to cancel.');
       }
@@ -197,7 +197,7 @@ export class BillingService {
   async reactivate(user: UserRow): Promise<UserRow> {
     return this.forAccount(user, async (fresh) => {
       const { provider } = this.require();
-      const id = fresh.stripeSubscriptionId;
+      const id = fresh.providerSubscriptionId;
       if (!id || !fresh.cancelAtPeriodEnd || !isPaidPlanName(fresh.planName)) {
         throw errors.noSubscription(
           'There is no cancelled subscription to reactivate. Choose a plan to subscribe again.',
@@ -215,7 +215,7 @@ export class BillingService {
   async finishTrial(user: UserRow): Promise<UserRow> {
     return this.forAccount(user, async (fresh) => {
       if (fresh.planName !== 'trial') throw errors.notOnTrial();
-      const started = !fresh.stripeSubscriptionId;
+      const started = !fresh.providerSubscriptionId;
       await this.startPlanAfterTrial(fresh);
       const after = await this.reload(fresh.id);
       const due = after.paymentDue;
@@ -261,7 +261,7 @@ export class BillingService {
     }
     const { provider, events } = this.payments;
     await events.withAccount(user.id, async () => {
-      const customerId = (await this.users.findById(user.id))?.stripeCustomerId ?? user.stripeCustomerId;
+      const customerId = (await this.users.findById(user.id))?.providerCustomerId ?? user.providerCustomerId;
       if (customerId) {
         try {
           for (const subscription of await provider.listSubscriptions(customerId)) {
@@ -294,7 +294,7 @@ export class BillingService {
    * own Cancel and Reactivate do. Answers null when the account pays nothing through a provider.
    */
   async setStatusForAdmin(target: UserRow, status: 'active' | 'canceled'): Promise<UserRow | null> {
-    if (!this.payments || !target.stripeSubscriptionId || !isPaidPlanName(target.planName)) return null;
+    if (!this.payments || !target.providerSubscriptionId || !isPaidPlanName(target.planName)) return null;
     if (status === 'canceled') return target.cancelAtPeriodEnd ? target : this.cancel(target);
     return target.cancelAtPeriodEnd ? this.reactivate(target) : target;
   }
@@ -312,7 +312,7 @@ export class BillingService {
       await events
         .withAccount(user.id, async () => {
           const fresh = await this.users.findById(user.id);
-          if (fresh?.planName === 'trial' && !fresh.stripeSubscriptionId) await this.startPlanAfterTrial(fresh);
+          if (fresh?.planName === 'trial' && !fresh.providerSubscriptionId) await this.startPlanAfterTrial(fresh);
         })
         .catch((error: unknown) =>
           this.options.log.error(error, `could not start the minimum plan after the trial of user ${user.id}`),
@@ -389,8 +389,8 @@ export class BillingService {
   /** The trial's end: charges the saved card once (lock held); a second call reads what the first did. */
   private async startPlanAfterTrial(user: UserRow): Promise<void> {
     const { provider, events } = this.require();
-    if (user.stripeSubscriptionId) {
-      await events.syncSubscription(user.id, user.stripeSubscriptionId);
+    if (user.providerSubscriptionId) {
+      await events.syncSubscription(user.id, user.providerSubscriptionId);
       return;
     }
     const customerId = await this.customer(user);
@@ -443,8 +443,8 @@ export class BillingService {
   /** Closes the account's open plan and trial checkouts but `keep`, through the retried actions. */
   private async closeOtherCheckouts(user: UserRow, keep: string | null): Promise<void> {
     const { provider, actions } = this.require();
-    if (!user.stripeCustomerId) return;
-    const customerId = user.stripeCustomerId;
+    if (!user.providerCustomerId) return;
+    const customerId = user.providerCustomerId;
     const open = await this.call(() => provider.listOpenCheckouts(customerId));
     const closing = open.filter((checkout) => checkout.id !== keep && checkout.kind !== 'pack');
     if (!closing.length) return;
@@ -463,13 +463,13 @@ export class BillingService {
 
   /** The provider's customer for the user, created once. */
   private async customer(user: UserRow): Promise<string> {
-    if (user.stripeCustomerId) return user.stripeCustomerId;
+    if (user.providerCustomerId) return user.providerCustomerId;
     const { provider } = this.require();
     const id = await this.call(() =>
       provider.createCustomer({ userId: user.id, email: user.email, idempotencyKey: `customer:${user.id}` }),
     );
-    await this.users.update(user.id, { stripeCustomerId: id });
-    user.stripeCustomerId = id;
+    await this.users.update(user.id, { providerCustomerId: id });
+    user.providerCustomerId = id;
     return id;
   }
 
@@ -485,7 +485,8 @@ export class BillingService {
           // The subscription ended at the provider before its event arrived: catch up now, so
           // the page the person sees next is right.
           const ended = error instanceof AppError && error.code === 'NO_SUBSCRIPTION';
-          if (ended && fresh.stripeSubscriptionId) await events.syncSubscription(fresh.id, fresh.stripeSubscriptionId);
+          if (ended && fresh.providerSubscriptionId)
+            await events.syncSubscription(fresh.id, fresh.providerSubscriptionId);
           throw error;
         }
       });
@@ -495,7 +496,7 @@ export class BillingService {
   }
 
   private hasRunningSubscription(user: UserRow): boolean {
-    return user.stripeSubscriptionId !== null && isPaidPlanName(user.planName);
+    return user.providerSubscriptionId !== null && isPaidPlanName(user.planName);
   }
 
   /** The pay-now discount belongs to the choice at sign-up: a first plan, not after the trial. */
@@ -503,7 +504,7 @@ export class BillingService {
     return payNowDiscountAvailable({
       planName: user.planName,
       hadPlan: user.grantedPlan !== null,
-      hasSubscription: user.stripeSubscriptionId !== null,
+      hasSubscription: user.providerSubscriptionId !== null,
     });
   }
 

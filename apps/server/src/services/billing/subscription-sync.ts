@@ -13,8 +13,8 @@ export type SubscriptionPatch = Partial<
     | 'billingCycle'
     | 'subscriptionStatus'
     | 'cancelAtPeriodEnd'
-    | 'stripeSubscriptionId'
-    | 'stripeCustomerId'
+    | 'providerSubscriptionId'
+    | 'providerCustomerId'
     | 'currentPeriodEnd'
     | 'pendingPlan'
     | 'pendingBillingCycle'
@@ -37,7 +37,7 @@ export interface SyncResult {
 
 /** The user's subscription fields from the state of the subscription that is (or becomes) theirs. */
 export function syncSubscription(user: UserRow, state: SubscriptionState): SyncResult {
-  const ids = { stripeSubscriptionId: state.id, stripeCustomerId: state.customerId };
+  const ids = { providerSubscriptionId: state.id, providerCustomerId: state.customerId };
   if (state.status === 'canceled') {
     // An unpaid trial end that expired ends the trial; an ended plan leaves no plan.
     const wasTrial = user.planName === 'trial';
