@@ -2,12 +2,17 @@
 // TEST_DATABASE_URL points at a PostgreSQL server (CI starts one), once more on PostgreSQL.
 import { defineConfig } from 'vitest/config';
 
-const serverProject = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
+const serverProject = (
+  name: string,
+  env: Record<string, string>,
+  options: { exclude?: string[]; globalSetup?: string[] } = {},
+) => ({
   test: {
     name,
     root: 'apps/server',
     include: ['src/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...exclude],
+    exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
+    globalSetup: options.globalSetup ?? [],
     environment: 'node' as const,
     env,
     testTimeout: 30_000,
@@ -23,9 +28,14 @@ export default defineConfig({
       { test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'] } },
       // Checks of the repository itself (lint boundaries).
       { test: { name: 'repo', root: '.', include: ['scripts/**/*.test.ts'], environment: 'node' } },
-      serverProject('server:pglite', { OWNVOICE_TEST_DB: 'pglite' }),
+      // Each PGlite test database starts from one migrated dump made once per run.
+      serverProject(
+        'server:pglite',
+        { OWNVOICE_TEST_DB: 'pglite' },
+        { globalSetup: ['src/test/pglite-template.setup.ts'] },
+      ),
       ...(postgresUrl
-        ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, ['src/**/*.pglite.test.ts'])]
+        ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, { exclude: ['src/**/*.pglite.test.ts'] })]
         : []),
       {
         test: {

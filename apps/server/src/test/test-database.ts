@@ -1,7 +1,9 @@
 // A real database per test file: PGlite in memory by default, or a fresh database on the
 // PostgreSQL server at TEST_DATABASE_URL when OWNVOICE_TEST_DB=postgres (the CI run).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
 
@@ -16,7 +18,11 @@ export async function openTestDatabase(
   } = {},
 ): Promise<DatabaseHandle> {
   if (testDatabaseKind() === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    // From the run's migrated dump (pglite-template.setup.ts) unless the test brings its own
+    // migrations; the migrator then finds nothing left to apply. Benches run outside Vitest.
+    const template = options.migrationsFolder || !process.env.VITEST ? undefined : inject('pgliteTemplate');
+    const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
+    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory', loadDataDir });
     await runMigrations(handle, options.migrationsFolder);
     return handle;
   }
