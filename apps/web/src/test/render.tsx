@@ -1,15 +1,16 @@
 // A page rendered into the test's DOM (happy-dom), inside the providers the app gives it: Mantine
-// (with its toasts), TanStack Query, a router at `path`, and a session for `user` whose refresh
+// with the app's own theme (and its toasts), TanStack Query, a router at `path`, and a session for `user` whose refresh
 // and onboarding moves answer as the server would. Only the server is fake (see fake-server.ts).
 import { MantineProvider } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
-import type { OnboardingStep, User } from '@ownvoice/shared';
+import { type OnboardingStep, TOAST_MAX, type User } from '@ownvoice/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
+import { cssVariablesResolver, theme } from '../app/theme';
 import { type Session, SessionContext } from '../lib/session/session-context';
 import { testSession } from '../lib/test-render';
 
@@ -36,8 +37,8 @@ export function renderWithProviders(node: ReactNode, { user, path = '/' }: Rende
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const { session, refresh, advanceOnboarding } = pageSession(user);
   const view = render(
-    <MantineProvider>
-      <Notifications />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <Notifications limit={TOAST_MAX} />
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={[path]}>
           <SessionContext.Provider value={session}>{node}</SessionContext.Provider>

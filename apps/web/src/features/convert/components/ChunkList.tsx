@@ -30,7 +30,7 @@ function ChunkItem({ chunk }: { chunk: Chunk }) {
       <Stack gap={6}>
         <Text fz="xs" c="dimmed">
           Chunk {chunk.index + 1}{' '}
-          <Badge size="xs" variant="light" color={STATUS_COLORS[chunk.status]}>
+          <Badge component="span" size="xs" variant="light" color={STATUS_COLORS[chunk.status]}>
             {STATUS_WORDS[chunk.status]}
           </Badge>
           {chunk.attempts > 1 && ` attempt ${chunk.attempts}`}

@@ -2,7 +2,8 @@
 // (the quickstart shows only while it does not), the edit-pass box and the form's error. `submit`
 // needs a Voice and some text before it starts a conversion.
 import { CONVERT_MESSAGES } from '@ownvoice/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useEditPass } from '../../../lib/rewrite/use-edit-pass';
 import type { MarkdownEditorHandle } from '../components/MarkdownEditor';
 import { SAMPLE_TEXT } from '../constants';
 import type { StartConversion } from './use-conversion';
@@ -19,12 +20,7 @@ export function useConvertForm({ selectedId, choose, start, onComplete }: Conver
   const editorRef = useRef<MarkdownEditorHandle>(null);
   const [textIsBlank, setTextIsBlank] = useState(true);
   const [formError, setFormError] = useState<string | null>(null);
-  const [editPass, setEditPass] = useState(false);
-  // Read when the conversion completes, so ticking the box mid-stream still counts.
-  const editPassRef = useRef(editPass);
-  useEffect(() => {
-    editPassRef.current = editPass;
-  }, [editPass]);
+  const { editPass, setEditPass, editPassEnabled } = useEditPass();
 
   const chooseVoice = (id: string | null) => {
     setFormError(null);
@@ -42,8 +38,8 @@ export function useConvertForm({ selectedId, choose, start, onComplete }: Conver
       return;
     }
     setFormError(null);
-    start({ loraId: selectedId, text, editPassEnabled: () => editPassRef.current, onComplete });
-  }, [selectedId, start, onComplete]);
+    start({ loraId: selectedId, text, editPassEnabled, onComplete });
+  }, [selectedId, start, onComplete, editPassEnabled]);
 
   const fillSample = () => {
     editorRef.current?.setMarkdown(SAMPLE_TEXT);

@@ -2,7 +2,8 @@
 // interactive length, the prompt, Quick mode's format, reference file and edit-pass box, and the
 // form's error, which changing the mode, the Voice, the prompt or the file clears.
 import { type ContentFormat, type InteractiveMode, MAX_PROMPT_CHARS } from '@ownvoice/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useEditPass } from '../../../lib/rewrite/use-edit-pass';
 import { browserStorage } from '../../../lib/session/browser-storage';
 import { referenceFileError } from '../form';
 import { loadInteractiveState } from '../interactive-storage';
@@ -26,12 +27,7 @@ export function useCreateForm(userId: string, chooseVoiceId: (id: string | null)
   const [format, setFormat] = useState<ContentFormat>('free');
   const [referenceFile, setReferenceFile] = useState<File | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [editPass, setEditPass] = useState(false);
-  // Read when the rewrite completes, so ticking the box mid-stream still counts.
-  const editPassRef = useRef(editPass);
-  useEffect(() => {
-    editPassRef.current = editPass;
-  }, [editPass]);
+  const { editPass, setEditPass, editPassEnabled } = useEditPass();
 
   return {
     mode,
@@ -65,6 +61,6 @@ export function useCreateForm(userId: string, chooseVoiceId: (id: string | null)
     clearError: () => setFormError(null),
     editPass,
     setEditPass,
-    editPassEnabled: useCallback(() => editPassRef.current, []),
+    editPassEnabled,
   };
 }

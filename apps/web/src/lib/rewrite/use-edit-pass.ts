@@ -1,0 +1,13 @@
+// The edit-pass box of Convert and Create. The run reads it through `editPassEnabled` when its
+// text completes, not when it starts, so ticking the box mid-stream still counts.
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export function useEditPass() {
+  const [editPass, setEditPass] = useState(false);
+  const editPassRef = useRef(editPass);
+  useEffect(() => {
+    editPassRef.current = editPass;
+  }, [editPass]);
+  const editPassEnabled = useCallback(() => editPassRef.current, []);
+  return { editPass, setEditPass, editPassEnabled };
+}
