@@ -1,6 +1,6 @@
 // Vitest global setup for the PGlite project: builds one migrated embedded database per test run
 // and leaves its dump in a private temporary folder. Creating a PGlite cluster takes about 3 s,
-// and the API tests open a few hundred databases; starting each from this dump takes about 1 s.
+// and the server's test files open about 80 databases; starting each from this dump takes about 1 s.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
