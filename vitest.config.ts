@@ -16,8 +16,10 @@ const serverProject = (
     globalSetup: options.globalSetup ?? [],
     environment: 'node' as const,
     env,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A timeout only catches a hang. With two workers on two cores a test that wakes a Voice (the
+    // house model loads in a child process) ran 14 s alone and past 30 s beside another file.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });
 
