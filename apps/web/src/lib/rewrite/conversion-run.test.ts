@@ -82,7 +82,7 @@ describe('runConversion', () => {
     ]);
     expect(state.editPass).toEqual({ status: 'done', total: 3 });
     expect(state.chunks.map((c) => c.status)).toEqual(['edited', 'edited', 'ready', 'edited']);
-    expect(mixedOutput(state)).toBe('Uno.!\n\nDos.!\n\nCuatro.!');
+    expect(mixedOutput(state)).toBe('Uno.!\n\nDos.!\n\n[Error converting chunk 3: gave up]\n\nCuatro.!');
     expect(screen()).toEqual(state);
   });
 

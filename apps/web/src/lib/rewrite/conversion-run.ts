@@ -93,20 +93,37 @@ export async function runConversion(deps: ConversionRunDeps): Promise<Conversion
   if (state.phase !== 'complete') return state;
 
   deps.onComplete?.();
-  if (!deps.editPassEnabled()) return state;
-  const targets = editPassTargets(state.chunks);
-  if (targets.length === 0) return state;
-  // Never a silent partial pass: what will not be proofread is marked so before the pass starts.
-  const planned = deps.planEditPass ? await deps.planEditPass(targets.length) : targets.length;
-  if (signal.aborted) return state;
-  const allowed = Math.max(0, Math.min(targets.length, Math.floor(planned)));
-  if (allowed < targets.length) apply({ type: 'chunksNotProofread', runId, indexes: targets.slice(allowed) });
-  if (allowed > 0) await runEditPass(deps, targets.slice(0, allowed), apply, () => state);
+  if (deps.editPassEnabled()) await proofreadChunks(deps, editPassTargets(state.chunks), apply, () => state);
   return state;
 }
 
+/** What an edit pass needs of a run. */
+export type EditPassDeps = Pick<
+  ConversionRunDeps,
+  'runId' | 'signal' | 'editChunk' | 'planEditPass' | 'handleInsufficientLimit' | 'concurrency'
+>;
+
+/**
+ * Proofreads the `targets` chunks of a completed run. Never a silent partial pass: what will not
+ * be proofread (too few proofreads left) is marked so before the pass starts.
+ */
+export async function proofreadChunks(
+  deps: EditPassDeps,
+  targets: readonly number[],
+  apply: (action: ConversionAction) => void,
+  current: () => ConversionState,
+): Promise<void> {
+  if (targets.length === 0) return;
+  const { runId, signal } = deps;
+  const planned = deps.planEditPass ? await deps.planEditPass(targets.length) : targets.length;
+  if (signal.aborted) return;
+  const allowed = Math.max(0, Math.min(targets.length, Math.floor(planned)));
+  if (allowed < targets.length) apply({ type: 'chunksNotProofread', runId, indexes: targets.slice(allowed) });
+  if (allowed > 0) await runEditPass(deps, targets.slice(0, allowed), apply, current);
+}
+
 async function runEditPass(
-  deps: ConversionRunDeps,
+  deps: EditPassDeps,
   targets: readonly number[],
   apply: (action: ConversionAction) => void,
   current: () => ConversionState,

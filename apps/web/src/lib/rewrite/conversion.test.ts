@@ -7,6 +7,7 @@ import {
   editPassTargets,
   initialConversionState,
   isBusy,
+  isNotRewritten,
   mixedOutput,
   rephrasedOutput,
   runPhase,
@@ -29,6 +30,15 @@ const start = (runId = 1, text = TEXT): ConversionAction => ({ type: 'start', ru
 const positions = (runId = 1) => ev({ type: 'chunk_positions', chunkPositions: POSITIONS, baseText: TEXT }, runId);
 const chunk = (chunkIndex: number, text: string, runId = 1) => ev({ type: 'chunk', chunkIndex, text }, runId);
 const complete = (runId = 1) => ev({ type: 'complete' }, runId);
+/** A finished run whose second chunk ran out of attempts. */
+const chunk2Failed = [
+  start(),
+  positions(),
+  chunk(0, 'A.'),
+  chunk(1, '[Error converting chunk 2: no luck]'),
+  chunk(2, 'C.'),
+  complete(),
+];
 
 describe('chunkTemplate', () => {
   it('cuts chunks at the positions and keeps the text around them as separators', () => {
@@ -119,18 +129,13 @@ describe('conversionReducer', () => {
     expect(statusTexts(state)).toEqual(['(streaming...)']);
   });
 
-  it('shows the error marker of a chunk whose attempts ran out, and skips it for editing', () => {
-    const state = run([
-      start(),
-      positions(),
-      chunk(0, 'A.'),
-      chunk(1, '[Error converting chunk 2: no luck]'),
-      chunk(2, 'C.'),
-      complete(),
-    ]);
+  it('shows the error marker of a chunk whose attempts ran out in both views, and skips it for editing', () => {
+    const state = run(chunk2Failed);
     expect(rephrasedOutput(state)).toBe('A.\n\n[Error converting chunk 2: no luck]\n\nC.\n');
     expect(editPassTargets(state.chunks)).toEqual([0, 2]);
-    expect(mixedOutput(state)).toBe('A.\n\nC.\n');
+    // The edited view never drops a part of the text: the failed chunk says so there too.
+    expect(mixedOutput(state)).toBe('A.\n\n[Error converting chunk 2: no luck]\n\nC.\n');
+    expect(state.chunks.map(isNotRewritten)).toEqual([false, true, false]);
   });
 
   it('on an error event shows the message, stops streaming and drops the partial chunk', () => {
@@ -216,9 +221,41 @@ describe('edit pass state', () => {
     expect(run([{ type: 'editPassStart', runId: 1, total: 1 }], streaming).editPass.status).toBe('off');
   });
 
-  it('drops skipped chunks (nothing rephrased) from the mixed output, keeps the rest', () => {
+  it('keeps the original of a chunk with nothing rephrased in the mixed output, and skips its edit', () => {
     const state = run([start(), positions(), chunk(0, 'A.'), chunk(2, 'C.'), complete()]);
     expect(editPassTargets(state.chunks)).toEqual([0, 2]);
-    expect(mixedOutput(state)).toBe('A.\n\nC.\n');
+    expect(mixedOutput(state)).toBe('A.\n\nSecond para.\n\nC.\n');
+    expect(state.chunks.map(isNotRewritten)).toEqual([false, true, false]);
+  });
+
+  it('a retry keeps the other chunks proofread, and its own pass counts on from theirs', () => {
+    let state = run([
+      ...chunk2Failed,
+      { type: 'editPassStart', runId: 1, total: 2 },
+      { type: 'chunkEdited', runId: 1, index: 0, text: 'A!' },
+      { type: 'chunkEdited', runId: 1, index: 2, text: 'C!' },
+      { type: 'editPassEnd', runId: 1, stopped: false },
+    ]);
+    state = run([{ type: 'retryStart', runId: 2, indexes: [1] }], state);
+    expect(state.editPass.status).toBe('done');
+    expect(state.chunks.map((c) => c.status)).toEqual(['edited', 'streaming', 'edited']);
+    state = run(
+      [
+        { type: 'chunkRetried', runId: 2, index: 1, text: 'B.' },
+        { type: 'retryEnd', runId: 2 },
+        { type: 'editPassStart', runId: 2, total: 1 },
+      ],
+      state,
+    );
+    expect(statusTexts(state)).toEqual(['(editing 2/3...)']);
+    state = run(
+      [
+        { type: 'chunkEdited', runId: 2, index: 1, text: 'B!' },
+        { type: 'editPassEnd', runId: 2, stopped: false },
+      ],
+      state,
+    );
+    expect(mixedOutput(state)).toBe('A!\n\nB!\n\nC!\n');
+    expect(state.chunks.map(isNotRewritten)).toEqual([false, false, false]);
   });
 });

@@ -54,7 +54,10 @@ export type ConversionAction =
   /** Chunks the pass will not proofread: fewer proofreads were left than it needed. */
   | { type: 'chunksNotProofread'; runId: number; indexes: readonly number[] }
   | { type: 'editPassEnd'; runId: number; stopped: boolean }
-  /** A retry of the failed chunks starts: the run adopts the retry's id, those chunks stream again. */
+  /**
+   * A retry of the failed chunks starts: the run adopts the retry's id, those chunks stream again,
+   * and the others keep what they had, their proofreads included.
+   */
   | { type: 'retryStart'; runId: number; indexes: readonly number[] }
   /** A retried chunk's new rewrite (or its old error marker, when it failed again). */
   | { type: 'chunkRetried'; runId: number; index: number; text: string }
@@ -186,7 +189,6 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
       ...state,
       runId: action.runId,
       phase: 'streaming',
-      editPass: { status: 'off', total: 0 },
       chunks: state.chunks.map((chunk) =>
         retried.has(chunk.index)
           ? {
@@ -210,7 +212,8 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
       return state.phase === 'streaming' ? failed(state, action.message) : state;
     case 'editPassStart':
       if (state.phase !== 'complete') return state;
-      return { ...state, editPass: { status: 'running', total: action.total } };
+      // A later pass (over retried chunks) counts on from what the earlier one settled.
+      return { ...state, editPass: { status: 'running', total: settledEdits(state) + action.total } };
     case 'chunkEditStart':
       return updateChunk(state, action.index, (chunk) => ({ ...chunk, status: 'editing', error: null }));
     case 'chunkEdited':
@@ -241,7 +244,7 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
 
 // ---- What the screen reads from the state ----
 
-/** Chunks the edit pass leaves alone, and the edited view drops: nothing rephrased, or an error marker. */
+/** Chunks the edit pass leaves alone: nothing rephrased, or an error marker. */
 export function isSkippedByEditPass(chunk: Chunk): boolean {
   return isFailedRewrite(chunk.rephrased);
 }
@@ -281,20 +284,29 @@ export function rephrasedOutput(state: ConversionState): string {
   return stitch(pieces, state.separators, { final: state.phase === 'complete' });
 }
 
-/** The mixed (edited) view: edited, else rephrased, else original; skipped chunks are dropped. */
+/**
+ * The mixed (edited) view: edited, else rephrased, else original. A chunk whose rewrite failed
+ * keeps its error marker here as in the rephrased view, so no part of the text silently vanishes.
+ */
 export function mixedOutput(state: ConversionState): string {
   const pieces = state.chunks.map((chunk) => {
-    if (isSkippedByEditPass(chunk)) return null;
     if (chunk.edited !== null && chunk.edited.trim() !== '') return chunk.edited;
     return chunk.rephrased !== '' ? chunk.rephrased : chunk.original;
   });
   return stitch(pieces, state.separators, { final: state.phase === 'complete' });
 }
 
+/** Chunks whose proofread is over, either way. */
+const settledEdits = (state: ConversionState): number =>
+  state.chunks.filter((chunk) => chunk.status === 'edited' || chunk.status === 'failed').length;
+
 export function editProgress(state: ConversionState): { settled: number; total: number } {
-  const settled = state.chunks.filter((chunk) => chunk.status === 'edited' || chunk.status === 'failed').length;
-  return { settled: Math.min(settled, state.editPass.total), total: state.editPass.total };
+  return { settled: Math.min(settledEdits(state), state.editPass.total), total: state.editPass.total };
 }
+
+/** A finished chunk that holds the error marker instead of a rewrite. */
+export const isNotRewritten = (chunk: Chunk): boolean =>
+  chunk.status !== 'streaming' && isFailedRewrite(chunk.rephrased);
 
 /** The status texts beside the output, in order. */
 export function statusTexts(state: ConversionState): string[] {

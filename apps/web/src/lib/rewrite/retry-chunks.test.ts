@@ -6,10 +6,11 @@ import {
   failedChunkIndexes,
   hasUsableRewrite,
   initialConversionState,
+  mixedOutput,
   rephrasedOutput,
 } from './conversion';
 import type { ConvertRequest } from './conversion-run';
-import type { ConvertStreamEvent } from './events';
+import type { ConvertStreamEvent, EditChunkPayload } from './events';
 import { retryFailedChunks } from './retry-chunks';
 
 const TEXT = 'One.\n\nTwo.\n\nThree.';
@@ -43,10 +44,19 @@ async function* one(text: string): AsyncGenerator<ConvertStreamEvent> {
   yield { type: 'complete' };
 }
 
-function run(state: ConversionState, answer: (request: ConvertRequest) => string) {
+function run(
+  state: ConversionState,
+  answer: (request: ConvertRequest) => string,
+  edits: EditChunkPayload[] | null = null,
+) {
   const actions: ConversionAction[] = [];
   const requests: ConvertRequest[] = [];
   const done = retryFailedChunks({
+    editPassEnabled: () => edits !== null,
+    editChunk: async (payload) => {
+      edits?.push(payload);
+      return `${payload.rephrasedChunk}!`;
+    },
     runId: 2,
     loraId: 'voice-1',
     state,
@@ -85,5 +95,25 @@ describe('retryFailedChunks', () => {
     expect(rephrasedOutput(after)).toBe('[Error converting chunk 1: too short]\n\nDos.\n\nTres.');
     expect(failedChunkIndexes(after)).toEqual([0]);
     expect(hasUsableRewrite(after)).toBe(true);
+  });
+
+  it('with the edit pass on, proofreads the chunks that came out and keeps the earlier proofreads', async () => {
+    const proofread = [
+      { type: 'editPassStart', runId: 1, total: 1 },
+      { type: 'chunkEdited', runId: 1, index: 1, text: 'Dos!' },
+      { type: 'editPassEnd', runId: 1, stopped: false },
+    ] satisfies ConversionAction[];
+    const state = proofread.reduce(conversionReducer, finished());
+    const edits: EditChunkPayload[] = [];
+    const { done, screen } = run(
+      state,
+      (request) => (request.text === 'One.' ? '[Error converting chunk 1: again]' : 'Tres.'),
+      edits,
+    );
+    await done;
+    expect(edits).toEqual([{ originalChunk: 'Three.', rephrasedChunk: 'Tres.', chunkIndex: 2 }]);
+    const after = screen();
+    expect(after.editPass).toEqual({ status: 'done', total: 2 });
+    expect(mixedOutput(after)).toBe('[Error converting chunk 1: too short]\n\nDos!\n\nTres.!');
   });
 });

@@ -1,21 +1,23 @@
 // Retrying just the chunks whose rewrite failed: each chunk's original goes through the convert
 // stream again, one at a time, with a variation so the Voice samples a different rewrite than the
 // attempts that failed; its result replaces the error marker, or the marker stays when it fails
-// again. Free of React and fetch so it can be tested, as conversion-run.ts is.
+// again. With the edit pass on, the chunks that came out are proofread after, as a run's are.
+// Free of React and fetch so it can be tested, as conversion-run.ts is.
 import { isFailedRewrite } from '@ownvoice/shared';
 import {
   type ConversionAction,
   type ConversionState,
   conversionReducer,
+  editPassTargets,
   failedChunkIndexes,
   initialConversionState,
   rephrasedOutput,
 } from './conversion';
-import type { ConvertRequest } from './conversion-run';
+import { type ConvertRequest, type EditPassDeps, proofreadChunks } from './conversion-run';
 import { ConvertRequestError } from './errors';
 import type { ConvertStreamEvent } from './events';
 
-export interface RetryDeps {
+export interface RetryDeps extends EditPassDeps {
   /** The retry's own run id (a newer run still wins over it). */
   runId: number;
   loraId: string;
@@ -23,11 +25,10 @@ export interface RetryDeps {
   state: ConversionState;
   /** Seeds the retry's sampling: each retry passes a new one. */
   variation: number;
-  signal: AbortSignal;
   dispatch(action: ConversionAction): void;
   openStream(request: ConvertRequest): Promise<AsyncIterable<ConvertStreamEvent>>;
-  /** Opens the purchase prompt when the error says a resource ran out; true when it did. */
-  handleInsufficientLimit(error: unknown): boolean;
+  /** Read once the retries are done: whether to proofread the chunks that came out. */
+  editPassEnabled(): boolean;
 }
 
 /** One chunk's rewrite through its own stream: the stitched text, or null when it failed. */
@@ -48,7 +49,12 @@ export async function retryFailedChunks(deps: RetryDeps): Promise<void> {
   const { runId, state, signal } = deps;
   const indexes = failedChunkIndexes(state);
   if (indexes.length === 0) return;
-  deps.dispatch({ type: 'retryStart', runId, indexes });
+  let current = state;
+  const apply = (action: ConversionAction) => {
+    current = conversionReducer(current, action);
+    deps.dispatch(action);
+  };
+  apply({ type: 'retryStart', runId, indexes });
   let stopped = false;
   for (const index of indexes) {
     const chunk = state.chunks[index];
@@ -66,7 +72,11 @@ export async function retryFailedChunks(deps: RetryDeps): Promise<void> {
       }
     }
     if (signal.aborted) return;
-    deps.dispatch({ type: 'chunkRetried', runId, index, text: text ?? chunk.rephrased });
+    apply({ type: 'chunkRetried', runId, index, text: text ?? chunk.rephrased });
   }
-  deps.dispatch({ type: 'retryEnd', runId });
+  apply({ type: 'retryEnd', runId });
+  if (stopped || !deps.editPassEnabled()) return;
+  const retried = new Set(indexes);
+  const targets = editPassTargets(current.chunks).filter((index) => retried.has(index));
+  await proofreadChunks(deps, targets, apply, () => current);
 }

@@ -1,6 +1,7 @@
 // What every screen that runs a rewrite needs (Convert, Create's quick mode): one run at a time (a
-// newer run aborts the one before it, leaving the page aborts the last), and the calls a run makes,
-// with a refused request about a sleeping or vanished Voice refreshing the Voice list.
+// newer run aborts the one before it, leaving the page aborts the last), the calls a run makes,
+// with a refused request about a sleeping or vanished Voice refreshing the Voice list, and the
+// screen's variations, so each Re-rephrase or retry asks for a rewrite the earlier ones were not.
 import { remainingOf } from '@ownvoice/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
@@ -16,6 +17,7 @@ export function useRewriteRun() {
   const { refresh } = useSession();
   const controllerRef = useRef<AbortController | null>(null);
   const runIdRef = useRef(0);
+  const variationRef = useRef(0);
 
   useEffect(() => () => controllerRef.current?.abort(), []);
 
@@ -50,5 +52,10 @@ export function useRewriteRun() {
     [queryClient, refresh],
   );
 
-  return { next, calls };
+  const nextVariation = useCallback(() => {
+    variationRef.current += 1;
+    return variationRef.current;
+  }, []);
+
+  return { next, calls, nextVariation };
 }

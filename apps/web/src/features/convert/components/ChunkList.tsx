@@ -1,9 +1,9 @@
-// The chunks of the last run, folded away by default: what each one was, became and, after the
-// edit pass, whether its proofread worked (and why not).
+// The chunks of the last run, folded away by default: what each one was, became (or that it could
+// not be rewritten) and, after the edit pass, whether its proofread worked (and why not).
 import { Badge, Button, Collapse, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState } from 'react';
-import { type Chunk, type ChunkStatus, rerollPlaceholder } from '../../../lib/rewrite/conversion';
+import { type Chunk, type ChunkStatus, isNotRewritten, rerollPlaceholder } from '../../../lib/rewrite/conversion';
 
 const STATUS_COLORS: Record<ChunkStatus, string> = {
   streaming: 'blue',
@@ -25,13 +25,14 @@ const STATUS_WORDS: Record<ChunkStatus, string> = {
 
 function ChunkItem({ chunk }: { chunk: Chunk }) {
   const placeholder = rerollPlaceholder(chunk);
+  const notRewritten = isNotRewritten(chunk);
   return (
-    <Paper withBorder p="sm" data-testid="convert-chunk" data-status={chunk.status}>
+    <Paper withBorder p="sm" data-testid="convert-chunk" data-status={notRewritten ? 'not-rewritten' : chunk.status}>
       <Stack gap={6}>
         <Text fz="xs" c="dimmed">
           Chunk {chunk.index + 1}{' '}
-          <Badge component="span" size="xs" variant="light" color={STATUS_COLORS[chunk.status]}>
-            {STATUS_WORDS[chunk.status]}
+          <Badge component="span" size="xs" variant="light" color={notRewritten ? 'red' : STATUS_COLORS[chunk.status]}>
+            {notRewritten ? 'not rewritten' : STATUS_WORDS[chunk.status]}
           </Badge>
           {chunk.attempts > 1 && ` attempt ${chunk.attempts}`}
         </Text>
@@ -54,7 +55,12 @@ function ChunkItem({ chunk }: { chunk: Chunk }) {
 export function ChunkList({ chunks }: { chunks: readonly Chunk[] }) {
   const [open, setOpen] = useState(false);
   if (chunks.length === 0) return null;
-  const failed = chunks.filter((chunk) => chunk.status === 'failed' || chunk.status === 'unproofread').length;
+  const notRewritten = chunks.filter(isNotRewritten).length;
+  const notProofread = chunks.filter((chunk) => chunk.status === 'failed' || chunk.status === 'unproofread').length;
+  const problems = [
+    notRewritten > 0 ? `${notRewritten} not rewritten` : null,
+    notProofread > 0 ? `${notProofread} not proofread` : null,
+  ].filter((problem) => problem !== null);
   return (
     <Stack gap="xs">
       <Button
@@ -65,7 +71,7 @@ export function ChunkList({ chunks }: { chunks: readonly Chunk[] }) {
         style={{ alignSelf: 'flex-start' }}
         aria-expanded={open}
       >
-        {open ? 'Hide' : 'Show'} chunks ({chunks.length}){failed > 0 ? `, ${failed} not proofread` : ''}
+        {open ? 'Hide' : 'Show'} chunks ({chunks.length}){problems.map((problem) => `, ${problem}`).join('')}
       </Button>
       <Collapse in={open}>
         <Stack gap="xs">

@@ -48,6 +48,19 @@ async function typeText(person: UserEvent, text: string) {
 
 const convertButton = (name: string) => screen.findByRole('button', { name });
 
+/** The fake proofread: each part's first full stop becomes "!". */
+const proofread = ({ body }: { body: unknown }) =>
+  json({ editedChunk: (body as { rephrasedChunk: string }).rephrasedChunk.replace('.', '!') });
+
+/** Types the text, ticks the edit pass and converts; returns the person for what comes next. */
+async function convertWithEditPass() {
+  const { person } = open();
+  await typeText(person, TEXT);
+  await person.click(screen.getByRole('checkbox', { name: /Edit pass/ }));
+  await person.click(await convertButton('Convert'));
+  return person;
+}
+
 afterEach(resetPage);
 
 describe('ConvertPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
@@ -134,16 +147,11 @@ describe('ConvertPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    server.on('POST', '/api/loras/edit-chunk', async ({ body }) => {
+    server.on('POST', '/api/loras/edit-chunk', async (request) => {
       await held;
-      const { rephrasedChunk } = body as { rephrasedChunk: string };
-      return json({ editedChunk: rephrasedChunk.replace('.', '!') });
+      return proofread(request);
     });
-    const { person } = open();
-
-    await typeText(person, TEXT);
-    await person.click(screen.getByRole('checkbox', { name: /Edit pass/ }));
-    await person.click(await convertButton('Convert'));
+    const person = await convertWithEditPass();
 
     expect(await convertButton('Editing...')).toBeTruthy();
     release();
@@ -152,6 +160,45 @@ describe('ConvertPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await person.click(screen.getByRole('button', { name: 'View rephrased' }));
     expect(fieldValue('Converted text')).toBe('One. Two.');
     expect(server.calls('POST', '/api/loras/edit-chunk')).toHaveLength(2);
+  });
+
+  it('keeps a part the Voice could not rewrite in both views, says so, and retries just it', async () => {
+    const server = serve();
+    const MARKER = '[Error converting chunk 2: it repeated itself]';
+    server.on('POST', STREAM_PATH, ({ body }) => {
+      const { text } = body as { text: string };
+      const stream = openStream<ConvertEvent>();
+      if (text === TEXT) {
+        stream.send(POSITIONS);
+        stream.send({ type: 'chunk', chunkIndex: 0, text: 'One.' });
+        stream.send({ type: 'chunk', chunkIndex: 1, text: MARKER });
+      } else {
+        // The retry sends the failed part alone.
+        stream.send({ type: 'chunk_positions', chunkPositions: [{ start: 0, end: text.length }], baseText: text });
+        stream.send({ type: 'chunk', chunkIndex: 0, text: 'Two.' });
+      }
+      stream.send({ type: 'complete' });
+      stream.end();
+      return stream.response;
+    });
+    server.on('POST', '/api/loras/edit-chunk', proofread);
+    const person = await convertWithEditPass();
+
+    const failures = await screen.findByTestId('rewrite-failures');
+    expect(failures.textContent).toContain('1 of 2 parts could not be rewritten in your Voice');
+    await waitFor(() => expect(fieldValue('Converted text')).toBe(`One! ${MARKER}`));
+    expect(screen.getByRole('button', { name: 'Show chunks (2), 1 not rewritten' })).toBeTruthy();
+    expect(server.calls('POST', '/api/loras/edit-chunk')).toHaveLength(1);
+
+    await person.click(within(failures).getByRole('button', { name: 'Retry failed parts' }));
+    await waitFor(() => expect(fieldValue('Converted text')).toBe('One! Two!'));
+    expect(screen.queryByTestId('rewrite-failures')).toBeNull();
+    const retry = server.calls('POST', STREAM_PATH)[1]?.body as { text: string; variation: number };
+    expect(retry.text).toBe('Second part.');
+    expect(retry.variation).toBeGreaterThan(0);
+    // Only the retried part is proofread again.
+    expect(server.calls('POST', '/api/loras/edit-chunk')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Show chunks (2)' })).toBeTruthy();
   });
 
   it('shows the tour, then offers the sample text for a first conversion, then says what comes next', async () => {

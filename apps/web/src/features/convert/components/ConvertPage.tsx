@@ -3,6 +3,7 @@
 // and copy. The state lives in the hooks; this lays out the screen.
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
+import { RewriteFailures } from '../../../components/RewriteFailures';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import { useVoiceChoice } from '../../../lib/voice-choice';
 import { useConversion } from '../hooks/use-conversion';
@@ -24,6 +25,7 @@ export function ConvertPage() {
     selectedId,
     choose,
     start: conversion.start,
+    retry: conversion.retryFailed,
     onComplete: onboarding.onConversionComplete,
   });
   const { state } = conversion;
@@ -50,6 +52,12 @@ export function ConvertPage() {
       />
       <ErrorAlert message={form.formError} onClose={form.clearError} />
       {state.phase === 'error' && <ErrorAlert message={state.error} />}
+      <RewriteFailures
+        rewrite={state}
+        onRetry={form.retryFailed}
+        subject="text"
+        allFailedNote="No part came out in your Voice. Retry those parts, or convert again."
+      />
       <ConvertPanels editorRef={form.editorRef} onBlankChange={form.setTextIsBlank} conversion={conversion} />
       <ChunkList chunks={state.chunks} />
     </Page>

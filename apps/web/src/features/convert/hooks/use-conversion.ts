@@ -1,10 +1,12 @@
-// The screen's conversion: the reducer's state, the output box's text (useRewriteOutput) and
+// The screen's conversion: the reducer's state, the output box's text (useRewriteOutput),
 // `start`, which clears what was typed over the last output, runs a conversion and aborts the one
-// before it (a newer run cancels a stale one), and aborts on leaving the page.
+// before it (a newer run cancels a stale one), and `retryFailed`, which rewrites again just the
+// chunks that failed. Leaving the page aborts.
 import { useCallback, useReducer } from 'react';
 import { openConvertStream } from '../../../lib/rewrite/api';
 import { conversionReducer, initialConversionState, isBusy } from '../../../lib/rewrite/conversion';
 import { runConversion } from '../../../lib/rewrite/conversion-run';
+import { useRetryFailed } from '../../../lib/rewrite/use-retry-failed';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { useRewriteRun } from '../../../lib/rewrite/use-rewrite-run';
 
@@ -20,9 +22,11 @@ export interface StartConversion {
 
 export function useConversion() {
   const [state, dispatch] = useReducer(conversionReducer, initialConversionState);
-  const { next, calls } = useRewriteRun();
+  const rewriteRun = useRewriteRun();
+  const { next, calls } = rewriteRun;
   const output = useRewriteOutput(state);
   const resetOutput = output.reset;
+  const retryFailed = useRetryFailed(state, dispatch, rewriteRun, resetOutput);
 
   const start = useCallback(
     ({ loraId, text, editPassEnabled, onComplete }: StartConversion) => {
@@ -43,5 +47,5 @@ export function useConversion() {
     [next, calls, resetOutput],
   );
 
-  return { state, output, busy: isBusy(state), start };
+  return { state, output, busy: isBusy(state), start, retryFailed };
 }

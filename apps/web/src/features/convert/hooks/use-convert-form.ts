@@ -1,6 +1,6 @@
 // The Convert form: the editor (read and filled through its handle), whether it holds any text
 // (the quickstart shows only while it does not), the edit-pass box and the form's error. `submit`
-// needs a Voice and some text before it starts a conversion.
+// needs a Voice and some text before it starts a conversion; `retryFailed` needs a Voice.
 import { CONVERT_MESSAGES } from '@ownvoice/shared';
 import { useCallback, useRef, useState } from 'react';
 import { useEditPass } from '../../../lib/rewrite/use-edit-pass';
@@ -12,11 +12,13 @@ export interface ConvertFormDeps {
   selectedId: string | null;
   choose(id: string | null): void;
   start(conversion: StartConversion): void;
+  /** Rewrites the failed chunks of the last conversion again. */
+  retry(loraId: string, editPassEnabled: () => boolean): void;
   /** Called when a conversion completed (the onboarding's step may move on). */
   onComplete(): void;
 }
 
-export function useConvertForm({ selectedId, choose, start, onComplete }: ConvertFormDeps) {
+export function useConvertForm({ selectedId, choose, start, retry, onComplete }: ConvertFormDeps) {
   const editorRef = useRef<MarkdownEditorHandle>(null);
   const [textIsBlank, setTextIsBlank] = useState(true);
   const [formError, setFormError] = useState<string | null>(null);
@@ -41,6 +43,11 @@ export function useConvertForm({ selectedId, choose, start, onComplete }: Conver
     start({ loraId: selectedId, text, editPassEnabled, onComplete });
   }, [selectedId, start, onComplete, editPassEnabled]);
 
+  const retryFailed = () => {
+    setFormError(selectedId === null ? CONVERT_MESSAGES.selectVoice : null);
+    if (selectedId !== null) retry(selectedId, editPassEnabled);
+  };
+
   const fillSample = () => {
     editorRef.current?.setMarkdown(SAMPLE_TEXT);
     editorRef.current?.focus();
@@ -56,6 +63,7 @@ export function useConvertForm({ selectedId, choose, start, onComplete }: Conver
     setEditPass,
     chooseVoice,
     submit,
+    retryFailed,
     fillSample,
   };
 }

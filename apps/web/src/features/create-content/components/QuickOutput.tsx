@@ -1,11 +1,11 @@
 // Quick mode under the form: why the rewrite failed, which parts did not come out in the Voice
 // (with their retry), and the Original and Rephrased panels.
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { RewriteFailures } from '../../../components/RewriteFailures';
 import { hasUsableRewrite } from '../../../lib/rewrite/conversion';
 import type { useCreateRun } from '../hooks/use-create-run';
 import { canRerephrase, createStatusTexts } from '../quick-view';
 import { QuickPanels } from './QuickPanels';
-import { RewriteFailures } from './RewriteFailures';
 
 export interface QuickOutputProps {
   run: ReturnType<typeof useCreateRun>;
@@ -20,7 +20,12 @@ export function QuickOutput({ run, noVoice, onRerephrase, onRetry }: QuickOutput
   return (
     <>
       {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
-      <RewriteFailures rewrite={rewrite} onRetry={onRetry} />
+      <RewriteFailures
+        rewrite={rewrite}
+        onRetry={onRetry}
+        subject="draft"
+        allFailedNote="No part came out in your Voice, so nothing was charged for it. Retry those parts, or generate again."
+      />
       <QuickPanels
         draft={draft}
         rephrased={output.text}

@@ -46,7 +46,7 @@ export function useCreateActions({ form, voiceId, run, session, onGenerationComp
 
   const retryFailed = () => {
     const loraId = voiceOrComplain();
-    if (loraId !== null) run.retryFailed(loraId);
+    if (loraId !== null) run.retryFailed(loraId, editPassEnabled);
   };
 
   const startInteractive = () => {

@@ -4,11 +4,11 @@
 // each time, so it can come out differently), and `retryFailed`, which rewrites again just the
 // chunks that failed. Each clears what was typed over the last output; a newer run aborts the one
 // before it; leaving the page aborts.
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useReducer } from 'react';
 import { openConvertStream } from '../../../lib/rewrite/api';
 import { conversionReducer, initialConversionState } from '../../../lib/rewrite/conversion';
 import { runConversion } from '../../../lib/rewrite/conversion-run';
-import { retryFailedChunks } from '../../../lib/rewrite/retry-chunks';
+import { useRetryFailed } from '../../../lib/rewrite/use-retry-failed';
 import { useRewriteOutput } from '../../../lib/rewrite/use-rewrite-output';
 import { useRewriteRun } from '../../../lib/rewrite/use-rewrite-run';
 import { type GenerateRequest, openGenerateStream } from '../api';
@@ -33,9 +33,8 @@ export interface StartRerephrase {
 export function useCreateRun() {
   const [draft, dispatchDraft] = useReducer(draftReducer, initialDraftState);
   const [rewrite, dispatch] = useReducer(conversionReducer, initialConversionState);
-  const { next, calls } = useRewriteRun();
-  // Each Re-rephrase or retry asks for a rewrite the earlier ones were not.
-  const variation = useRef(0);
+  const rewriteRun = useRewriteRun();
+  const { next, calls, nextVariation } = rewriteRun;
   const output = useRewriteOutput(rewrite);
   const resetOutput = output.reset;
 
@@ -63,8 +62,7 @@ export function useCreateRun() {
     ({ loraId, draft: text, editPassEnabled }: StartRerephrase) => {
       resetOutput();
       const { runId, controller, release } = next();
-      variation.current += 1;
-      const seed = variation.current;
+      const seed = nextVariation();
       void runConversion({
         ...calls,
         runId,
@@ -76,27 +74,10 @@ export function useCreateRun() {
         editPassEnabled,
       }).finally(release);
     },
-    [next, calls, resetOutput],
+    [next, calls, nextVariation, resetOutput],
   );
 
-  const retryFailed = useCallback(
-    (loraId: string) => {
-      resetOutput();
-      const { runId, controller, release } = next();
-      variation.current += 1;
-      void retryFailedChunks({
-        runId,
-        loraId,
-        state: rewrite,
-        variation: variation.current,
-        signal: controller.signal,
-        dispatch,
-        openStream: openConvertStream,
-        handleInsufficientLimit: calls.handleInsufficientLimit,
-      }).finally(release);
-    },
-    [next, calls, rewrite, resetOutput],
-  );
+  const retryFailed = useRetryFailed(rewrite, dispatch, rewriteRun, resetOutput);
 
   return { draft, rewrite, output, busy: isCreateBusy(draft, rewrite), generate, rerephrase, retryFailed };
 }

@@ -1,11 +1,20 @@
-// Says when parts of the rewrite did not come out in the Voice (each shows its error marker in
-// place of a rewrite), whether the short content was charged, and offers to retry just those
-// parts. When no part came out, the server gave the short content back (shared's rewriteIsUsable).
+// Says when parts of a rewrite did not come out in the Voice (each shows its error marker in place
+// of a rewrite, in both views) and offers to retry just those parts. Convert and Create's quick
+// mode show it; each says what an all-failed rewrite cost (`allFailedNote`).
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { type ConversionState, failedChunkIndexes, hasUsableRewrite } from '../../../lib/rewrite/conversion';
+import { type ConversionState, failedChunkIndexes, hasUsableRewrite } from '../lib/rewrite/conversion';
 
-export function RewriteFailures({ rewrite, onRetry }: { rewrite: ConversionState; onRetry: () => void }) {
+export interface RewriteFailuresProps {
+  rewrite: ConversionState;
+  onRetry: () => void;
+  /** What was rewritten, as the title names it: "draft", "text". */
+  subject: string;
+  /** What to say when no part came out. */
+  allFailedNote: string;
+}
+
+export function RewriteFailures({ rewrite, onRetry, subject, allFailedNote }: RewriteFailuresProps) {
   const failed = failedChunkIndexes(rewrite).length;
   if (failed === 0) return null;
   const none = !hasUsableRewrite(rewrite);
@@ -17,22 +26,22 @@ export function RewriteFailures({ rewrite, onRetry }: { rewrite: ConversionState
       icon={<IconAlertTriangle size={20} />}
       title={
         none
-          ? 'Your Voice could not rewrite this draft'
+          ? `Your Voice could not rewrite this ${subject}`
           : `${failed} of ${total} parts could not be rewritten in your Voice`
       }
-      data-testid="create-rewrite-failures"
+      data-testid="rewrite-failures"
     >
       <Group justify="space-between" gap="sm" align="center">
         <Text fz="sm">
           {none
-            ? 'No part came out in your Voice, so nothing was charged for it. Retry those parts, or generate again.'
+            ? allFailedNote
             : 'Those parts show an error in place of a rewrite. Retry just them; the rest stays as it is.'}
         </Text>
         <Button
           size="compact-sm"
           leftSection={<IconRefresh size={16} />}
           onClick={onRetry}
-          data-testid="create-retry-failed"
+          data-testid="retry-failed-parts"
         >
           Retry failed parts
         </Button>
