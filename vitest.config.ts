@@ -60,7 +60,9 @@ export default defineConfig({
           // Model tests load llama.cpp and PyTorch: one file at a time on two cores.
           fileParallelism: false,
           // One worker keeps llama.cpp and the engine's modules loaded between files: 384 s → 317 s.
+          // A single non-isolated worker needs a group of its own, after the parallel projects.
           isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
