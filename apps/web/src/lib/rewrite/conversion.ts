@@ -251,9 +251,7 @@ export function isSkippedByEditPass(chunk: Chunk): boolean {
 
 /** Indexes of the chunks whose rewrite failed (an error marker where the Voice's text should be). */
 export const failedChunkIndexes = (state: ConversionState): number[] =>
-  state.phase === 'complete'
-    ? state.chunks.filter((chunk) => isFailedRewrite(chunk.rephrased)).map((chunk) => chunk.index)
-    : [];
+  state.phase === 'complete' ? state.chunks.filter(isNotRewritten).map((chunk) => chunk.index) : [];
 
 /** Whether the finished rewrite holds anything in the Voice (shared's rule, which Create charges by). */
 export const hasUsableRewrite = (state: ConversionState): boolean =>
@@ -305,8 +303,9 @@ export function editProgress(state: ConversionState): { settled: number; total: 
 }
 
 /** A finished chunk that holds the error marker instead of a rewrite. */
-export const isNotRewritten = (chunk: Chunk): boolean =>
-  chunk.status !== 'streaming' && isFailedRewrite(chunk.rephrased);
+export function isNotRewritten(chunk: Chunk): boolean {
+  return chunk.status !== 'streaming' && isSkippedByEditPass(chunk);
+}
 
 /** The status texts beside the output, in order. */
 export function statusTexts(state: ConversionState): string[] {
