@@ -50,13 +50,13 @@ export const theme = createTheme({
     Badge: Badge.extend({ defaultProps: { radius: 'sm', variant: 'light' } }),
     Anchor: Anchor.extend({ defaultProps: { underline: 'hover' } }),
     Title: Title.extend({ defaultProps: { textWrap: 'balance' } }),
+    // A toast's message under its title is gray 6 (3.3:1), too faint for small text: dimmed (gray 7).
+    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
     // Every dialog's × is named, not only the ones that remembered to say so (axe: button-name);
     // its title bar is a <header>, which outside the page's landmarks reads as a second banner,
     // so it is a plain container (the dialog itself is named by its title). Mantine's types allow
     // no `attributes` on a compound component such as Modal, yet it hands them to its parts; the
     // lifecycle e2e checks an open dialog with axe's moderate rules, so a change here shows.
-    // A toast's message under its title is gray 6 (3.3:1), too faint for small text: dimmed (gray 7).
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
     Modal: Modal.extend({
       defaultProps: {
         closeButtonProps: { 'aria-label': 'Close' },
