@@ -4,22 +4,24 @@
 //
 // The tokenizer is a byte-level BPE trained on the corpus without the Voice's text, so that text
 // takes about as many tokens as under a real model's vocabulary; the vocabulary is padded to
-// SmolLM2's 49152 tokens. The model file is built once per machine (BENCH_MODEL_DIR), named by
-// a hash of the text its tokenizer learnt from, so a changed corpus builds a new one.
+// SmolLM2's 49152 tokens. The matrices are Q8_0, the type of the default base model's file
+// (base-model.ts), because llama.cpp's speed depends on it: on two cores it reads 16 paraphrase
+// prompts in 17 s from Q8_0 against 20 s from F16. The trainer dequantizes either to float32.
+// The vocabulary is learnt once per machine (BENCH_MODEL_DIR), named by a hash of the text it
+// learnt from, so a changed corpus learns a new one; each model file is named by its vocabulary.
 //
 //   npx tsx packages/engine/bench/whole-voice.ts --once [threads]
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CORPUS_DIR } from '../src/corpus/paths.js';
 import { randomWeights, writeLlamaGguf } from '../src/gguf/llama-model.js';
 import type { ModelHparams } from '../src/gguf/model-spec.js';
-import { readGguf } from '../src/gguf/reader.js';
-import { GgmlType } from '../src/gguf/types.js';
+import { GgmlType, ggmlTypeName } from '../src/gguf/types.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
-import { trainBpe } from '../src/tokenizer/bpe-trainer.js';
+import { type BpeVocabulary, trainBpe } from '../src/tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { trainVoice, VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
 
@@ -57,6 +59,9 @@ export const BENCH_BPE_VOCAB = 12288;
 /** Characters of writing the Voice learns from. */
 export const VOICE_CHARS = 40_000;
 
+/** The default base model's matrix type (DEFAULT_BASE_MODEL is a Q8_0 file). */
+export const BENCH_MATRIX_TYPE = GgmlType.Q8_0;
+
 /** Where the bench model is kept between runs: its tokenizer takes minutes to learn. */
 export const BENCH_MODEL_DIR = path.join(tmpdir(), 'ownvoice-whole-voice');
 
@@ -70,49 +75,55 @@ export function voiceText(): { voice: string; rest: string } {
 }
 
 /**
- * The SmolLM2-135M-shaped model with the corpus's BPE vocabulary, built once into `dir`. The padding
- * tokens get zero embeddings: with the output tied to the embedding their logits are exactly 0,
- * below the best real token's, so greedy generation writes real text as a trained model would.
+ * The corpus's BPE vocabulary (without the Voice's text), learnt once into `dir` and kept there as
+ * JSON, named by a hash of the text it learnt from, so a changed corpus learns a new one.
  */
-export function benchModel(dir: string, log: (l: string) => void = () => {}): string {
+export function benchVocabulary(dir: string, log: (l: string) => void = () => {}): BpeVocabulary {
   const { rest } = voiceText();
   const key = createHash('sha256').update(rest).digest('hex').slice(0, 8);
-  const file = path.join(dir, `smollm2-135m-shape-bpe${BENCH_BPE_VOCAB}-${key}.gguf`);
-  if (existsSync(file)) return file;
+  const file = path.join(dir, `bpe${BENCH_BPE_VOCAB}-${key}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as BpeVocabulary;
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
   const vocab = trainBpe(rest, BENCH_BPE_VOCAB, HOUSE_SPECIAL_TOKENS);
   log(`BPE: ${vocab.tokens.length} tokens learnt in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  const real = vocab.tokens.length;
+  writeFileSync(`${file}.tmp`, JSON.stringify(vocab));
+  renameSync(`${file}.tmp`, file);
+  return vocab;
+}
+
+/**
+ * A bench model of `shape` (random weights) with the corpus's vocabulary, built once into `dir`.
+ * The vocabulary is padded to the shape's; the padding tokens get zero embeddings: with the output
+ * tied to the embedding their logits are exactly 0, below the best real token's, so greedy
+ * generation writes real text as a trained model would.
+ */
+function benchModelOf(dir: string, name: string, shape: ModelHparams, log: (l: string) => void): string {
+  const vocab = benchVocabulary(dir, log);
+  const file = path.join(
+    dir,
+    `${name}-bpe${BENCH_BPE_VOCAB}-${vocabKey(vocab)}-${ggmlTypeName(BENCH_MATRIX_TYPE).toLowerCase()}.gguf`,
+  );
+  if (existsSync(file)) return file;
   const tokens = [...vocab.tokens];
-  for (let i = 0; tokens.length < SMOLLM2_135M.nVocab; i++) tokens.push(`<pad${i}>`);
-  const weights = randomWeights(SMOLLM2_135M, 7, 0.02);
-  (weights.get('token_embd.weight') as Float32Array).fill(0, real * SMOLLM2_135M.nEmbd);
+  for (let i = 0; tokens.length < shape.nVocab; i++) tokens.push(`<pad${i}>`);
+  const weights = randomWeights(shape, 7, 0.02);
+  (weights.get('token_embd.weight') as Float32Array).fill(0, vocab.tokens.length * shape.nEmbd);
   const tmp = `${file}.tmp`;
-  writeLlamaGguf(tmp, SMOLLM2_135M, weights, tokenizerKv({ ...vocab, tokens }), { matrixType: GgmlType.F16 });
+  writeLlamaGguf(tmp, shape, weights, tokenizerKv({ ...vocab, tokens }), { matrixType: BENCH_MATRIX_TYPE });
   renameSync(tmp, file);
   return file;
 }
 
-/**
- * The bench model at 360M's shape with the 135M bench model's tokenizer (built first if need be),
- * for measuring how much slower each stage runs on the default model's shape.
- */
-export function benchModel360(dir: string, log: (l: string) => void = () => {}): string {
-  const small = benchModel(dir, log);
-  const file = small.replace('smollm2-135m-shape', 'smollm2-360m-shape');
-  if (existsSync(file)) return file;
-  const tokenizer = readGguf(small).kv.filter((e) => e.key.startsWith('tokenizer.'));
-  const tokens = tokenizer.find((e) => e.key === 'tokenizer.ggml.tokens')?.value;
-  if (!Array.isArray(tokens)) throw new Error(`${small} has no tokens`);
-  const real = tokens.filter((t) => !/^<pad\d+>$/.test(String(t))).length;
-  const weights = randomWeights(SMOLLM2_360M, 7, 0.02);
-  (weights.get('token_embd.weight') as Float32Array).fill(0, real * SMOLLM2_360M.nEmbd);
-  const tmp = `${file}.tmp`;
-  writeLlamaGguf(tmp, SMOLLM2_360M, weights, tokenizer, { matrixType: GgmlType.F16 });
-  renameSync(tmp, file);
-  return file;
-}
+const vocabKey = (vocab: BpeVocabulary) => createHash('sha256').update(JSON.stringify(vocab)).digest('hex').slice(0, 8);
+
+/** The bench model at SmolLM2-135M's shape. */
+export const benchModel = (dir: string, log: (l: string) => void = () => {}): string =>
+  benchModelOf(dir, 'smollm2-135m-shape', SMOLLM2_135M, log);
+
+/** The bench model at 360M's shape, the default model's: how much slower each stage runs there. */
+export const benchModel360 = (dir: string, log: (l: string) => void = () => {}): string =>
+  benchModelOf(dir, 'smollm2-360m-shape', SMOLLM2_360M, log);
 
 export interface WholeVoiceResult {
   totalSeconds: number;
