@@ -2,14 +2,14 @@
 // download interrupted half way resuming from where it stopped, a clear error when the server
 // cannot be reached, and the default falling back to the house model when offline.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
-import { BaseModelError, type DownloadProgress, downloadModel, resolveBaseModel } from './base-model.js';
+import { BaseModelError, type DownloadProgress, downloadModel, exactSize, resolveBaseModel } from './base-model.js';
 
 let dir: string;
 let server: Server;
@@ -81,6 +81,16 @@ describe('downloading a base model', () => {
     const mtime = statSync(file).mtimeMs;
     await downloadModel(`${base}/ownvoice-tiny.gguf`, target);
     expect(statSync(file).mtimeMs).toBe(mtime);
+  });
+
+  it('cuts progress the downloader saved past the end of a finished file, and refuses a short one', () => {
+    // What a late progress save leaves (see exactSize): the model, then bytes after it.
+    const file = path.join(dir, 'late-save.gguf');
+    writeFileSync(file, Buffer.concat([model, Buffer.from('{"part":0,"chunks":[2]}')]));
+    exactSize(file, model.length);
+    expect(sha(readFileSync(file))).toBe(sha(model));
+    writeFileSync(file, model.subarray(0, 1000));
+    expect(() => exactSize(file, model.length)).toThrow(`the download ended at 1000 of ${model.length} bytes`);
   });
 
   it('resumes an interrupted download from where it stopped', async () => {

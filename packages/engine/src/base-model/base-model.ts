@@ -3,7 +3,7 @@
 // instruct model, downloaded once into the data folder with node-llama-cpp's downloader
 // (progress, resumable); where it cannot be fetched, the engine falls back to the house model
 // and says why, so OwnVoice still runs offline.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createModelDownloader } from 'node-llama-cpp';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
@@ -99,6 +99,7 @@ export async function downloadModel(
     const file = await downloader.download(options.signal ? { signal: options.signal } : {});
     // node-llama-cpp resolves even when the signal cancelled the transfer half way.
     options.signal?.throwIfAborted();
+    exactSize(file, downloader.totalSize);
     writeFileSync(path.join(dir, MANIFEST), JSON.stringify({ ...readManifest(dir), [uri]: path.basename(file) }));
     return file;
   } catch (error) {
@@ -108,6 +109,21 @@ export async function downloadModel(
       `Could not download the base model ${uri}: ${reason}. Check the internet connection, or set OWNVOICE_BASE_MODEL to a local .gguf file or "tiny".`,
     );
   }
+}
+
+/**
+ * Makes a finished download exactly `size` bytes. ipull (node-llama-cpp's downloader) saves its
+ * resumable progress after the file's content and cuts it off when the download ends, but each
+ * save is started without waiting for it (ipull 3.9.5, download-engine-file.js `void
+ * this._saveProgress()`), so a save already under way can write after the final cut
+ * (download-engine-nodejs.js `ftruncate(downloadSize)`). A loaded machine caught it in a test: the
+ * model file had bytes past its end. A file shorter than the size is an incomplete download.
+ */
+export function exactSize(file: string, size: number): void {
+  if (size <= 0) return; // the server gave no length: nothing to hold the file to
+  const { size: onDisk } = statSync(file);
+  if (onDisk < size) throw new Error(`the download ended at ${onDisk} of ${size} bytes; try again to resume it`);
+  if (onDisk > size) truncateSync(file, size);
 }
 
 /** Checks that a file is a model OwnVoice can run and train on; throws GgufError otherwise. */
