@@ -8,7 +8,7 @@
 // (base-model.ts), because llama.cpp's speed depends on it: on two cores it reads 16 paraphrase
 // prompts in 17 s from Q8_0 against 20 s from F16. The trainer dequantizes either to float32.
 // The vocabulary is learnt once per machine (BENCH_MODEL_DIR), named by a hash of the text it
-// learnt from, so a changed corpus learns a new one; each model file is named by its vocabulary.
+// learnt from, so a changed corpus learns a new one; each model file carries the same name.
 //
 //   npx tsx packages/engine/bench/whole-voice.ts --once [threads]
 import { createHash } from 'node:crypto';
@@ -78,18 +78,21 @@ export function voiceText(): { voice: string; rest: string } {
  * The corpus's BPE vocabulary (without the Voice's text), learnt once into `dir` and kept there as
  * JSON, named by a hash of the text it learnt from, so a changed corpus learns a new one.
  */
-export function benchVocabulary(dir: string, log: (l: string) => void = () => {}): BpeVocabulary {
+export function benchVocabulary(
+  dir: string,
+  log: (l: string) => void = () => {},
+): { vocab: BpeVocabulary; key: string } {
   const { rest } = voiceText();
   const key = createHash('sha256').update(rest).digest('hex').slice(0, 8);
   const file = path.join(dir, `bpe${BENCH_BPE_VOCAB}-${key}.json`);
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as BpeVocabulary;
+  if (existsSync(file)) return { vocab: JSON.parse(readFileSync(file, 'utf8')) as BpeVocabulary, key };
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
   const vocab = trainBpe(rest, BENCH_BPE_VOCAB, HOUSE_SPECIAL_TOKENS);
   log(`BPE: ${vocab.tokens.length} tokens learnt in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   writeFileSync(`${file}.tmp`, JSON.stringify(vocab));
   renameSync(`${file}.tmp`, file);
-  return vocab;
+  return { vocab, key };
 }
 
 /**
@@ -99,11 +102,9 @@ export function benchVocabulary(dir: string, log: (l: string) => void = () => {}
  * generation writes real text as a trained model would.
  */
 function benchModelOf(dir: string, name: string, shape: ModelHparams, log: (l: string) => void): string {
-  const vocab = benchVocabulary(dir, log);
-  const file = path.join(
-    dir,
-    `${name}-bpe${BENCH_BPE_VOCAB}-${vocabKey(vocab)}-${ggmlTypeName(BENCH_MATRIX_TYPE).toLowerCase()}.gguf`,
-  );
+  const { vocab, key } = benchVocabulary(dir, log);
+  const type = ggmlTypeName(BENCH_MATRIX_TYPE).toLowerCase();
+  const file = path.join(dir, `${name}-bpe${BENCH_BPE_VOCAB}-${key}-${type}.gguf`);
   if (existsSync(file)) return file;
   const tokens = [...vocab.tokens];
   for (let i = 0; tokens.length < shape.nVocab; i++) tokens.push(`<pad${i}>`);
@@ -114,8 +115,6 @@ function benchModelOf(dir: string, name: string, shape: ModelHparams, log: (l: s
   renameSync(tmp, file);
   return file;
 }
-
-const vocabKey = (vocab: BpeVocabulary) => createHash('sha256').update(JSON.stringify(vocab)).digest('hex').slice(0, 8);
 
 /** The bench model at SmolLM2-135M's shape. */
 export const benchModel = (dir: string, log: (l: string) => void = () => {}): string =>
