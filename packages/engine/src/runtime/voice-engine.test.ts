@@ -10,6 +10,7 @@ let dir: string;
 let engine: VoiceEngine;
 let voiceA: string;
 let voiceB: string;
+let basePath: string;
 const PROMPT = 'It was a bright cold day in April, and';
 
 const loadedAdapters = () => [
@@ -18,7 +19,7 @@ const loadedAdapters = () => [
 
 beforeAll(async () => {
   dir = tempDir();
-  const basePath = writeRandomModel(dir, smallHparams());
+  basePath = writeRandomModel(dir, smallHparams());
   engine = await VoiceEngine.start({ modelPath: basePath });
   const tokens = engine.runtime.tokenize(SAMPLE_TEXT);
   voiceA = path.join(dir, 'voice-a-v1.gguf');
@@ -267,5 +268,76 @@ describe('VoiceEngine', () => {
       { maxTokens: 12 },
     );
     expect(typeof reply).toBe('string');
+  });
+});
+
+describe('VoiceEngine on two lanes (two threads)', () => {
+  let wide: VoiceEngine;
+  beforeAll(async () => {
+    wide = await VoiceEngine.start({ modelPath: basePath, threads: 2 });
+  });
+  afterAll(async () => {
+    await wide?.dispose();
+  });
+
+  /** The contexts `wide` opens while `work` runs, with their threads and sequences when opened. */
+  async function contextsOpenedBy(work: () => Promise<unknown>) {
+    const contexts: { disposed: boolean; threads: number; sequences: number }[] = [];
+    const create = wide.runtime.createContext.bind(wide.runtime);
+    wide.runtime.createContext = async (...args) => {
+      const context = await create(...args);
+      contexts.push(Object.assign(context, { threads: context.currentThreads, sequences: context.totalSequences }));
+      return context;
+    };
+    try {
+      await work();
+    } finally {
+      wide.runtime.createContext = create;
+    }
+    return contexts;
+  }
+
+  it('shares its threads out over two lanes', () => {
+    expect(wide.runtime.lanes).toEqual([1, 1]);
+  });
+
+  it('spreads a batch over a context of one thread per lane, answering as one context does', async () => {
+    const chats = ['Say something.', 'Write about April.', 'Describe the hallway.', 'Name a colour.', 'Go on.'].map(
+      (content, i) => ({
+        messages: [
+          { role: 'system' as const, content: 'You rewrite text.' },
+          { role: 'user' as const, content },
+        ],
+        options: { maxTokens: 6 + 3 * i },
+      }),
+    );
+    let answers: string[] = [];
+    const contexts = await contextsOpenedBy(async () => {
+      answers = await wide.chatBatch(chats, { sequences: 4 });
+    });
+    expect(contexts.map((c) => [c.threads, c.sequences, c.disposed])).toEqual([
+      [1, 2, true],
+      [1, 2, true],
+    ]);
+    expect(answers).toEqual(await engine.chatBatch(chats, { sequences: 4 }));
+  });
+
+  it('wakes a Voice wide for many generations at once, and frees every context when it sleeps', async () => {
+    const contexts = await contextsOpenedBy(() => wide.wake('eval', voiceA, { wide: true }));
+    expect(contexts.map((c) => c.threads)).toEqual([1, 1]);
+    await engine.wake('a', voiceA);
+    const alone = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' });
+    const together = await Promise.all(
+      Array.from({ length: 4 }, () => wide.complete(PROMPT, { maxTokens: 24, voiceId: 'eval' })),
+    );
+    expect(together).toEqual(Array(4).fill(alone));
+    await wide.sleep('eval');
+    expect(contexts.every((c) => c.disposed)).toBe(true);
+  });
+
+  it('keeps one context for a Voice awake for people', async () => {
+    const contexts = await contextsOpenedBy(() => wide.wake('person', voiceA));
+    expect(contexts.map((c) => c.threads)).toEqual([2]);
+    await wide.sleep('person');
   });
 });

