@@ -300,9 +300,16 @@ def run_train(request, emit):
         os.replace(tmp, ckpt_path)  # atomic: a kill mid-write leaves the previous checkpoint
         emit("checkpoint", step=step)
 
+    def held_out_loss():
+        # In training's own arithmetic: with bfloat16 products, two and a half times as fast on
+        # two cores as float32 (3 examples of 700 tokens at 135M: 4.4 s against 10.8 s), and the
+        # loss agreed to the fourth decimal. The base and the Voice are measured alike.
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
+            return evaluate(model, eval_examples, bs)[0]
+
     def evaluate_epoch():
         """After an epoch: its eval loss, the best weights so far, and whether to stop."""
-        loss, _ = evaluate(model, eval_examples, bs)
+        loss = held_out_loss()
         epoch = math.ceil(step / steps_per_epoch)
         state["eval_losses"].append(round(loss, 6))
         best = state["best"]
@@ -316,7 +323,7 @@ def run_train(request, emit):
     if cfg["eval_base"] and eval_examples and state["base_eval_loss"] is None:
         if cfg["mode"] != "lora":
             raise ValueError("eval_base needs a LoRA run: only a LoRA starts at the base model")
-        state["base_eval_loss"], _ = evaluate(model, eval_examples, bs)
+        state["base_eval_loss"] = held_out_loss()
         emit("eval", epoch=0, step=0, eval_loss=round(state["base_eval_loss"], 6))
 
     last_ckpt_step, last_ckpt_time = step, time.time()
@@ -373,7 +380,7 @@ def run_train(request, emit):
         result.update(eval_loss=best["loss"], best_epoch=best["epoch"], eval_losses=state["eval_losses"],
                       stopped_early=state["stopped"])
     elif eval_examples:
-        result["eval_loss"], _ = evaluate(model, eval_examples, bs)
+        result["eval_loss"] = held_out_loss()
     if state["base_eval_loss"] is not None:
         result["base_eval_loss"] = state["base_eval_loss"]
     if cfg["mode"] == "lora":

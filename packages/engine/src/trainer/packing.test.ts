@@ -63,7 +63,7 @@ describe('packed batches', () => {
     expect(close(packed.loss, alone.loss)).toBe(true);
   });
 
-  const run = (name: string, preset: Partial<TrainingPreset> = {}) =>
+  const run = (name: string, preset: Partial<TrainingPreset> = {}, more: Partial<Parameters<typeof train>[0]> = {}) =>
     train({
       mode: 'lora',
       modelPath: basePath,
@@ -73,6 +73,7 @@ describe('packed batches', () => {
       padId: 0,
       maxSteps: 4,
       threads: 1,
+      ...more,
     });
   const heldOut = (adapterPath: string | undefined, name: string) =>
     heldOutLoss({
@@ -112,5 +113,23 @@ describe('packed batches', () => {
     // Training moved the loss; bfloat16 rounding moves it by a small fraction of that.
     expect(base.loss - full.loss).toBeGreaterThan(0.05);
     expect(Math.abs(mixed.loss - full.loss)).toBeLessThan(0.1 * (base.loss - full.loss));
+  });
+
+  it('measure the held-out loss in bfloat16 when training in it, close to float32', async () => {
+    const trained = await run('bfloat16-eval', { mixedPrecision: true }, { eval: examples, measureBaseEvalLoss: true });
+    const voice = await heldOut(trained.adapterPath, 'f');
+    const base = await heldOutLoss({
+      modelPath: basePath,
+      examples,
+      seqLen: 64,
+      padId: 0,
+      threads: 1,
+      workDir: path.join(dir, 'g'),
+    });
+    // Each within a small fraction of what training moved it.
+    const moved = base.loss - voice.loss;
+    expect(moved).toBeGreaterThan(0.05);
+    expect(Math.abs((trained.baseEvalLoss as number) - base.loss)).toBeLessThan(0.05 * moved);
+    expect(Math.abs((trained.evalLoss as number) - voice.loss)).toBeLessThan(0.05 * moved);
   });
 });
