@@ -4,12 +4,12 @@ import { VOICE_STAGE_LABELS, type Voice } from '@ownvoice/shared';
 
 /**
  * How long a training takes, wherever a page says so before one starts. Measured (decision 25):
- * about 1.5 minutes for a whole Voice on one data-centre GPU; on two processor cores about half an
- * hour for 40,000 characters and a few hours for 200,000. So no one figure is true: the range,
- * and the progress page's own estimate once a run is under way.
+ * about 1.5 minutes for a whole Voice on one data-centre GPU; on two processor cores about a
+ * quarter of an hour for 40,000 characters and up to a few hours for 200,000. So no one figure is
+ * true: the range, and the progress page's own estimate once a run is under way.
  */
 export const TRAINING_TIME_STATEMENT =
-  'Training takes a few minutes on a GPU and from about half an hour to a few hours on an ordinary processor, depending on how much you upload; its progress page shows the time left.';
+  'Training takes a few minutes on a GPU and from about a quarter of an hour to a few hours on an ordinary processor, depending on how much you upload; its progress page shows the time left.';
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
