@@ -12,6 +12,16 @@ let voiceA: string;
 let voiceB: string;
 let basePath: string;
 const PROMPT = 'It was a bright cold day in April, and';
+/** Five chats of a batch, each with its own budget. */
+const BATCH = ['Say something.', 'Write about April.', 'Describe the hallway.', 'Name a colour.', 'Go on.'].map(
+  (content, i) => ({
+    messages: [
+      { role: 'system' as const, content: 'You rewrite text.' },
+      { role: 'user' as const, content },
+    ],
+    options: { maxTokens: 6 + 3 * i },
+  }),
+);
 
 const loadedAdapters = () => [
   ...((engine.runtime.model as unknown as { _loraAdapters: Map<string, unknown> })._loraAdapters?.keys() ?? []),
@@ -209,15 +219,6 @@ describe('VoiceEngine', () => {
   });
 
   it('answers a batch of chats in order, each as chat() answers it alone', async () => {
-    const chats = ['Say something.', 'Write about April.', 'Describe the hallway.', 'Name a colour.', 'Go on.'].map(
-      (content, i) => ({
-        messages: [
-          { role: 'system' as const, content: 'You rewrite text.' },
-          { role: 'user' as const, content },
-        ],
-        options: { maxTokens: 6 + 3 * i },
-      }),
-    );
     const finished: number[] = [];
     const contexts: { disposed: boolean }[] = [];
     const create = engine.runtime.createContext.bind(engine.runtime);
@@ -228,7 +229,7 @@ describe('VoiceEngine', () => {
     };
     let answers: string[];
     try {
-      answers = await engine.chatBatch(chats, { sequences: 3, onAnswer: (i) => finished.push(i) });
+      answers = await engine.chatBatch(BATCH, { sequences: 3, onAnswer: (i) => finished.push(i) });
     } finally {
       engine.runtime.createContext = create;
     }
@@ -236,7 +237,7 @@ describe('VoiceEngine', () => {
     expect(contexts).toHaveLength(1);
     expect(contexts[0]?.disposed).toBe(true);
     expect([...finished].sort()).toEqual([0, 1, 2, 3, 4]);
-    for (const [i, chat] of chats.entries()) expect(answers[i]).toBe(await engine.chat(chat.messages, chat.options));
+    for (const [i, chat] of BATCH.entries()) expect(answers[i]).toBe(await engine.chat(chat.messages, chat.options));
     expect(new Set(answers).size).toBeGreaterThan(1);
   });
 
@@ -302,24 +303,15 @@ describe('VoiceEngine on two lanes (two threads)', () => {
   });
 
   it('spreads a batch over a context of one thread per lane, answering as one context does', async () => {
-    const chats = ['Say something.', 'Write about April.', 'Describe the hallway.', 'Name a colour.', 'Go on.'].map(
-      (content, i) => ({
-        messages: [
-          { role: 'system' as const, content: 'You rewrite text.' },
-          { role: 'user' as const, content },
-        ],
-        options: { maxTokens: 6 + 3 * i },
-      }),
-    );
     let answers: string[] = [];
     const contexts = await contextsOpenedBy(async () => {
-      answers = await wide.chatBatch(chats, { sequences: 4 });
+      answers = await wide.chatBatch(BATCH, { sequences: 4 });
     });
     expect(contexts.map((c) => [c.threads, c.sequences, c.disposed])).toEqual([
       [1, 2, true],
       [1, 2, true],
     ]);
-    expect(answers).toEqual(await engine.chatBatch(chats, { sequences: 4 }));
+    expect(answers).toEqual(await engine.chatBatch(BATCH, { sequences: 4 }));
   });
 
   it('wakes a Voice wide for many generations at once, and frees every context when it sleeps', async () => {

@@ -75,10 +75,11 @@ describe('packed batches', () => {
       threads: 1,
       ...more,
     });
+  /** The held-out loss in float32 with the adapter, or of the base model where there is none. */
   const heldOut = (adapterPath: string | undefined, name: string) =>
     heldOutLoss({
       modelPath: basePath,
-      adapterPath: adapterPath as string,
+      ...(adapterPath ? { adapterPath } : {}),
       examples,
       seqLen: 64,
       padId: 0,
@@ -102,14 +103,7 @@ describe('packed batches', () => {
     // The same run as 'whole' above, in its own folder.
     const full = await heldOut((await run('float32')).adapterPath, 'c');
     const mixed = await heldOut((await run('bfloat16', { mixedPrecision: true })).adapterPath, 'd');
-    const base = await heldOutLoss({
-      modelPath: basePath,
-      examples,
-      seqLen: 64,
-      padId: 0,
-      threads: 1,
-      workDir: path.join(dir, 'e'),
-    });
+    const base = await heldOut(undefined, 'e');
     // Training moved the loss; bfloat16 rounding moves it by a small fraction of that.
     expect(base.loss - full.loss).toBeGreaterThan(0.05);
     expect(Math.abs(mixed.loss - full.loss)).toBeLessThan(0.1 * (base.loss - full.loss));
@@ -118,14 +112,7 @@ describe('packed batches', () => {
   it('measure the held-out loss in bfloat16 when training in it, close to float32', async () => {
     const trained = await run('bfloat16-eval', { mixedPrecision: true }, { eval: examples, measureBaseEvalLoss: true });
     const voice = await heldOut(trained.adapterPath, 'f');
-    const base = await heldOutLoss({
-      modelPath: basePath,
-      examples,
-      seqLen: 64,
-      padId: 0,
-      threads: 1,
-      workDir: path.join(dir, 'g'),
-    });
+    const base = await heldOut(undefined, 'g');
     // Each within a small fraction of what training moved it.
     const moved = base.loss - voice.loss;
     expect(moved).toBeGreaterThan(0.05);
