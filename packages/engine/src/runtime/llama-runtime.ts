@@ -42,17 +42,17 @@ export const defaultThreads = (hparams: ModelHparams): number =>
   hparams.nEmbd <= SMALL_MODEL_MAX_EMBD ? 1 : Math.max(1, cpus().length);
 
 /**
- * Contexts that wide work (a batch of paraphrases, a Voice's evaluation) spreads over at most,
- * the threads shared out between them. llama.cpp's threads meet at a barrier after every operation
- * of a decoding step, which costs most where a step has little work: on two cores at SmolLM2-135M's
- * shape, 31 rewrites with an adapter took 71 s on one context of two threads and 24 s on two
- * contexts of one thread each; 32 paraphrases, 148 s against 120 s.
+ * The most contexts ("lanes") wide work (a batch of paraphrases, a Voice's evaluation) spreads
+ * over, sharing out the threads. llama.cpp's threads meet at a barrier after every operation of a
+ * decoding step, which costs most where a step has little work: on two cores at SmolLM2-135M's
+ * shape, 31 rewrites with an adapter took 71 s on one context of two threads and 29 s on two
+ * contexts of one thread each; 32 paraphrases, 148 s against 114 s. Only two cores were measured.
  */
 const MAX_LANES = 2;
 
-/** `threads` shared out over at most MAX_LANES contexts, as evenly as they go: [1, 1] for 2, [2, 1] for 3. */
-export function laneThreads(threads: number): number[] {
-  const lanes = Math.max(1, Math.min(threads, MAX_LANES));
+/** `threads` shared out over at most `most` contexts, as evenly as they go: [1, 1] for 2, [2, 1] for 3. */
+export function laneThreads(threads: number, most = MAX_LANES): number[] {
+  const lanes = Math.max(1, Math.min(threads, most, MAX_LANES));
   return Array.from({ length: lanes }, (_, i) => Math.floor(threads / lanes) + (i < threads % lanes ? 1 : 0));
 }
 
@@ -131,9 +131,9 @@ export class LlamaRuntime {
     adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
   }
 
-  /** The threads of each context wide work spreads over (laneThreads). */
-  get lanes(): number[] {
-    return laneThreads(this.threads);
+  /** The threads of each context wide work spreads over, for work `width` sequences wide at most. */
+  lanes(width = Number.POSITIVE_INFINITY): number[] {
+    return laneThreads(this.threads, width);
   }
 
   async createContext(adapterPath?: string, sequences = 1, threads = this.threads): Promise<LlamaContext> {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
+import { laneThreads } from './llama-runtime.js';
 import type { GenerationEnd } from './text-generator.js';
 import { VoiceEngine, VoiceNotAwakeError } from './voice-engine.js';
 
@@ -299,7 +300,10 @@ describe('VoiceEngine on two lanes (two threads)', () => {
   }
 
   it('shares its threads out over two lanes', () => {
-    expect(wide.runtime.lanes).toEqual([1, 1]);
+    expect(wide.runtime.lanes()).toEqual([1, 1]);
+    // One chat takes every thread on one context.
+    expect(wide.runtime.lanes(1)).toEqual([2]);
+    expect([1, 3, 8].map((threads) => laneThreads(threads))).toEqual([[1], [2, 1], [4, 4]]);
   });
 
   it('spreads a batch over a context of one thread per lane, answering as one context does', async () => {

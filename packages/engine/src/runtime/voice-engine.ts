@@ -162,7 +162,7 @@ export class VoiceEngine implements TextGenerator {
     await this.adapters.acquire(file, fingerprint);
     let contexts: LlamaContext[];
     try {
-      const threads = options.wide ? this.runtime.lanes : [this.runtime.threads];
+      const threads = options.wide ? this.runtime.lanes() : [this.runtime.threads];
       contexts = await this.openContexts(file, SEQUENCES_PER_CONTEXT, threads);
     } catch (error) {
       await this.adapters.release(file);
@@ -284,7 +284,7 @@ export class VoiceEngine implements TextGenerator {
     const answers: string[] = new Array(chats.length);
     if (chats.length === 0) return answers;
     const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
-    const lanes = this.runtime.lanes.slice(0, width);
+    const lanes = this.runtime.lanes(width);
     const perLane = Math.ceil(width / lanes.length);
     const target = pooled(await this.openContexts(undefined, perLane, lanes), perLane);
     this.batches.add(target);
