@@ -43,6 +43,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The contexts `target` opens while `work` runs, with their threads and sequences when opened. */
+async function contextsOpenedBy(target: VoiceEngine, work: () => Promise<unknown>) {
+  const contexts: { disposed: boolean; threads: number; sequences: number }[] = [];
+  const create = target.runtime.createContext.bind(target.runtime);
+  target.runtime.createContext = async (...args) => {
+    const context = await create(...args);
+    contexts.push(Object.assign(context, { threads: context.currentThreads, sequences: context.totalSequences }));
+    return context;
+  };
+  try {
+    await work();
+  } finally {
+    target.runtime.createContext = create;
+  }
+  return contexts;
+}
+
 describe('VoiceEngine', () => {
   it('writes differently with a Voice awake than the base model, deterministically at temperature 0', async () => {
     await engine.wake('a', voiceA);
@@ -221,19 +238,10 @@ describe('VoiceEngine', () => {
 
   it('answers a batch of chats in order, each as chat() answers it alone', async () => {
     const finished: number[] = [];
-    const contexts: { disposed: boolean }[] = [];
-    const create = engine.runtime.createContext.bind(engine.runtime);
-    engine.runtime.createContext = async (...args) => {
-      const context = await create(...args);
-      contexts.push(context);
-      return context;
-    };
-    let answers: string[];
-    try {
+    let answers: string[] = [];
+    const contexts = await contextsOpenedBy(engine, async () => {
       answers = await engine.chatBatch(BATCH, { sequences: 3, onAnswer: (i) => finished.push(i) });
-    } finally {
-      engine.runtime.createContext = create;
-    }
+    });
     // The batch had a context of its own, freed when it ended.
     expect(contexts).toHaveLength(1);
     expect(contexts[0]?.disposed).toBe(true);
@@ -282,23 +290,6 @@ describe('VoiceEngine on two lanes (two threads)', () => {
     await wide?.dispose();
   });
 
-  /** The contexts `wide` opens while `work` runs, with their threads and sequences when opened. */
-  async function contextsOpenedBy(work: () => Promise<unknown>) {
-    const contexts: { disposed: boolean; threads: number; sequences: number }[] = [];
-    const create = wide.runtime.createContext.bind(wide.runtime);
-    wide.runtime.createContext = async (...args) => {
-      const context = await create(...args);
-      contexts.push(Object.assign(context, { threads: context.currentThreads, sequences: context.totalSequences }));
-      return context;
-    };
-    try {
-      await work();
-    } finally {
-      wide.runtime.createContext = create;
-    }
-    return contexts;
-  }
-
   it('shares its threads out over two lanes', () => {
     expect(wide.runtime.lanes()).toEqual([1, 1]);
     // One chat takes every thread on one context.
@@ -308,7 +299,7 @@ describe('VoiceEngine on two lanes (two threads)', () => {
 
   it('spreads a batch over a context of one thread per lane, answering as one context does', async () => {
     let answers: string[] = [];
-    const contexts = await contextsOpenedBy(async () => {
+    const contexts = await contextsOpenedBy(wide, async () => {
       answers = await wide.chatBatch(BATCH, { sequences: 4 });
     });
     expect(contexts.map((c) => [c.threads, c.sequences, c.disposed])).toEqual([
@@ -319,7 +310,7 @@ describe('VoiceEngine on two lanes (two threads)', () => {
   });
 
   it('wakes a Voice wide for many generations at once, and frees every context when it sleeps', async () => {
-    const contexts = await contextsOpenedBy(() => wide.wake('eval', voiceA, { wide: true }));
+    const contexts = await contextsOpenedBy(wide, () => wide.wake('eval', voiceA, { wide: true }));
     expect(contexts.map((c) => c.threads)).toEqual([1, 1]);
     await engine.wake('a', voiceA);
     const alone = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' });
@@ -332,7 +323,7 @@ describe('VoiceEngine on two lanes (two threads)', () => {
   });
 
   it('keeps one context for a Voice awake for people', async () => {
-    const contexts = await contextsOpenedBy(() => wide.wake('person', voiceA));
+    const contexts = await contextsOpenedBy(wide, () => wide.wake('person', voiceA));
     expect(contexts.map((c) => c.threads)).toEqual([2]);
     await wide.sleep('person');
   });

@@ -160,15 +160,14 @@ export class VoiceEngine implements TextGenerator {
     }
     if (current) await this.sleepNow(voiceId, 'This Voice was reloaded. Please try again.');
     await this.adapters.acquire(file, fingerprint);
-    let contexts: LlamaContext[];
+    let pool: PooledContext;
     try {
-      const threads = options.wide ? this.runtime.lanes() : [this.runtime.threads];
-      contexts = await this.openContexts(file, SEQUENCES_PER_CONTEXT, threads);
+      pool = await this.openPool(file, options.wide ? this.runtime.lanes() : [this.runtime.threads]);
     } catch (error) {
       await this.adapters.release(file);
       throw error;
     }
-    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pooled(contexts) });
+    this.voices.set(voiceId, { adapterPath: file, fingerprint, ...pool });
     return { milliseconds: performance.now() - started };
   }
 
@@ -190,7 +189,7 @@ export class VoiceEngine implements TextGenerator {
 
   private async contextFor(voiceId: string | undefined): Promise<PooledContext> {
     if (voiceId === undefined) {
-      this.baseContext ??= this.runtime.createContext(undefined, SEQUENCES_PER_CONTEXT).then((c) => pooled([c]));
+      this.baseContext ??= this.openPool(undefined, [this.runtime.threads]);
       return this.baseContext;
     }
     const voice = this.voices.get(voiceId);
@@ -254,22 +253,22 @@ export class VoiceEngine implements TextGenerator {
   }
 
   /**
-   * A context for each entry of `threads`, with that many threads and `sequences` sequences; none is
-   * left open when one fails.
+   * A context for each entry of `threads`, with that many threads and `perContext` sequences, pooled;
+   * none is left open when one fails.
    */
-  private async openContexts(
+  private async openPool(
     adapterPath: string | undefined,
-    sequences: number,
     threads: readonly number[],
-  ): Promise<LlamaContext[]> {
+    perContext = SEQUENCES_PER_CONTEXT,
+  ): Promise<PooledContext> {
     const contexts: LlamaContext[] = [];
     try {
-      for (const t of threads) contexts.push(await this.runtime.createContext(adapterPath, sequences, t));
+      for (const t of threads) contexts.push(await this.runtime.createContext(adapterPath, perContext, t));
     } catch (error) {
       for (const context of contexts) await context.dispose();
       throw error;
     }
-    return contexts;
+    return pooled(contexts, perContext);
   }
 
   /**
@@ -286,7 +285,7 @@ export class VoiceEngine implements TextGenerator {
     const width = Math.max(1, Math.min(options.sequences ?? BATCH_SEQUENCES, chats.length));
     const lanes = this.runtime.lanes(width);
     const perLane = Math.ceil(width / lanes.length);
-    const target = pooled(await this.openContexts(undefined, perLane, lanes), perLane);
+    const target = await this.openPool(undefined, lanes, perLane);
     this.batches.add(target);
     // The first failure stops the rest: the batch fails as a whole.
     const failed = new AbortController();
