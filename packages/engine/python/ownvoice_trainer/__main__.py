@@ -22,6 +22,8 @@ import os
 import sys
 import traceback
 
+from .allocator import keep_freed_memory
+
 # OpenMP's threads sleep when they run out of work instead of spinning. Read once, when torch loads
 # its OpenMP runtime, so it is set before torch is imported. The trainer shares its cores with the
 # service and llama.cpp: spinning threads then wait on each other's time slices, and one training
@@ -37,6 +39,7 @@ def emit(event, **fields):
 
 def main(argv):
     if argv[:1] == ["gpu-bench"]:
+        keep_freed_memory()
         from .gpu_bench import run_gpu_bench
 
         run_gpu_bench(argv[1:])
@@ -47,6 +50,7 @@ def main(argv):
     command, request_path = argv
     with open(request_path) as f:
         request = json.load(f)
+    keep_freed_memory()
     import torch  # imported late so usage errors answer fast
 
     torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
