@@ -38,8 +38,8 @@ def emit(event, **fields):
 
 
 def main(argv):
+    keep_freed_memory()  # before torch allocates anything
     if argv[:1] == ["gpu-bench"]:
-        keep_freed_memory()
         from .gpu_bench import run_gpu_bench
 
         run_gpu_bench(argv[1:])
@@ -50,7 +50,6 @@ def main(argv):
     command, request_path = argv
     with open(request_path) as f:
         request = json.load(f)
-    keep_freed_memory()
     import torch  # imported late so usage errors answer fast
 
     torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
