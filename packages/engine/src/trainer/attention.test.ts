@@ -14,4 +14,10 @@ describe('attention-check', () => {
     expect(done.max_diff).toBeLessThan(1e-5);
     expect(done.one_segment_diff).toBeLessThan(1e-5);
   });
+
+  it('gives the same result for a long sequence attended in two blocks of queries', async () => {
+    const done = await runTrainer('attention-check', { device: 'cpu', dtype: 'float32' });
+    expect(done.blocks).toBe(2);
+    expect(done.blocked_diff).toBeLessThan(1e-5);
+  });
 });
