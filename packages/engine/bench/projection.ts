@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPUS_DIR } from '../src/corpus/paths.js';
-import { holdOut, splitPassages } from '../src/text/passages.js';
-import { spreadEvenly, VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+import { holdOut, splitPassages, spreadEvenly } from '../src/text/passages.js';
+import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
 
 export interface StageProjection {
   stage: VoiceStage;

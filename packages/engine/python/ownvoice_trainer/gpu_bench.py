@@ -29,7 +29,7 @@ from .attention import run_attention_check
 from .gguf_reader import GgufFile
 from .model import load_gguf_model, pick_device
 from .random_model import SHAPES, write_random_llama
-from .voice_bench import whole_voice
+from .voice_bench import NEUTRAL, whole_voice
 
 # bench-train: 20 steps of 4 x 1024 tokens, float32, the whole batch a pass; and the Voice
 # preset's own batches on the default model: 4 pairs of 775 tokens, bfloat16 products, the
@@ -84,7 +84,13 @@ def _preset(name):
     """The Voice preset's trainer settings (voice_presets.json)."""
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
         preset = json.load(f)[name]
-    return {k: v for k, v in preset.items() if k not in ("passage_max_chars", "max_passages")}
+    return {k: v for k, v in preset.items() if k not in ("passage_max_chars", "max_passages", "evaluation_paragraphs")}
+
+
+def _evaluation_paragraphs(name):
+    """The neutral paragraphs the preset's evaluation rewrites (voice_presets.json; all when unset)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
+        return json.load(f)[name].get("evaluation_paragraphs", NEUTRAL["count"])
 
 
 def train_stage(model, voice, pairs, runs, workdir, device, vocab):
@@ -227,7 +233,8 @@ def run_gpu_bench(args, emit=print):
         for _ in range(runs):
             for pairs in voice["pairs"]:
                 wholes[pairs].append(whole_voice(_run, model, _preset(voice["preset"]), pairs, voice["target"],
-                                                 workdir, device, shape["n_vocab"]))
+                                                 workdir, device, shape["n_vocab"],
+                                                 paragraphs=_evaluation_paragraphs(voice["preset"])))
                 save()
     emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; each stage one process, model load "
          f"included; every answer to its budget), seconds, median (min–max) of {runs}")

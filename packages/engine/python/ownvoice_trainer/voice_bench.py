@@ -7,7 +7,7 @@ the adapter as a stand-in, so that column estimates that stage rather than measu
               KV cache (generate.py), each answer's budget 1.1 x its passage + 8 tokens;
     train     the Voice preset with early stopping, the base model's held-out loss measured first
               and the Voice's at each epoch (train.py);
-    evaluate  the Voice rewrites the evaluation's 28 neutral paragraphs and 3 held-out passages
+    evaluate  the Voice rewrites the preset's evaluation paragraphs (of 28) and 3 held-out passages
               (generate.py with the adapter), each answer's budget 1.5 x its text + 16 tokens.
 
 Each stage is one trainer process, timed from its start to its last line, model loading included.
@@ -44,8 +44,9 @@ def _timed(run, command, request, workdir, setup):
     return events, total
 
 
-def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, vocab, eos=0):
-    """One whole Voice from `pairs` passages (a tenth more held out) -> seconds per stage, peak MiB."""
+def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, vocab, eos=0, paragraphs=NEUTRAL["count"]):
+    """One whole Voice from `pairs` passages (a tenth more held out), its evaluation rewriting
+    `paragraphs` neutral paragraphs -> seconds per stage, peak MiB."""
     rng = random.Random(pairs)
     ids = lambda n: [rng.randrange(vocab) for _ in range(n)]  # noqa: E731 -- random text of n tokens
     held = max(1, round(pairs / 10))
@@ -77,7 +78,8 @@ def whole_voice(run, model, preset, pairs, passage_tokens, workdir, device, voca
     peak = max(peak, events[-1].get("peak_mib", 0.0))
 
     # evaluate: the Voice's rewrites of the neutral paragraphs and of a few held-out generics
-    texts = [ids(NEUTRAL["tokens"]) for _ in range(NEUTRAL["count"])] + generics[pairs : pairs + SAMPLES]
+    # Longest first, as the engine's evaluation asks for them.
+    texts = generics[pairs : pairs + SAMPLES] + [ids(NEUTRAL["tokens"]) for _ in range(paragraphs)]
     events, seconds["evaluate"] = _timed(run, "generate", {
         "model": model, "adapter": adapter, "prompts": [ids(REWRITE_PROMPT) + t for t in texts],
         "max_new": [_budget(len(t), 1.5, 16) for t in texts], "stop_ids": [], "device": device}, workdir, setup)

@@ -58,6 +58,9 @@ export async function runHarness(req: {
   log?: (line: string) => void;
 }): Promise<HarnessReport> {
   const log = req.log ?? (() => {});
+  // Each Voice rewrites every neutral paragraph, whatever its preset's own evaluation rewrites:
+  // attribution is measured on all of them.
+  const { evaluationParagraphs: _every, ...preset } = req.preset;
   const trained: { author: HouseAuthor; voice: TrainedVoice; progress: VoiceProgress[] }[] = [];
   for (const author of HOUSE_AUTHORS) {
     log(`training a Voice on ${AUTHOR_NAMES[author]}`);
@@ -68,7 +71,7 @@ export async function runHarness(req: {
       baseModelPath: req.baseModelPath,
       baseModelName: req.baseModelName,
       files: [{ name: `${author}.txt`, data: Buffer.from(authorWriting(author)) }],
-      preset: req.preset,
+      preset,
       workDir: path.join(outDir, 'work'),
       outDir,
       version: 'harness',

@@ -62,3 +62,9 @@ function fnv1a(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
+
+/** `max` items spread evenly over `items` (all of them when there are no more than `max`). */
+export function spreadEvenly<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  return Array.from({ length: max }, (_, i) => items[Math.floor((i * items.length) / max)] as T);
+}

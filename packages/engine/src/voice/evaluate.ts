@@ -21,7 +21,7 @@ import type { Spread } from '../eval/quantiles.js';
 import { measureRewrites } from '../eval/rewrite-measures.js';
 import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
-import { splitPassages } from '../text/passages.js';
+import { splitPassages, spreadEvenly } from '../text/passages.js';
 import type { RewritePair } from './pairs.js';
 import { rewriteWhole } from './rewrite.js';
 
@@ -80,15 +80,18 @@ export async function rewriteAll(
   // Each waiting rewrite listens to it: not a leak.
   setMaxListeners(4 * texts.length + 10, all);
   const options = { voiceId, maxChars, maxAttempts: 1, judge: acceptAll, signal: all };
-  const rewrites = texts.map((text) =>
-    rewriteWhole(engine, text, options).then(
+  const rewrites: Promise<string>[] = new Array(texts.length);
+  // Asked for longest first: the engine's lanes then end on short rewrites together, not with
+  // one lane still writing a long passage that was queued last while the others sit idle.
+  for (const i of longestFirst(texts)) {
+    rewrites[i] = rewriteWhole(engine, texts[i] as string, options).then(
       (rewrite) => rewrite.trim(),
       (error: unknown) => {
         failed.abort(error);
         throw error;
       },
-    ),
-  );
+    );
+  }
   // Every rewrite has ended before this returns: none is left running on the Voice behind the caller.
   const results = await Promise.allSettled(rewrites);
   signal?.throwIfAborted();
@@ -96,10 +99,24 @@ export async function rewriteAll(
   return results.map((r) => (r as PromiseFulfilledResult<string>).value);
 }
 
+/** The indices of `texts`, longest first (ties in their order). */
+export const longestFirst = (texts: readonly string[]): number[] =>
+  texts.map((_, i) => i).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length);
+
 /** The first attempt stands, judged or not: no inline error marker in place of what was written. */
 const acceptAll = () => ({ ok: true }) as const;
 
 const perplexity = (loss: number) => Math.exp(Math.min(loss, 50));
+
+/**
+ * The neutral paragraphs an evaluation rewrites: `count` of them spread over the file's subjects,
+ * or all of them.
+ */
+export const evaluationParagraphs = (count?: number): string[] =>
+  spreadEvenly(neutralParagraphs(), count ?? Number.POSITIVE_INFINITY);
+
+/** Held-out passages an evaluation shows by default. */
+export const EVALUATION_SAMPLES = 3;
 
 export async function evaluateVoice(req: {
   engine: VoiceEngine;
@@ -111,10 +128,12 @@ export async function evaluateVoice(req: {
   maxChars: number;
   /** Held-out passages shown as samples. */
   samples?: number;
+  /** How many neutral paragraphs to rewrite (evaluationParagraphs); all of them when absent. */
+  paragraphs?: number | undefined;
   signal?: AbortSignal;
 }): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[] }> {
-  const inputs = neutralParagraphs();
-  const shown = req.heldOutPairs.slice(0, req.samples ?? 3);
+  const inputs = evaluationParagraphs(req.paragraphs);
+  const shown = req.heldOutPairs.slice(0, req.samples ?? EVALUATION_SAMPLES);
   // One call, so the samples share the passes of the paragraphs.
   const all = await rewriteAll(req.engine, req.voiceId, [...inputs, ...shown.map((p) => p.generic)], {
     maxChars: req.maxChars,

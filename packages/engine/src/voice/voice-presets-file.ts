@@ -11,12 +11,17 @@ import { VOICE_PRESETS } from './train-voice.js';
 
 export const VOICE_PRESETS_FILE = path.join(TRAINER_DIR, 'ownvoice_trainer', 'voice_presets.json');
 
-/** The file's content: each preset's `train` request settings and its passage sizes. */
+/** The file's content: each preset's `train` request settings, its passage sizes and its evaluation's paragraphs. */
 export function voicePresetsJson(): string {
   const presets = Object.fromEntries(
     Object.entries(VOICE_PRESETS).map(([name, p]) => [
       name,
-      { ...trainerSettings(p), passage_max_chars: p.passageMaxChars, max_passages: p.maxPassages },
+      {
+        ...trainerSettings(p),
+        passage_max_chars: p.passageMaxChars,
+        max_passages: p.maxPassages,
+        ...(p.evaluationParagraphs ? { evaluation_paragraphs: p.evaluationParagraphs } : {}),
+      },
     ]),
   );
   return `${JSON.stringify({ generated_from: 'packages/engine/src/voice/train-voice.ts (VOICE_PRESETS)', ...presets }, null, 2)}\n`;
