@@ -80,17 +80,14 @@ def _pairs(path, n, voice, vocab, rng):
                                 "target": [rng.randrange(vocab) for _ in range(voice["target"])]}) + "\n")
 
 
-def _preset(name):
-    """The Voice preset's trainer settings (voice_presets.json)."""
+def _voice_preset(name):
+    """The Voice preset (voice_presets.json) -> (its trainer settings, the neutral paragraphs its
+    evaluation rewrites: all when unset)."""
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
         preset = json.load(f)[name]
-    return {k: v for k, v in preset.items() if k not in ("passage_max_chars", "max_passages", "evaluation_paragraphs")}
-
-
-def _evaluation_paragraphs(name):
-    """The neutral paragraphs the preset's evaluation rewrites (voice_presets.json; all when unset)."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "voice_presets.json")) as f:
-        return json.load(f)[name].get("evaluation_paragraphs", NEUTRAL["count"])
+    paragraphs = preset.get("evaluation_paragraphs", NEUTRAL["count"])
+    not_trainer = ("passage_max_chars", "max_passages", "evaluation_paragraphs")
+    return {k: v for k, v in preset.items() if k not in not_trainer}, paragraphs
 
 
 def train_stage(model, voice, pairs, runs, workdir, device, vocab):
@@ -100,7 +97,7 @@ def train_stage(model, voice, pairs, runs, workdir, device, vocab):
     train, held = os.path.join(workdir, "train.jsonl"), os.path.join(workdir, "eval.jsonl")
     _pairs(train, pairs, voice, vocab, rng)
     _pairs(held, max(1, round(pairs / 10)), voice, vocab, rng)
-    settings = _preset(voice["preset"])
+    settings, _ = _voice_preset(voice["preset"])
     seconds, tps, peak = [], [], 0.0
     for run in range(runs):
         out = os.path.join(workdir, f"voice-{pairs}-{run}")
@@ -232,9 +229,9 @@ def run_gpu_bench(args, emit=print):
         results["whole_voice"] = wholes
         for _ in range(runs):
             for pairs in voice["pairs"]:
-                wholes[pairs].append(whole_voice(_run, model, _preset(voice["preset"]), pairs, voice["target"],
-                                                 workdir, device, shape["n_vocab"],
-                                                 paragraphs=_evaluation_paragraphs(voice["preset"])))
+                settings, paragraphs = _voice_preset(voice["preset"])
+                wholes[pairs].append(whole_voice(_run, model, settings, pairs, voice["target"],
+                                                 workdir, device, shape["n_vocab"], paragraphs=paragraphs))
                 save()
     emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; each stage one process, model load "
          f"included; every answer to its budget), seconds, median (min–max) of {runs}")
