@@ -76,9 +76,27 @@ def read_examples(path, seq_len):
     return out
 
 
-def pack(examples):
+# Rows of the CPU's bfloat16 matrix products are rounded up to a multiple of this many tokens.
+# oneDNN's bfloat16 products on two threads (torch 1.13, Intel AMX) took 5 to 10 times as long for
+# some row counts, the same ones for every projection's shape: 636, 732, 744, 793, 928 and 992 among
+# them, none a multiple of 64 from 64 to 1,024. A 636-token example's pass took 10.1 s, 2.9 s padded
+# to 640; 29 examples of a Voice's epoch 130 s, 115 s padded. A pad costs 32 tokens a row on average.
+CPU_BF16_ROW_MULTIPLE = 64
+
+
+def row_multiple(device, bf16=None):
+    """What a packed row's tokens (and the rows the logits are taken for) are rounded up to: only
+    where the products run in bfloat16 on the CPU (bf16, or by default whether the CPU's autocast
+    is on now); 1 elsewhere, rows as they are."""
+    bf16 = torch.is_autocast_cpu_enabled() if bf16 is None else bf16
+    return CPU_BF16_ROW_MULTIPLE if device.type == "cpu" and bf16 else 1
+
+
+def pack(examples, multiple=1):
     """The examples end to end: idx (1, N), labels (1, N) with -100 where the next token is not a
-    target of the same example, and each example's (start, end) span in the row."""
+    target of the same example, and each example's (start, end) span in the row. With a multiple,
+    N is rounded up to it by pad tokens at the end of the last example's span: they come after
+    every real position, so no real position attends to them, and no target is predicted there."""
     ids_all, labels_all, segments = [], [], []
     for ids, n_in in examples:
         start = len(ids_all)
@@ -89,24 +107,37 @@ def pack(examples):
             labels[p] = ids[p + 1]
         labels_all += labels
         segments.append((start, start + len(ids)))
+    pad = -len(ids_all) % multiple
+    if pad:
+        ids_all += [0] * pad  # token 0 is in every vocabulary; what it is does not matter
+        labels_all += [-100] * pad
+        segments[-1] = (segments[-1][0], len(ids_all))
     return torch.tensor([ids_all]), torch.tensor([labels_all]), segments
 
 
-def token_losses(model, examples):
-    """-> cross-entropy of every target token of the examples, packed (M,), and each example's count."""
+def token_losses(model, examples, multiple=None):
+    """-> cross-entropy of every target token of the examples, packed (M,), and each example's count.
+    multiple: rows rounded up to it (pack); by default row_multiple's for the device."""
     device = model.tok_embd.device
-    idx, labels, segments = pack(examples)
+    multiple = row_multiple(device) if multiple is None else multiple
+    idx, labels, segments = pack(examples, multiple)
     # Which positions count is known on the host before anything runs: worked out there, the
     # device gathers them without a round trip (a boolean mask on the device would wait for it).
     counted = labels[0] != -100  # (N,)
     where = counted.nonzero().squeeze(1)  # (M,)
+    targets = labels[0, counted]  # (M,)
     counts = [int(counted[s:e].sum()) for s, e in segments]
+    M = where.shape[0]
+    extra = -M % multiple  # rows of the logits' product rounded up too: the last position again, not counted
+    if extra:
+        where = torch.cat([where, where[-1:].expand(extra)])
+        targets = torch.cat([targets, torch.full((extra,), -100, dtype=targets.dtype)])
     h = model.hidden(idx.to(device), segments)  # (1, N, C)
     # Only predicted positions need the vocabulary-wide projection: (M, C) -> (M, V).
     where = where.to(device, non_blocking=True)
     logits = model.logits(h[0].index_select(0, where))
-    targets = labels[0, counted].to(device, non_blocking=True)
-    return F.cross_entropy(logits, targets, reduction="none"), counts
+    targets = targets.to(device, non_blocking=True)
+    return F.cross_entropy(logits, targets, reduction="none")[:M], counts
 
 
 def loss_sum(model, examples):
@@ -134,14 +165,15 @@ def lr_at(step, total, base, warmup):
     return base * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
 
 
-def evaluate(model, examples, batch_size, packed=True):
-    """-> mean cross-entropy per target token over the examples, and each example's own mean."""
+def evaluate(model, examples, batch_size, packed=True, multiple=None):
+    """-> mean cross-entropy per target token over the examples, and each example's own mean.
+    multiple: packed rows rounded up to it (token_losses)."""
     model.eval()
     sums, counts = [], []
     with torch.no_grad():
         if packed:
             for i in range(0, len(examples), batch_size):
-                losses, n = token_losses(model, examples[i : i + batch_size])
+                losses, n = token_losses(model, examples[i : i + batch_size], multiple)
                 sums += torch.stack([part.sum() for part in losses.split(n)]).tolist()  # one read a batch
                 counts += n
         else:
@@ -154,15 +186,19 @@ def evaluate(model, examples, batch_size, packed=True):
 
 def run_eval(request, emit):
     """eval: mean loss per target token (and perplexity) of the model, with the adapter if given;
-    "packed": false scores each example on its own through the plain forward pass."""
+    "packed": false scores each example on its own through the plain forward pass; "row_multiple":
+    packed rows padded to a multiple of it (by default as training pads them here)."""
     from . import lora as lora_mod
 
     model = load_gguf_model(GgufFile(request["model"]), pick_device(request.get("device")))
     if request.get("adapter"):
         lora_mod.load_into(model, request["adapter"])
     examples = read_examples(request["examples"], int(request.get("seq_len", 256)))
-    loss, per_example = evaluate(model, examples, int(request.get("batch_size", 8)), request.get("packed", True))
-    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples), example_losses=per_example)
+    device = model.tok_embd.device
+    multiple = int(request.get("row_multiple") or row_multiple(device))
+    loss, per_example = evaluate(model, examples, int(request.get("batch_size", 8)), request.get("packed", True), multiple)
+    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples), example_losses=per_example,
+         row_multiple=multiple)
 
 
 def bf16_is_faster(device):
@@ -288,7 +324,7 @@ def run_train(request, emit):
             step = ck["step"]
             state.update(ck.get("state", {}))
     emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples),
-         trainable=sum(p.numel() for p in params), micro_batch_tokens=micro)
+         trainable=sum(p.numel() for p in params), micro_batch_tokens=micro, row_multiple=row_multiple(device, bf16))
 
     stop = {"requested": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
