@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from . import lora, safetensors_io
 from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, gguf_weight_names, load_gguf_model, peak_mib, pick_device
+from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_gguf_model, peak_mib, pick_device
 
 DEFAULTS = {
     "mode": "lora",
@@ -88,7 +88,7 @@ def row_multiple(device, bf16=None):
     """What a packed row's tokens (and the rows the logits are taken for) are rounded up to: only
     where the products run in bfloat16 on the CPU (bf16, or by default whether the CPU's autocast
     is on now); 1 elsewhere, rows as they are."""
-    bf16 = torch.is_autocast_cpu_enabled() if bf16 is None else bf16
+    bf16 = autocast_dtype(device) == torch.bfloat16 if bf16 is None else bf16
     return CPU_BF16_ROW_MULTIPLE if device.type == "cpu" and bf16 else 1
 
 
