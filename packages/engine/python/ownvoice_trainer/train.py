@@ -3,8 +3,9 @@ initial weights (how the tiny house model is built).
 
 Data: JSON lines {"input": [ids], "target": [ids]}; the loss counts target tokens only (for
 full training, input is empty and every token is a target). Sequences are cut to seq_len.
-A batch is packed: its sequences end to end in one row, no padding, each attending only to
-itself, and logits are computed only where a target is predicted.
+A batch is packed: its sequences end to end in one row, each attending only to itself, and
+logits are computed only where a target is predicted. The row is padded only where the CPU
+multiplies in bfloat16, to a row count its products run at full speed (row_multiple).
 Progress goes out as JSON lines; a checkpoint (trainable weights, optimiser state, step) is
 written every few steps and on SIGTERM, so a killed or cancelled run resumes where it stopped.
 With "stop_when_eval_stops_improving" and an eval set, the eval loss is measured after every

@@ -1,8 +1,8 @@
-// Proof: the trainer packs a batch's examples end to end in one row (no padding, attention kept
-// inside each example, logits only where a target is predicted) and still scores every example
-// exactly as it would on its own through the model's plain forward pass; and a batch summed a
-// micro-batch at a time trains the same weights as the whole batch at once (and bfloat16 matrix
-// products nearly the same).
+// Proof: the trainer packs a batch's examples end to end in one row (attention kept inside each
+// example, logits only where a target is predicted, padding at the end only where asked for) and
+// still scores every example exactly as it would on its own through the model's plain forward
+// pass, padded or not; and a batch summed a micro-batch at a time trains the same weights as the
+// whole batch at once (and bfloat16 matrix products nearly the same).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
