@@ -86,7 +86,13 @@ if (external) {
             method: 'POST',
             url: '/v1/completions',
             headers: auth,
-            payload: { model: 'victim', prompt: 'It was a bright cold day in April, and', max_tokens: 8 },
+            // Greedy, so that the same weights write the same text.
+            payload: {
+              model: 'victim',
+              prompt: 'It was a bright cold day in April, and',
+              max_tokens: 8,
+              temperature: 0,
+            },
           })
         ).json().choices[0].text as string;
       const victimDir = path.join(dir, 'victim');

@@ -9,6 +9,7 @@ export interface GenerateOptions {
   /** 0 is greedy (deterministic). */
   temperature?: number;
   topP?: number;
+  /** Sampling's seed (32-bit); a fresh random one for each request when absent. */
   seed?: number;
   stop?: string[];
   /** Penalise tokens seen in the last tokens (1 = off); keeps greedy output out of loops. */

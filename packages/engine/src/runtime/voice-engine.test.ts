@@ -71,6 +71,15 @@ describe('VoiceEngine', () => {
     expect(await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a' })).toBe(voice);
   });
 
+  it('samples each unseeded request afresh, and repeats a seeded one', async () => {
+    const sampled = { maxTokens: 16, temperature: 1, ignoreEos: true };
+    // Within one second: node-llama-cpp's own fallback seed is the current second.
+    const unseeded = await Promise.all([1, 2, 3].map(() => engine.complete(PROMPT, sampled)));
+    expect(new Set(unseeded).size).toBeGreaterThan(1);
+    const seeded = await engine.complete(PROMPT, { ...sampled, seed: 5 });
+    expect(await engine.complete(PROMPT, { ...sampled, seed: 5 })).toBe(seeded);
+  });
+
   it('streams the text in chunks that add up to the result', async () => {
     const chunks: string[] = [];
     const text = await engine.complete(PROMPT, { maxTokens: 24, voiceId: 'a', onChunk: (c) => chunks.push(c) });

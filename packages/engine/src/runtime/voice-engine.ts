@@ -6,6 +6,7 @@
 // generation on it and waits for them to end (llama.cpp reads freed memory otherwise), and the
 // wakes and sleeps of one Voice run one at a time.
 
+import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { statSync } from 'node:fs';
 import {
@@ -404,7 +405,7 @@ function generationOptions(o: GenerateOptions, model: LlamaModel, onToken?: (tok
     maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
     temperature: o.temperature ?? 0,
     ...(o.topP !== undefined ? { topP: o.topP } : {}),
-    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    seed: o.seed ?? unseeded(),
     ...(o.stop?.length ? { customStopTriggers: o.stop } : {}),
     ...(o.repeatPenalty && o.repeatPenalty !== 1
       ? { repeatPenalty: { penalty: o.repeatPenalty, lastTokens: 64 } }
@@ -414,6 +415,15 @@ function generationOptions(o: GenerateOptions, model: LlamaModel, onToken?: (tok
     ...(onToken ? { onToken } : {}),
     ...(o.ignoreEos ? { tokenBias: neverEndOfText(model) } : {}),
   };
+}
+
+/**
+ * A fresh 32-bit seed for a request that names none. node-llama-cpp falls back to the current
+ * second, so two sampled requests in the same second wrote the same text; an OpenAI or vLLM
+ * server samples each request afresh when no seed is given.
+ */
+function unseeded(): number {
+  return randomInt(2 ** 32);
 }
 
 /** A bias that keeps the model's end-of-text tokens from being chosen. */
