@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from . import lora, safetensors_io
+from .data_parallel import Helpers, processes_for
 from .gguf_reader import GgufFile
 from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_gguf_model, peak_mib, pick_device
 
@@ -52,6 +53,9 @@ DEFAULTS = {
     # Training matrix products in bfloat16 (weights, optimiser and eval stay float32): True, False,
     # or "auto": where the device runs them measurably faster.
     "mixed_precision": False,
+    # Processes a LoRA step's passes are shared out over on the CPU (data_parallel.py): an int, or
+    # "auto": two where the products run in bfloat16 on a CPU of at least two threads.
+    "processes": "auto",
 }
 
 # Settings that change the result: a checkpoint made under others is not resumed.
@@ -310,126 +314,146 @@ def run_train(request, emit):
     micro = cfg["micro_batch_tokens"]
     if micro == "auto":
         micro = micro_batch_budget(model, device, bf16)
+    threads = torch.get_num_threads()
+    processes = processes_for(cfg["processes"], device, cfg["mode"], bf16, threads)
+    # Each process takes an equal share of the threads while a step runs; evaluation keeps them all.
+    step_threads = max(threads // processes, 1)
+    helpers = None
+    if processes > 1:
+        helpers = Helpers(processes - 1, step_threads, params, cfg["model"],
+                          {k: cfg[k] for k in ("rank", "alpha", "targets")}, bf16, model.checkpointing)
+    try:
+        ckpt_path = os.path.join(out_dir, "checkpoint.pt")
+        step = 0
+        # best: {"loss", "epoch", "params"} of the epoch with the lowest eval loss so far
+        state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None, "base_eval_loss": None}
+        if os.path.exists(ckpt_path):
+            ck = torch.load(ckpt_path, map_location=device)
+            if ck.get("identity") == identity:
+                with torch.no_grad():
+                    for p, saved in zip(params, ck["params"]):
+                        p.copy_(saved)
+                opt.load_state_dict(ck["optimizer"])
+                step = ck["step"]
+                state.update(ck.get("state", {}))
+        emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples),
+             trainable=sum(p.numel() for p in params), micro_batch_tokens=micro, row_multiple=row_multiple(device, bf16),
+             processes=processes, helper_pids=[p.pid for p in helpers.processes] if helpers else [])
 
-    ckpt_path = os.path.join(out_dir, "checkpoint.pt")
-    step = 0
-    # best: {"loss", "epoch", "params"} of the epoch with the lowest eval loss so far
-    state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None, "base_eval_loss": None}
-    if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path, map_location=device)
-        if ck.get("identity") == identity:
-            with torch.no_grad():
-                for p, saved in zip(params, ck["params"]):
-                    p.copy_(saved)
-            opt.load_state_dict(ck["optimizer"])
-            step = ck["step"]
-            state.update(ck.get("state", {}))
-    emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples),
-         trainable=sum(p.numel() for p in params), micro_batch_tokens=micro, row_multiple=row_multiple(device, bf16))
+        stop = {"requested": False}
+        signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
 
-    stop = {"requested": False}
-    signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
+        def save_checkpoint():
+            tmp = ckpt_path + ".tmp"
+            torch.save({"identity": identity, "step": step, "params": [p.detach().clone() for p in params],
+                        "optimizer": opt.state_dict(), "state": state}, tmp)
+            os.replace(tmp, ckpt_path)  # atomic: a kill mid-write leaves the previous checkpoint
+            emit("checkpoint", step=step)
 
-    def save_checkpoint():
-        tmp = ckpt_path + ".tmp"
-        torch.save({"identity": identity, "step": step, "params": [p.detach().clone() for p in params],
-                    "optimizer": opt.state_dict(), "state": state}, tmp)
-        os.replace(tmp, ckpt_path)  # atomic: a kill mid-write leaves the previous checkpoint
-        emit("checkpoint", step=step)
-
-    def held_out_loss():
-        # In training's own arithmetic: with bfloat16 products, two and a half times as fast on
-        # two cores as float32 (3 examples of 700 tokens at 135M: 4.4 s against 10.8 s), and the
-        # loss agreed to the fourth decimal. The base and the Voice are measured alike.
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-            return evaluate(model, eval_examples, bs)[0]
-
-    def evaluate_epoch():
-        """After an epoch: its eval loss, the best weights so far, and whether to stop."""
-        loss = held_out_loss()
-        epoch = math.ceil(step / steps_per_epoch)
-        state["eval_losses"].append(round(loss, 6))
-        best = state["best"]
-        if best is None or loss < best["loss"]:
-            state["best"] = {"loss": loss, "epoch": epoch, "params": [p.detach().clone() for p in params]}
-        else:
-            state["stopped"] = True
-        emit("eval", epoch=epoch, step=step, eval_loss=round(loss, 6), best_epoch=state["best"]["epoch"])
-
-    # A checkpoint of this identity past step 0 carries the base loss in its state.
-    if cfg["eval_base"] and eval_examples and state["base_eval_loss"] is None:
-        if cfg["mode"] != "lora":
-            raise ValueError("eval_base needs a LoRA run: only a LoRA starts at the base model")
-        state["base_eval_loss"] = held_out_loss()
-        emit("eval", epoch=0, step=0, eval_loss=round(state["base_eval_loss"], 6))
-
-    last_ckpt_step, last_ckpt_time = step, time.time()
-    start_step, t0, tokens_done = step, time.time(), 0
-    while step < total and not state["stopped"]:
-        epoch, k = divmod(step, steps_per_epoch)
-        # The same order for an epoch on every run, so a resumed run sees the batches it missed.
-        order = torch.randperm(len(examples), generator=torch.Generator().manual_seed(cfg["seed"] * 1000 + epoch))
-        batch = [examples[int(j)] for j in order[k * bs : (k + 1) * bs]]
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, total, cfg["lr"], cfg["warmup_steps"])
-        # Mean over the batch's target tokens, summed a micro-batch at a time: the same gradient
-        # as the whole batch at once, with the activations of one micro-batch in memory.
-        count = max(sum(targets_in(ex) for ex in batch), 1)
-        opt.zero_grad(set_to_none=True)
-        # Summed on the device, read once a step: reading each micro-batch's loss would make the
-        # host wait for the device every time.
-        loss_t = torch.zeros((), device=device)
-        for part in micro_batches(batch, micro):
+        def held_out_loss():
+            # In training's own arithmetic: with bfloat16 products, two and a half times as fast on
+            # two cores as float32 (3 examples of 700 tokens at 135M: 4.4 s against 10.8 s), and the
+            # loss agreed to the fourth decimal. The base and the Voice are measured alike.
             with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-                part_sum, _ = loss_sum(model, part)
-            (part_sum / count).backward()
-            loss_t += part_sum.detach().float() / count
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        loss = float(loss_t)
-        step += 1
-        tokens_done += sum(len(ids) for ids, _ in batch)
-        avg = state["loss_avg"]
-        state["loss_avg"] = loss if avg is None else 0.9 * avg + 0.1 * loss
-        elapsed = time.time() - t0
-        emit("progress", step=step, total=total, epoch=epoch, loss=round(loss, 5), loss_avg=round(state["loss_avg"], 5),
-             tokens_per_second=round(tokens_done / max(elapsed, 1e-9), 1),
-             eta_seconds=round(elapsed / (step - start_step) * (total - step), 1))
-        if early and (step % steps_per_epoch == 0 or step == total):
-            evaluate_epoch()
-            # A resumed run then neither repeats the evaluation nor loses the best weights.
-            save_checkpoint()
-            last_ckpt_step, last_ckpt_time = step, time.time()
-        if stop["requested"]:
-            save_checkpoint()
-            emit("cancelled", step=step)
-            return
-        if step - last_ckpt_step >= cfg["checkpoint_every"] or time.time() - last_ckpt_time >= cfg["checkpoint_seconds"]:
-            save_checkpoint()
-            last_ckpt_step, last_ckpt_time = step, time.time()
+                return evaluate(model, eval_examples, bs)[0]
 
-    result = {"steps": step, "final_loss": state["loss_avg"]}
-    best = state["best"]
-    if early and best is not None:
-        with torch.no_grad():
-            for p, saved in zip(params, best["params"]):
-                p.copy_(saved)
-        result.update(eval_loss=best["loss"], best_epoch=best["epoch"], eval_losses=state["eval_losses"],
-                      stopped_early=state["stopped"])
-    elif eval_examples:
-        result["eval_loss"] = held_out_loss()
-    if state["base_eval_loss"] is not None:
-        result["base_eval_loss"] = state["base_eval_loss"]
-    if cfg["mode"] == "lora":
-        path = os.path.join(out_dir, "adapter.safetensors")
-        lora.save(model, path, cfg["rank"], cfg["alpha"])
-        result["adapter"] = path
-    else:
-        path = os.path.join(out_dir, "weights.safetensors")
-        named = dict(zip(gguf_weight_names(model.cfg), weights_in_gguf_order(model)))
-        safetensors_io.save(path, named, {"arch": model.cfg.arch})
-        result["weights"] = path
-    emit("done", **result, peak_mib=round(peak_mib(device), 1))
+        def evaluate_epoch():
+            """After an epoch: its eval loss, the best weights so far, and whether to stop."""
+            loss = held_out_loss()
+            epoch = math.ceil(step / steps_per_epoch)
+            state["eval_losses"].append(round(loss, 6))
+            best = state["best"]
+            if best is None or loss < best["loss"]:
+                state["best"] = {"loss": loss, "epoch": epoch, "params": [p.detach().clone() for p in params]}
+            else:
+                state["stopped"] = True
+            emit("eval", epoch=epoch, step=step, eval_loss=round(loss, 6), best_epoch=state["best"]["epoch"])
+
+        # A checkpoint of this identity past step 0 carries the base loss in its state.
+        if cfg["eval_base"] and eval_examples and state["base_eval_loss"] is None:
+            if cfg["mode"] != "lora":
+                raise ValueError("eval_base needs a LoRA run: only a LoRA starts at the base model")
+            state["base_eval_loss"] = held_out_loss()
+            emit("eval", epoch=0, step=0, eval_loss=round(state["base_eval_loss"], 6))
+
+        last_ckpt_step, last_ckpt_time = step, time.time()
+        start_step, t0, tokens_done = step, time.time(), 0
+        while step < total and not state["stopped"]:
+            epoch, k = divmod(step, steps_per_epoch)
+            # The same order for an epoch on every run, so a resumed run sees the batches it missed.
+            order = torch.randperm(len(examples), generator=torch.Generator().manual_seed(cfg["seed"] * 1000 + epoch))
+            batch = [examples[int(j)] for j in order[k * bs : (k + 1) * bs]]
+            for g in opt.param_groups:
+                g["lr"] = lr_at(step, total, cfg["lr"], cfg["warmup_steps"])
+            # Mean over the batch's target tokens, summed a micro-batch at a time: the same gradient
+            # as the whole batch at once, with the activations of one micro-batch in memory.
+            count = max(sum(targets_in(ex) for ex in batch), 1)
+            opt.zero_grad(set_to_none=True)
+            # Summed on the device, read once a step: reading each micro-batch's loss would make the
+            # host wait for the device every time.
+            loss_t = torch.zeros((), device=device)
+            # Micro-batch i goes to process i % processes (this one is 0), the same split every run.
+            parts = micro_batches(batch, micro)
+            if helpers:
+                helpers.start(params, [parts[i::processes] for i in range(1, processes)], count)
+            torch.set_num_threads(step_threads)
+            for part in parts[::processes]:
+                with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
+                    part_sum, _ = loss_sum(model, part)
+                (part_sum / count).backward()
+                loss_t += part_sum.detach().float() / count
+            torch.set_num_threads(threads)
+            if helpers:
+                loss_t += helpers.finish(params)
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            opt.step()
+            loss = float(loss_t)
+            step += 1
+            tokens_done += sum(len(ids) for ids, _ in batch)
+            avg = state["loss_avg"]
+            state["loss_avg"] = loss if avg is None else 0.9 * avg + 0.1 * loss
+            elapsed = time.time() - t0
+            emit("progress", step=step, total=total, epoch=epoch, loss=round(loss, 5), loss_avg=round(state["loss_avg"], 5),
+                 tokens_per_second=round(tokens_done / max(elapsed, 1e-9), 1),
+                 eta_seconds=round(elapsed / (step - start_step) * (total - step), 1))
+            if early and (step % steps_per_epoch == 0 or step == total):
+                evaluate_epoch()
+                # A resumed run then neither repeats the evaluation nor loses the best weights.
+                save_checkpoint()
+                last_ckpt_step, last_ckpt_time = step, time.time()
+            if stop["requested"]:
+                save_checkpoint()
+                emit("cancelled", step=step)
+                return
+            if step - last_ckpt_step >= cfg["checkpoint_every"] or time.time() - last_ckpt_time >= cfg["checkpoint_seconds"]:
+                save_checkpoint()
+                last_ckpt_step, last_ckpt_time = step, time.time()
+
+        result = {"steps": step, "final_loss": state["loss_avg"]}
+        best = state["best"]
+        if early and best is not None:
+            with torch.no_grad():
+                for p, saved in zip(params, best["params"]):
+                    p.copy_(saved)
+            result.update(eval_loss=best["loss"], best_epoch=best["epoch"], eval_losses=state["eval_losses"],
+                          stopped_early=state["stopped"])
+        elif eval_examples:
+            result["eval_loss"] = held_out_loss()
+        if state["base_eval_loss"] is not None:
+            result["base_eval_loss"] = state["base_eval_loss"]
+        if cfg["mode"] == "lora":
+            path = os.path.join(out_dir, "adapter.safetensors")
+            lora.save(model, path, cfg["rank"], cfg["alpha"])
+            result["adapter"] = path
+        else:
+            path = os.path.join(out_dir, "weights.safetensors")
+            named = dict(zip(gguf_weight_names(model.cfg), weights_in_gguf_order(model)))
+            safetensors_io.save(path, named, {"arch": model.cfg.arch})
+            result["weights"] = path
+        emit("done", **result, peak_mib=round(peak_mib(device), 1))
+    finally:
+        if helpers:
+            helpers.close()
 
 
 def weights_in_gguf_order(model):
