@@ -6,8 +6,10 @@ thread. Two processes of one thread each, each taking half of a step's micro-bat
 at the step's end. On two cores with bfloat16 products, two such processes did a 776-token pass
 each in 4.8-6.3 s side by side, against 3.0-4.9 s for one pass on two threads (the pass alone).
 
-A helper is a process of its own (spawned: it shares no OpenMP or allocator state with its
-parent) that loads the same GGUF model and attaches a LoRA of the same shape. Its LoRA weights
+The helpers start after a run's first step, which the trainer takes alone, and only if as much
+memory as that step's peak is free for each (a helper holds a model and a pass of its own). A
+helper is a process of its own (spawned: it shares no OpenMP or allocator state with its parent)
+that loads the same GGUF model and attaches a LoRA of the same shape. Its LoRA weights
 are views of one shared float32 vector that the main process writes before every step, so it
 always computes with the current weights. For each step it is sent its micro-batches and the
 step's target count, runs the same loss_sum (under the same autocast) and leaves its summed
@@ -23,6 +25,7 @@ import torch.multiprocessing as mp
 
 from . import lora
 from .allocator import keep_freed_memory
+from .model import peak_mib
 
 
 def flatten_into(out, tensors):
@@ -152,6 +155,34 @@ def _serve(connection, model_path, lora_config, threads, bf16, checkpointing, we
             connection.send(("done", float(loss)))
         except Exception as e:
             connection.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc()))
+
+
+def available_mib():
+    """Memory the system can give without swapping (Linux's MemAvailable), in MiB; None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def start_helpers(processes, threads, params, cfg, bf16, checkpointing, emit):
+    """Helpers for a run whose first step is done, if the memory for them is free: each needs
+    about what the trainer's own peak has been, and a quarter more is kept free. -> Helpers or None,
+    told in a "processes" event either way."""
+    count = processes - 1
+    need = peak_mib(torch.device("cpu")) * count
+    free = cfg.get("available_mib") or available_mib()
+    if free is None or free < 1.25 * need:
+        emit("processes", processes=1, reason=f"{need:.0f} MiB more needed, {free or 0:.0f} MiB available")
+        return None
+    helpers = Helpers(count, max(threads // processes, 1), params, cfg["model"],
+                      {k: cfg[k] for k in ("rank", "alpha", "targets")}, bf16, checkpointing)
+    emit("processes", processes=processes, helper_pids=[p.pid for p in helpers.processes])
+    return helpers
 
 
 def processes_for(setting, device, mode, bf16, threads):

@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from . import lora, safetensors_io
-from .data_parallel import Helpers, processes_for
+from .data_parallel import processes_for, start_helpers
 from .gguf_reader import GgufFile
 from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_gguf_model, peak_mib, pick_device
 
@@ -56,6 +56,8 @@ DEFAULTS = {
     # Processes a LoRA step's passes are shared out over on the CPU (data_parallel.py): an int, or
     # "auto": two where the products run in bfloat16 on a CPU of at least two threads.
     "processes": "auto",
+    # Memory the helpers may take, in MiB; None: what the system has available after the first step.
+    "available_mib": None,
 }
 
 # Settings that change the result: a checkpoint made under others is not resumed.
@@ -316,12 +318,9 @@ def run_train(request, emit):
         micro = micro_batch_budget(model, device, bf16)
     threads = torch.get_num_threads()
     processes = processes_for(cfg["processes"], device, cfg["mode"], bf16, threads)
-    # Each process takes an equal share of the threads while a step runs; evaluation keeps them all.
-    step_threads = max(threads // processes, 1)
+    # Helpers start after the run's first step, which the trainer takes alone on all its threads:
+    # its peak memory is then what each helper will need.
     helpers = None
-    if processes > 1:
-        helpers = Helpers(processes - 1, step_threads, params, cfg["model"],
-                          {k: cfg[k] for k in ("rank", "alpha", "targets")}, bf16, model.checkpointing)
     try:
         ckpt_path = os.path.join(out_dir, "checkpoint.pt")
         step = 0
@@ -338,7 +337,7 @@ def run_train(request, emit):
                 state.update(ck.get("state", {}))
         emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples),
              trainable=sum(p.numel() for p in params), micro_batch_tokens=micro, row_multiple=row_multiple(device, bf16),
-             processes=processes, helper_pids=[p.pid for p in helpers.processes] if helpers else [])
+             processes=processes)
 
         stop = {"requested": False}
         signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
@@ -392,12 +391,14 @@ def run_train(request, emit):
             # Summed on the device, read once a step: reading each micro-batch's loss would make the
             # host wait for the device every time.
             loss_t = torch.zeros((), device=device)
-            # Micro-batch i goes to process i % processes (this one is 0), the same split every run.
+            # Micro-batch i goes to process i % sharing (this one is 0), the same split every run.
             parts = micro_batches(batch, micro)
+            # Each process takes an equal share of the threads while a step runs; evaluation keeps them all.
+            sharing = len(helpers.processes) + 1 if helpers else 1
             if helpers:
-                helpers.start(params, [parts[i::processes] for i in range(1, processes)], count)
-            torch.set_num_threads(step_threads)
-            for part in parts[::processes]:
+                helpers.start(params, [parts[i::sharing] for i in range(1, sharing)], count)
+            torch.set_num_threads(max(threads // sharing, 1))
+            for part in parts[::sharing]:
                 with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
                     part_sum, _ = loss_sum(model, part)
                 (part_sum / count).backward()
@@ -409,6 +410,8 @@ def run_train(request, emit):
             opt.step()
             loss = float(loss_t)
             step += 1
+            if processes > 1 and helpers is None and step == start_step + 1:
+                helpers = start_helpers(processes, threads, params, cfg, bf16, model.checkpointing, emit)
             tokens_done += sum(len(ids) for ids, _ in batch)
             avg = state["loss_avg"]
             state["loss_avg"] = loss if avg is None else 0.9 * avg + 0.1 * loss

@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function run(
   name: string,
   processes: number | 'auto',
-  more: { steps?: number; signal?: AbortSignal; onEvent?: (e: TrainerEvent) => void } = {},
+  more: { steps?: number; availableMib?: number; signal?: AbortSignal; onEvent?: (e: TrainerEvent) => void } = {},
 ) {
   const events: TrainerEvent[] = [];
   const done = await runTrainer(
@@ -44,6 +44,7 @@ async function run(
       ...trainerSettings({ ...TRAINING_PRESETS.tiny, batchSize: 4, seqLen: 64, microBatchTokens: 30 }),
       max_steps: more.steps ?? 6,
       processes,
+      available_mib: more.availableMib ?? null,
     },
     {
       threads: 2,
@@ -55,7 +56,8 @@ async function run(
     },
   );
   const start = events.find((e) => e.event === 'start') as TrainerEvent;
-  return { done, start, helpers: start.helper_pids as number[] };
+  const shared = events.find((e) => e.event === 'processes');
+  return { done, start, shared, helpers: (shared?.helper_pids ?? []) as number[] };
 }
 
 const alive = (pid: number) => {
@@ -85,6 +87,8 @@ describe('a step shared out over two processes', () => {
     const again = await run('again', 2);
     expect(one.start.processes).toBe(1);
     expect(two.start.processes).toBe(2);
+    // From the second step on: the first, alone, shows what memory a helper needs.
+    expect(two.shared).toMatchObject({ processes: 2 });
     expect(two.helpers).toHaveLength(1);
     // Only the order of the gradient's sums differs: float32's last bits.
     const [a, b] = [Number(one.done.final_loss), Number(two.done.final_loss)];
@@ -100,6 +104,16 @@ describe('a step shared out over two processes', () => {
     expect((await run('auto', 'auto')).start.processes).toBe(1);
   });
 
+  it('stays one process where the memory for a helper is not free, and says so', async () => {
+    const short = await run('short', 2, { availableMib: 100 });
+    expect(short.shared).toMatchObject({
+      processes: 1,
+      reason: expect.stringMatching(/MiB more needed, 100 MiB available/),
+    });
+    expect(short.helpers).toEqual([]);
+    expect(short.done.steps).toBe(6);
+  });
+
   it('stops its helper when the run is cancelled, or its trainer killed', async () => {
     for (const how of ['cancelled', 'killed'] as const) {
       const controller = new AbortController();
@@ -109,8 +123,9 @@ describe('a step shared out over two processes', () => {
         steps: 400,
         signal: controller.signal,
         onEvent: (e) => {
-          if (e.event === 'start') [trainer, helpers] = [Number(e.pid), e.helper_pids as number[]];
-          if (e.event !== 'progress' || e.step !== 2) return;
+          if (e.event === 'start') trainer = Number(e.pid);
+          if (e.event === 'processes') helpers = e.helper_pids as number[];
+          if (e.event !== 'progress' || e.step !== 3) return;
           if (how === 'cancelled') controller.abort();
           else process.kill(trainer, 'SIGKILL');
         },
