@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomWeights, writeLlamaGguf } from '../gguf/llama-model.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
+import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { type BpeVocabulary, trainBpe } from '../tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { TRAINING_PRESETS, train } from '../trainer/train.js';
@@ -56,6 +57,17 @@ export function writeRandomModel(
     matrixType: options.matrixType ?? GgmlType.F32,
   });
   return file;
+}
+
+/** A random small model written into `dir`, and the sample text in its tokens: what training tests train on. */
+export async function randomModelWithSampleTokens(dir: string): Promise<{ basePath: string; tokens: number[] }> {
+  const basePath = writeRandomModel(dir, smallHparams());
+  const runtime = await LlamaRuntime.load({ modelPath: basePath });
+  try {
+    return { basePath, tokens: runtime.tokenize(SAMPLE_TEXT) };
+  } finally {
+    await runtime.dispose();
+  }
 }
 
 /**

@@ -4,8 +4,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlamaRuntime } from '../runtime/llama-runtime.js';
-import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import { heldOutLoss } from './held-out-loss.js';
 import { runTrainer, type TrainerEvent } from './python.js';
 import { TRAINING_PRESETS, type TrainingExample, toJsonl, trainerSettings } from './train.js';
@@ -16,10 +15,8 @@ let examples: TrainingExample[];
 
 beforeAll(async () => {
   dir = tempDir();
-  basePath = writeRandomModel(dir, smallHparams());
-  const runtime = await LlamaRuntime.load({ modelPath: basePath });
-  const tokens = runtime.tokenize(SAMPLE_TEXT);
-  await runtime.dispose();
+  let tokens: number[];
+  ({ basePath, tokens } = await randomModelWithSampleTokens(dir));
   examples = [];
   for (let i = 0; i + 30 <= tokens.length && examples.length < 16; i += 7)
     examples.push({ input: tokens.slice(i, i + 6), target: tokens.slice(i + 6, i + 30) });

@@ -6,8 +6,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlamaRuntime } from '../runtime/llama-runtime.js';
-import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import { heldOutLoss } from './held-out-loss.js';
 import type { TrainerEvent } from './python.js';
 import { TRAINING_PRESETS, type TrainingExample, train } from './train.js';
@@ -19,10 +18,8 @@ let evalSet: TrainingExample[];
 
 beforeAll(async () => {
   dir = tempDir();
-  basePath = writeRandomModel(dir, smallHparams());
-  const runtime = await LlamaRuntime.load({ modelPath: basePath });
-  const tokens = runtime.tokenize(SAMPLE_TEXT);
-  await runtime.dispose();
+  let tokens: number[];
+  ({ basePath, tokens } = await randomModelWithSampleTokens(dir));
   // Few examples and a hot learning rate: the model soon learns them by heart and gets worse on
   // the held-out ones (the same text backwards), so the eval loss turns up within a few epochs.
   trainSet = [];

@@ -6,11 +6,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { seededRandom } from '../seeded-random.js';
-import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import { heldOutLoss } from './held-out-loss.js';
-import { runTrainer } from './python.js';
+import { runTrainer, type TrainerEvent } from './python.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, toJsonl, train } from './train.js';
 
 let dir: string;
@@ -19,10 +18,8 @@ let examples: TrainingExample[];
 
 beforeAll(async () => {
   dir = tempDir();
-  basePath = writeRandomModel(dir, smallHparams());
-  const runtime = await LlamaRuntime.load({ modelPath: basePath });
-  const tokens = runtime.tokenize(SAMPLE_TEXT);
-  await runtime.dispose();
+  let tokens: number[];
+  ({ basePath, tokens } = await randomModelWithSampleTokens(dir));
   // Examples of uneven lengths, some with a prompt and some all target.
   const rand = seededRandom(5);
   examples = [];
@@ -121,8 +118,8 @@ describe('packed batches', () => {
 
   it('train nearly the same weights with bfloat16 matrix products', async () => {
     // The same run as 'whole' above, in its own folder.
-    const starts: Record<string, unknown>[] = [];
-    const onEvent = (e: Record<string, unknown>) => e.event === 'start' && starts.push(e);
+    const starts: TrainerEvent[] = [];
+    const onEvent = (e: TrainerEvent) => e.event === 'start' && starts.push(e);
     const full = await heldOut((await run('float32', {}, { onEvent })).adapterPath, 'c');
     const mixed = await heldOut((await run('bfloat16', { mixedPrecision: true }, { onEvent })).adapterPath, 'd');
     const base = await heldOut(undefined, 'e');

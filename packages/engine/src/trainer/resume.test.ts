@@ -3,8 +3,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlamaRuntime } from '../runtime/llama-runtime.js';
-import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import type { TrainerEvent } from './python.js';
 import { TRAINING_PRESETS, type TrainingExample, train } from './train.js';
 
@@ -14,10 +13,8 @@ let examples: TrainingExample[];
 
 beforeAll(async () => {
   dir = tempDir();
-  basePath = writeRandomModel(dir, smallHparams());
-  const runtime = await LlamaRuntime.load({ modelPath: basePath });
-  const all = runtime.tokenize(SAMPLE_TEXT);
-  await runtime.dispose();
+  let all: number[];
+  ({ basePath, tokens: all } = await randomModelWithSampleTokens(dir));
   examples = [];
   for (let i = 0; i + 24 <= all.length; i += 4)
     examples.push({ input: all.slice(i, i + 4), target: all.slice(i + 4, i + 24) });
