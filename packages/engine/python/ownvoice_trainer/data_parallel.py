@@ -30,11 +30,7 @@ from .model import peak_mib
 
 def flatten_into(out, tensors):
     """Writes the tensors end to end into the 1-D tensor out: (sum of numel,)."""
-    offset = 0
-    for t in tensors:
-        n = t.numel()
-        out[offset : offset + n].copy_(t.detach().reshape(-1))
-        offset += n
+    torch.cat([t.detach().reshape(-1) for t in tensors], out=out)
 
 
 def views_of(flat, like):
@@ -117,12 +113,12 @@ def _serve(connection, model_path, lora_config, threads, bf16, checkpointing, we
     # Imported here: train imports this module.
     from .gguf_reader import GgufFile
     from .model import load_gguf_model
-    from .train import loss_sum
+    from .train import accumulate_gradients
 
     try:
         model = load_gguf_model(GgufFile(model_path), torch.device("cpu"))
         lora.attach(model, lora_config["rank"], lora_config["alpha"], lora_config["targets"])
-        params = [p for m in (m for _, m in model.lora_modules()) for p in (m.lora_a, m.lora_b)]
+        params = lora.parameters(model)
         # The weights the main process writes before each step, seen here without a copy.
         for p, shared in zip(params, views_of(weights, params)):
             p.data = shared
@@ -145,12 +141,7 @@ def _serve(connection, model_path, lora_config, threads, bf16, checkpointing, we
         _, parts, count = message
         try:
             model.zero_grad(set_to_none=True)
-            loss = torch.zeros(())
-            for part in parts:
-                with torch.autocast(device_type="cpu", dtype=torch.bfloat16, enabled=bf16):
-                    part_sum, _ = loss_sum(model, part)
-                (part_sum / count).backward()
-                loss += part_sum.detach().float() / count
+            loss = accumulate_gradients(model, parts, count, bf16)
             flatten_into(grads, [p.grad if p.grad is not None else torch.zeros_like(p) for p in params])
             connection.send(("done", float(loss)))
         except Exception as e:

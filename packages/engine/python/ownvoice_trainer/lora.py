@@ -23,6 +23,11 @@ def attach(model, rank, alpha, targets, seed=0):
             blk.proj[t].to(device)
 
 
+def parameters(model):
+    """The trainable LoRA weights, in one fixed order: each module's A, then its B."""
+    return [p for _, m in model.lora_modules() for p in (m.lora_a, m.lora_b)]
+
+
 def state(model):
     out = {}
     for name, m in model.lora_modules():

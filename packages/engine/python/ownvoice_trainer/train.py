@@ -153,6 +153,21 @@ def loss_sum(model, examples):
     return losses.sum(), sum(counts)
 
 
+def accumulate_gradients(model, parts, count, bf16):
+    """Backward through each micro-batch of parts in turn, adding to .grad the gradient of its
+    summed loss / count (the batch's target tokens: the mean over the whole batch, a micro-batch's
+    activations in memory at a time). -> their loss / count, summed on the device: reading each
+    micro-batch's loss would make the host wait for the device every time."""
+    device = model.tok_embd.device
+    loss = torch.zeros((), device=device)
+    for part in parts:
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
+            part_sum, _ = loss_sum(model, part)
+        (part_sum / count).backward()
+        loss += part_sum.detach().float() / count
+    return loss
+
+
 def unpacked_loss(model, example):
     """Mean cross-entropy of one example on its own through the model's plain forward pass (the
     reference the packed path is checked against)."""
@@ -290,7 +305,7 @@ def run_train(request, emit):
     model = load_gguf_model(GgufFile(cfg["model"]), device)
     if cfg["mode"] == "lora":
         lora.attach(model, cfg["rank"], cfg["alpha"], cfg["targets"], seed=cfg["seed"])
-        params = [p for m in (m for _, m in model.lora_modules()) for p in (m.lora_a, m.lora_b)]
+        params = lora.parameters(model)
     elif cfg["mode"] == "full":
         for p in model.parameters():
             p.requires_grad_(True)
@@ -388,9 +403,6 @@ def run_train(request, emit):
             # as the whole batch at once, with the activations of one micro-batch in memory.
             count = max(sum(targets_in(ex) for ex in batch), 1)
             opt.zero_grad(set_to_none=True)
-            # Summed on the device, read once a step: reading each micro-batch's loss would make the
-            # host wait for the device every time.
-            loss_t = torch.zeros((), device=device)
             # Micro-batch i goes to process i % sharing (this one is 0), the same split every run.
             parts = micro_batches(batch, micro)
             # Each process takes an equal share of the threads while a step runs; evaluation keeps them all.
@@ -398,11 +410,7 @@ def run_train(request, emit):
             if helpers:
                 helpers.start(params, [parts[i::sharing] for i in range(1, sharing)], count)
             torch.set_num_threads(max(threads // sharing, 1))
-            for part in parts[::sharing]:
-                with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-                    part_sum, _ = loss_sum(model, part)
-                (part_sum / count).backward()
-                loss_t += part_sum.detach().float() / count
+            loss_t = accumulate_gradients(model, parts[::sharing], count, bf16)
             torch.set_num_threads(threads)
             if helpers:
                 loss_t += helpers.finish(params)
