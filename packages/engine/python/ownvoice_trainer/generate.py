@@ -8,6 +8,10 @@ its own first real token, so a row decodes as it would alone. The prompts are re
 (prefill), then the whole batch advances one token per step with a KV cache. A row ends at a
 stop id (not part of its output) or its token budget; the batch sheds finished rows as it goes.
 
+Products run in bfloat16 on a GPU that has it, and on a CPU when asked (mixed_precision), with
+the frozen weights cast once (Model.cast_frozen); float32 elsewhere (the tokens generate.test.ts
+compares with llama.cpp's).
+
 Shapes: B rows, T prompt columns (after padding), S cache columns, C embedding, H heads,
 K kv heads, G = H/K query heads per kv head, D head dim, V vocab.
 """
@@ -21,7 +25,7 @@ from . import lora
 from .attention import SDPA, use_sdpa
 from .gguf_reader import GgufFile
 from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope_tables
-from .train import bf16_is_faster
+from .train import bf16_is_faster, row_multiple
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
 
@@ -37,8 +41,10 @@ def attend(q, k, v, mask):
         return SDPA(q, k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1), attn_mask=mask)
     # A decoding step (or no SDPA): a kv head's G query heads as one matrix product, so the cache
     # is read once and never copied per query head. Query head h = k*G + g, as repeat_interleave.
-    att = (q.reshape(B, K, G * Tq, D) @ k.transpose(-2, -1)) / math.sqrt(D)  # (B, K, G*Tq, S)
-    att = att.view(B, K, G, Tq, -1).masked_fill(~mask.unsqueeze(1), float("-inf")).softmax(-1)
+    # The scale on q, not on the scores (S/D times fewer values); the mask in place: reading a
+    # batch's prompts, the (B, K, G*Tq, S) scores are the largest thing it handles.
+    att = (q.reshape(B, K, G * Tq, D) * (1 / math.sqrt(D))) @ k.transpose(-2, -1)  # (B, K, G*Tq, S)
+    att = att.view(B, K, G, Tq, -1).masked_fill_(~mask.unsqueeze(1), float("-inf")).softmax(-1)
     return (att.view(B, K, G * Tq, -1) @ v).view(B, H, Tq, D)
 
 
@@ -60,13 +66,19 @@ class KVCache:
 
 def block_step(blk, x, rot, cache, layer, start, mask):
     """One block over new columns start..start+Tn of every row: x (B, Tn, C), rot the rope_tables
-    of their positions (B, Tn) -> (B, Tn, C). Writes their keys and values into the cache; mask (B, 1, Tn, start+Tn)."""
+    of their positions (B, Tn) -> (B, Tn, C). Writes their keys and values into the cache; mask
+    (B, 1, Tn, W) says which of the cache's first W columns each new column sees."""
     q, k, v = blk.qkv(x, rot)
     end = start + x.shape[1]
-    cache.k[layer][:, :, start:end] = k
-    cache.v[layer][:, :, start:end] = v
-    y = attend(q.to(cache.k[layer].dtype), cache.k[layer][:, :, :end], cache.v[layer][:, :, :end], mask)
-    return blk.finish(x, y)
+    keys, values = cache.k[layer], cache.v[layer]
+    keys[:, :, start:end] = k
+    values[:, :, start:end] = v
+    # A decoding step's mask spans the whole cache, so it reads the cache as it lies: a slice of
+    # it is copied by each product that reads it, two thirds of a step on two CPU cores.
+    W = mask.shape[-1]
+    if W < keys.shape[2]:
+        keys, values = keys[:, :, :W], values[:, :, :W]
+    return blk.finish(x, attend(q.to(keys.dtype), keys, values, mask))
 
 
 def forward_step(model, idx, pos, cache, start, mask):
@@ -80,16 +92,21 @@ def forward_step(model, idx, pos, cache, start, mask):
     return model.logits(h).float()
 
 
-def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype):
-    """Greedy answers of one batch of prompts (each non-empty, with a budget of at least 1)."""
+def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype, multiple=1):
+    """Greedy answers of one batch of prompts (each non-empty, with a budget of at least 1). The
+    prompt columns are padded until the prefill's B * T rows are a multiple of `multiple`
+    (row_multiple: the CPU's slow bfloat16 row counts); the extra columns are left pads too."""
     device = model.tok_embd.device
     B, T = len(prompts), max(len(p) for p in prompts)
+    step = multiple // math.gcd(B, multiple)  # the fewest columns that add a multiple of rows
+    T = -(-T // step) * step
     S = T + max(max_new)  # prompt columns, then one per token fed back (fewer than max_new)
     lens = torch.tensor([len(p) for p in prompts], device=device)  # (B,)
     idx = torch.full((B, T), PAD_ID, dtype=torch.long, device=device)
     for b, p in enumerate(prompts):
         idx[b, T - len(p) :] = torch.tensor(p, dtype=torch.long)
     cache = KVCache(model.cfg, B, S, device, cache_dtype)
+    columns = torch.arange(S, device=device)  # (S,)
     cache.real[:, :T] = torch.arange(T, device=device)[None, :] >= (T - lens)[:, None]  # (B, T) left pads False
     pos = (cache.real[:, :T].long().cumsum(1) - 1).clamp(min=0)  # (B, T): 0 at a row's first real token
 
@@ -126,24 +143,33 @@ def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype):
             lens, nxt = lens[keep], nxt[keep]
             rows = [rows[i] for i in alive]
         step_pos = (lens + (t - T))[:, None]  # (B', 1): a row's generated tokens follow its prompt
-        step_mask = cache.real[:, None, None, : t + 1]  # (B', 1, 1, t+1)
+        step_mask = (cache.real & (columns <= t))[:, None, None]  # (B', 1, 1, S): up to the fed token
         logits = forward_step(model, nxt[:, None], step_pos, cache, t, step_mask)
         t += 1
 
 
-def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None):
+def generation_bf16(device, mixed_precision=None):
+    """Whether generation's products run in bfloat16: as training's mixed_precision (true,
+    false, or "auto": where the device runs them fast, bf16_is_faster); when None, "auto" on a
+    GPU and float32 on a CPU."""
+    if mixed_precision is None:
+        mixed_precision = "auto" if device.type == "cuda" else False
+    return mixed_precision is True or (mixed_precision == "auto" and bf16_is_faster(device))
+
+
+def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None, bf16=False):
     """Greedy answers to token-id prompts: a list of generated id lists, each ending before its
-    first stop id or at its max_new tokens. on_done(i, ids) is called as prompt i's answer ends."""
+    first stop id or at its max_new tokens. on_done(i, ids) is called as prompt i's answer ends.
+    bf16: products in bfloat16 under autocast (the model's frozen weights best cast once before,
+    Model.cast_frozen), the cache too."""
     if len(max_new) != len(prompts):
         raise ValueError(f"{len(prompts)} prompts but {len(max_new)} token budgets")
     if any(len(p) == 0 for p in prompts):
         raise ValueError("a prompt has no tokens")
     stop_ids = set(stop_ids)
     device = model.tok_embd.device
-    # bfloat16 where the GPU has it; float32 elsewhere (the tokens generate.test.ts compares
-    # with llama.cpp's).
-    bf16 = device.type == "cuda" and bf16_is_faster(device)
     cache_dtype = torch.bfloat16 if bf16 else torch.float32
+    multiple = row_multiple(device, bf16)
     outputs = [[] for _ in prompts]
     todo = []
     for i, n in enumerate(max_new):
@@ -160,7 +186,8 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
             chunk = todo[c : c + size]
             report = (lambda r, ids, chunk=chunk: on_done(chunk[r], ids)) if on_done else None
             outs = greedy_chunk(
-                model, [prompts[i] for i in chunk], [max_new[i] for i in chunk], stop_ids, report, cache_dtype
+                model, [prompts[i] for i in chunk], [max_new[i] for i in chunk], stop_ids, report, cache_dtype,
+                multiple,
             )
             for i, ids in zip(chunk, outs):
                 outputs[i] = ids
@@ -168,12 +195,17 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
 
 
 def run_generate(request, emit):
-    """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?
-    -> "answer" {index, tokens} as each ends, then "done" {outputs, tokens_per_second, peak_mib}."""
+    """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?,
+    mixed_precision? (true, false or "auto"; generation_bf16) -> "start" {bf16}, "answer" {index,
+    tokens} as each ends, then "done" {outputs, tokens_per_second, peak_mib}."""
     device = pick_device(request.get("device"))
     model = load_gguf_model(GgufFile(request["model"]), device)
     if request.get("adapter"):
         lora.load_into(model, request["adapter"])
+    bf16 = generation_bf16(device, request.get("mixed_precision"))
+    if bf16:
+        model.cast_frozen(torch.bfloat16)
+    emit("start", bf16=bf16, device=device.type)
     start = time.time()
     outputs = greedy_batch(
         model,
@@ -182,6 +214,7 @@ def run_generate(request, emit):
         request.get("stop_ids", []),
         on_done=lambda i, ids: emit("answer", index=i, tokens=ids),
         batch_size=request.get("batch_size"),
+        bf16=bf16,
     )
     if device.type == "cuda":
         torch.cuda.synchronize(device)

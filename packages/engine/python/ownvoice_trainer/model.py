@@ -197,6 +197,17 @@ class Model(nn.Module):
         """h (..., C) -> logits (..., V)."""
         return F.linear(h, self.tok_embd if self.output is None else self.output)
 
+    def cast_frozen(self, dtype):
+        """The frozen matrices in `dtype`, for a model that only decodes: autocast casts a frozen
+        weight again on every call (it caches only leaves that take a gradient), and a decoding
+        step is small enough for that to be most of its time. The embedding stays as it is for
+        the residual stream; the output projection gets a copy in `dtype` where it is tied."""
+        for blk in self.blocks:
+            for m in blk.proj.values():
+                m.weight.data = m.weight.data.to(dtype)
+        out = self.tok_embd if self.output is None else self.output
+        self.output = nn.Parameter(out.detach().to(dtype), requires_grad=False)
+
     def lora_modules(self):
         for i, blk in enumerate(self.blocks):
             for t, m in blk.proj.items():

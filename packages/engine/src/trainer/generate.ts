@@ -1,6 +1,6 @@
 // Greedy answers decoded by the trainer's own PyTorch model (generate.py): on a machine with a
 // GPU, a Voice's pairs can be written there, all passages in one batch. For the same GGUF file
-// and prompt tokens it gives llama.cpp's greedy tokens (generate.test.ts).
+// and prompt tokens, in float32, it gives llama.cpp's greedy tokens (generate.test.ts).
 import { runTrainer } from './python.js';
 
 export interface GenerateOnTrainerRequest {
@@ -17,6 +17,12 @@ export interface GenerateOnTrainerRequest {
   device?: string;
   /** Prompts decoded at once; all of them by default. */
   batchSize?: number;
+  /**
+   * bfloat16 products, as training's mixed precision: true, false (float32: the tokens
+   * llama.cpp's are compared with), or "auto" (where the device runs them fast). When absent,
+   * "auto" on a GPU and float32 on a CPU.
+   */
+  mixedPrecision?: 'auto' | boolean;
   threads?: number;
   signal?: AbortSignal;
   /** Called as each answer is complete, in the order they finish. */
@@ -39,6 +45,7 @@ export async function generateOnTrainer(req: GenerateOnTrainerRequest): Promise<
       stop_ids: req.stopIds,
       device: req.device ?? null,
       batch_size: req.batchSize ?? null,
+      mixed_precision: req.mixedPrecision ?? null,
     },
     {
       ...(req.threads ? { threads: req.threads } : {}),
