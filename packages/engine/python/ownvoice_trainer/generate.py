@@ -15,6 +15,7 @@ compares with llama.cpp's).
 Shapes: B rows, T prompt columns (after padding), S cache columns, C embedding, H heads,
 K kv heads, G = H/K query heads per kv head, D head dim, V vocab.
 """
+import itertools
 import math
 import time
 
@@ -28,6 +29,7 @@ from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope_tables
 from .train import bf16_is_faster, row_multiple
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
+PROGRESS_SECONDS = 1.0  # the least time between two "decoding" events
 
 
 def attend(q, k, v, mask):
@@ -92,10 +94,11 @@ def forward_step(model, idx, pos, cache, start, mask):
     return model.logits(h).float()
 
 
-def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype, multiple=1):
+def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype, multiple=1, on_token=None):
     """Greedy answers of one batch of prompts (each non-empty, with a budget of at least 1). The
     prompt columns are padded until the prefill's B * T rows are a multiple of `multiple`
-    (row_multiple: the CPU's slow bfloat16 row counts); the extra columns are left pads too."""
+    (row_multiple: the CPU's slow bfloat16 row counts); the extra columns are left pads too.
+    on_token() is called as the batch has its next token: after the prefill, then each step."""
     device = model.tok_embd.device
     B, T = len(prompts), max(len(p) for p in prompts)
     step = multiple // math.gcd(B, multiple)  # the fewest columns that add a multiple of rows
@@ -122,6 +125,8 @@ def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype, multip
     t = T  # the cache column the next fed token takes
     while True:
         nxt = logits.argmax(-1)  # (B',) ties go to the lowest id
+        if on_token:
+            on_token()
         for r, tok in zip(rows, nxt.tolist()):
             if done[r]:
                 continue
@@ -157,11 +162,13 @@ def generation_bf16(device, mixed_precision=None):
     return mixed_precision is True or (mixed_precision == "auto" and bf16_is_faster(device))
 
 
-def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None, bf16=False):
+def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None, bf16=False, on_progress=None):
     """Greedy answers to token-id prompts: a list of generated id lists, each ending before its
     first stop id or at its max_new tokens. on_done(i, ids) is called as prompt i's answer ends.
     bf16: products in bfloat16 under autocast (the model's frozen weights best cast once before,
-    Model.cast_frozen), the cache too."""
+    Model.cast_frozen), the cache too. on_progress(done, total) as each token of a batch comes:
+    total counts each chunk's largest budget (the most tokens it can take), done the tokens its
+    chunks have taken so far, all of a chunk's budget once it ends (its rows may stop early)."""
     if len(max_new) != len(prompts):
         raise ValueError(f"{len(prompts)} prompts but {len(max_new)} token budgets")
     if any(len(p) == 0 for p in prompts):
@@ -180,24 +187,35 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
     # Similar lengths side by side: a chunk pads less, and its rows' budgets are alike.
     todo.sort(key=lambda i: len(prompts[i]))
     size = batch_size or len(todo) or 1
+    chunks = [todo[c : c + size] for c in range(0, len(todo), size)]
+    total = sum(max(max_new[i] for i in chunk) for chunk in chunks)
+    taken = 0  # tokens the ended chunks could take
+
+    def progress(k):
+        if on_progress:
+            on_progress(taken + k, total)
+
     model.eval()
     with torch.inference_mode(), torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-        for c in range(0, len(todo), size):
-            chunk = todo[c : c + size]
+        for chunk in chunks:
             report = (lambda r, ids, chunk=chunk: on_done(chunk[r], ids)) if on_done else None
+            tokens = itertools.count(1)
             outs = greedy_chunk(
                 model, [prompts[i] for i in chunk], [max_new[i] for i in chunk], stop_ids, report, cache_dtype,
-                multiple,
+                multiple, on_token=lambda: progress(next(tokens)),
             )
             for i, ids in zip(chunk, outs):
                 outputs[i] = ids
+            taken += max(max_new[i] for i in chunk)
+            progress(0)
     return outputs
 
 
 def run_generate(request, emit):
     """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?,
     mixed_precision? (true, false or "auto"; generation_bf16) -> "start" {bf16}, "answer" {index,
-    tokens} as each ends, then "done" {outputs, tokens_per_second, peak_mib}."""
+    tokens} as each ends, "decoding" {done, total} (greedy_batch's on_progress) at most every
+    PROGRESS_SECONDS and at the end, then "done" {outputs, tokens_per_second, peak_mib}."""
     device = pick_device(request.get("device"))
     model = load_gguf_model(GgufFile(request["model"]), device)
     if request.get("adapter"):
@@ -207,6 +225,14 @@ def run_generate(request, emit):
         model.cast_frozen(torch.bfloat16)
     emit("start", bf16=bf16, device=device.type)
     start = time.time()
+    last = [start]
+
+    def decoding(done, total):
+        now = time.time()
+        if done == total or now - last[0] >= PROGRESS_SECONDS:
+            last[0] = now
+            emit("decoding", done=done, total=total)
+
     outputs = greedy_batch(
         model,
         request["prompts"],
@@ -215,6 +241,7 @@ def run_generate(request, emit):
         on_done=lambda i, ids: emit("answer", index=i, tokens=ids),
         batch_size=request.get("batch_size"),
         bf16=bf16,
+        on_progress=decoding,
     )
     if device.type == "cuda":
         torch.cuda.synchronize(device)

@@ -173,6 +173,28 @@ describe('greedy decoding in the trainer', () => {
     for (const p of parted) expect(p.gap, p.text).toBeLessThan(BF16_NEAR_TIE * p.scale);
   });
 
+  it('reports its decoding as it goes, each batch counting its largest budget', async () => {
+    const seen: [number, number][] = [];
+    await generateOnTrainer({
+      modelPath: HOUSE_MODEL_PATH,
+      prompts,
+      maxNew: budgets,
+      stopIds,
+      device: 'cpu',
+      batchSize: 2,
+      onDecoding: (done, total) => seen.push([done, total]),
+    });
+    // Batches of two prompts of similar length (the shortest two, then the longest two).
+    const byLength = prompts
+      .map((_, i) => i)
+      .sort((a, b) => (prompts[a] as number[]).length - (prompts[b] as number[]).length);
+    const largest = (ids: number[]) => Math.max(...ids.map((i) => budgets[i] as number));
+    const total = largest(byLength.slice(0, 2)) + largest(byLength.slice(2));
+    expect(seen.at(-1)).toEqual([total, total]);
+    expect(seen.every(([, t]) => t === total)).toBe(true);
+    expect(seen.map(([d]) => d)).toEqual(seen.map(([d]) => d).sort((a, b) => a - b));
+  });
+
   it('ends a row at a stop id (left out) or at its budget', async () => {
     const answer = fromLlama[2] as number[];
     // A token early in the answer, past its second, that does not occur before it.

@@ -27,6 +27,11 @@ export interface GenerateOnTrainerRequest {
   signal?: AbortSignal;
   /** Called as each answer is complete, in the order they finish. */
   onAnswer?: (index: number, tokens: number[]) => void;
+  /**
+   * Called as decoding advances, about once a second and at the end: `done` of the `total`
+   * tokens the batches can take (each batch counts its largest budget; all of it once it ends).
+   */
+  onDecoding?: (done: number, total: number) => void;
 }
 
 /** The generated token ids of each prompt, in the order of `prompts`. */
@@ -52,6 +57,7 @@ export async function generateOnTrainer(req: GenerateOnTrainerRequest): Promise<
       ...(req.signal ? { signal: req.signal } : {}),
       onEvent: (e) => {
         if (e.event === 'answer' && req.onAnswer) req.onAnswer(Number(e.index), e.tokens as number[]);
+        if (e.event === 'decoding' && req.onDecoding) req.onDecoding(Number(e.done), Number(e.total));
       },
     },
   );

@@ -14,6 +14,10 @@ export interface RewritePair {
 
 export interface PairOptions {
   signal?: AbortSignal;
+  /**
+   * Passages paraphrased of all of them. On the trainer, which writes them in batches, a share of
+   * the passages as its decoding advances (done need not be whole): answers come a batch at once.
+   */
   onProgress?: (done: number, total: number) => void;
   /** Paraphrase on the trainer (PyTorch) with this GGUF base model instead of on the engine. */
   trainer?: { modelPath: string; threads?: number };
@@ -25,7 +29,8 @@ export async function buildPairs(
   options: PairOptions = {},
 ): Promise<RewritePair[]> {
   let done = 0;
-  const onAnswer = () => options.onProgress?.(++done, passages.length);
+  const total = passages.length;
+  const onAnswer = () => options.onProgress?.(++done, total);
   const signal = options.signal ? { signal: options.signal } : {};
   const runtime = engine.runtime;
   const chats = passages.map((original) => ({
@@ -41,7 +46,7 @@ export async function buildPairs(
       stopIds: runtime.endTokens,
       ...(options.trainer.threads ? { threads: options.trainer.threads } : {}),
       ...signal,
-      onAnswer,
+      onDecoding: (tokens, budget) => options.onProgress?.((total * tokens) / budget, total),
     });
     generics = answers.map((tokens) => runtime.detokenize(tokens));
   } else {

@@ -203,8 +203,9 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   const sized = new TrainingEstimate(
     {
       pairs: pairsCached ? 0 : passages.length,
-      // The trainer decodes every passage in one batch; the engine BATCH_SEQUENCES at a time.
-      pairBatch: onTrainer ? passages.length : BATCH_SEQUENCES,
+      // The engine decodes BATCH_SEQUENCES at a time, and its answers come in waves; the trainer
+      // reports its progress as it decodes, not in waves.
+      pairBatch: onTrainer ? 1 : BATCH_SEQUENCES,
       stepsPerEpoch: Math.ceil(trainPassages.length / req.preset.batchSize),
       epochs: req.preset.epochs,
       // evaluateVoice's rewrites: the neutral paragraphs and the samples.
@@ -227,7 +228,10 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
         ? { trainer: { modelPath: req.baseModelPath, ...(req.threads ? { threads: req.threads } : {}) } }
         : {}),
       onProgress: (done, total) =>
-        report('pairs', done / total, `Writing plain versions of your passages (${done}/${total})`, { done, total }),
+        report('pairs', done / total, `Writing plain versions of your passages (${Math.floor(done)}/${total})`, {
+          done,
+          total,
+        }),
     });
     pairs = { train: built.slice(0, trainPassages.length), heldOut: built.slice(trainPassages.length) };
     writeFileSync(pairsFile, JSON.stringify(pairs));

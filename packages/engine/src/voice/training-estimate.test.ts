@@ -107,6 +107,19 @@ describe('TrainingEstimate', () => {
     expect(steps.findIndex((r) => r.left !== undefined)).toBe(3);
   });
 
+  it('takes the pace of pairs the trainer reports as it decodes, a share of the passages at a time', () => {
+    // 32 passages in one batch of the trainer: it reports tokens taken, not answers (a wave of one).
+    const estimate = new TrainingEstimate({ ...sizesOf(run), pairs: 32, pairBatch: 1 }, TINY.estimate);
+    expect(estimate.observe({ stage: 'pairs', at: 0 })).toBeUndefined();
+    expect(estimate.observe({ stage: 'pairs', at: 10_000, done: 0.8, total: 32 })).toBeUndefined();
+    // 2 passages' worth in 20 s, so 10 s a passage: 30 more passages in 300 s, then the rest.
+    const left = estimate.observe({ stage: 'pairs', at: 20_000, done: 2, total: 32 }) as number;
+    expect(left).toBeGreaterThan(300);
+    // Later reports at a better pace lower it (the batch's prompts were read before its first token).
+    const later = estimate.observe({ stage: 'pairs', at: 60_000, done: 8, total: 32 }) as number;
+    expect(later).toBeLessThan(left - 40);
+  });
+
   it('goes by the trainer alone in a resumed run whose pairs were kept', () => {
     const estimate = new TrainingEstimate(sizesOf(run, true), TINY.estimate);
     expect(estimate.observe({ stage: 'pairs', at: 0 })).toBeUndefined();

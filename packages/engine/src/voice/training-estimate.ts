@@ -7,7 +7,8 @@
 // 21,000 to 120,000 characters: 44 to 95 s in all):
 //   pairs     one paraphrase per passage, decoded a batch at a time (16 on the engine), so the
 //             answers come in waves; their rate is the stage's time so far per answer, at its
-//             best (the end of a wave), trusted once nearly all of the first wave is in
+//             best (the end of a wave), trusted once nearly all of the first wave is in (the
+//             trainer reports a share of its passages as it decodes: a wave of one)
 //   train     the trainer's start (a Python process loading the model and measuring the base
 //             model's held-out loss: 1 to 1.5 s), then steps at
 //             an even pace; early stopping ends it when an epoch no longer lowers the held-out
@@ -22,7 +23,7 @@ import { VOICE_TRAINING_STAGES, type VoiceTrainingStage as VoiceStage } from '@o
 export interface RunSizes {
   /** Passages the base model paraphrases: 0 when a resumed run has its pairs already. */
   pairs: number;
-  /** Paraphrases decoded at once: their answers come a batch at a time. */
+  /** Paraphrases decoded at once: their answers come a batch at a time (1 where progress is continuous). */
   pairBatch: number;
   /** Training steps in an epoch, and the epochs the trainer may run. */
   stepsPerEpoch: number;
