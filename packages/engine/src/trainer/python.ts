@@ -35,7 +35,18 @@ export interface TrainerPython {
   torch: string;
   /** Whether torch sees a CUDA device: the trainer then trains there, and paraphrases there too. */
   cuda: boolean;
+  /**
+   * Whether the CPU runs bfloat16 matrix products fast (the trainer's bf16_is_faster: AVX-512
+   * BF16 or AMX): mixed precision "auto" takes them there, and the trainer writes the pairs
+   * (train-voice.ts).
+   */
+  cpuBf16: boolean;
 }
+
+/** Prints torch's version, whether it has CUDA, and whether the CPU's bfloat16 products are fast. */
+const PROBE =
+  'import torch, numpy; from ownvoice_trainer.train import bf16_is_faster; ' +
+  'print(torch.__version__, torch.cuda.is_available(), bf16_is_faster(torch.device("cpu")))';
 
 let cached: TrainerPython | undefined;
 
@@ -45,12 +56,14 @@ export function findPython(env: NodeJS.ProcessEnv = process.env): TrainerPython 
   const candidates = env.OWNVOICE_PYTHON ? [env.OWNVOICE_PYTHON] : ['/usr/bin/python3', 'python3'];
   const tried: string[] = [];
   for (const python of candidates) {
-    const r = spawnSync(python, ['-c', 'import torch, numpy; print(torch.__version__, torch.cuda.is_available())'], {
+    const r = spawnSync(python, ['-c', PROBE], {
       encoding: 'utf8',
+      cwd: TRAINER_DIR,
+      env: { ...process.env, PYTHONPATH: TRAINER_DIR },
     });
     if (r.status === 0) {
-      const [torch = '', cuda] = r.stdout.trim().split(' ');
-      const found = { python, torch, cuda: cuda === 'True' };
+      const [torch = '', cuda, bf16] = r.stdout.trim().split('\n').pop()?.split(' ') ?? [];
+      const found = { python, torch, cuda: cuda === 'True', cpuBf16: bf16 === 'True' };
       if (!env.OWNVOICE_PYTHON) cached = found;
       return found;
     }

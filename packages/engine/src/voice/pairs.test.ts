@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT } from '../test/fixtures.js';
-import { buildPairs } from './pairs.js';
+import { buildPairs, paraphraserFor } from './pairs.js';
 
 const sentences = SAMPLE_TEXT.split(/(?<=\.) /);
 const PASSAGES = [sentences.slice(0, 2).join(' '), sentences.slice(2, 3).join(' ')];
@@ -16,6 +16,22 @@ beforeAll(async () => {
 });
 afterAll(() => engine?.dispose());
 
+describe('paraphraserFor', () => {
+  it('writes pairs on the trainer on CUDA, or in bfloat16 on a CPU that runs it fast, else on llama.cpp', () => {
+    const [cuda, bf16, plain] = [
+      { cuda: true, cpuBf16: false },
+      { cuda: false, cpuBf16: true },
+      { cuda: false, cpuBf16: false },
+    ];
+    expect(paraphraserFor(cuda, false)).toBe('trainer');
+    expect(paraphraserFor(bf16, 'auto')).toBe('trainer');
+    expect(paraphraserFor(bf16, true)).toBe('trainer');
+    // The house model's float32 preset keeps llama.cpp.
+    expect(paraphraserFor(bf16, false)).toBe('engine');
+    expect(paraphraserFor(plain, 'auto')).toBe('engine');
+  });
+});
+
 describe('buildPairs', () => {
   it('gives the same pairs from the trainer as from the engine, with progress from each', async () => {
     const answered: number[] = [];
@@ -23,7 +39,7 @@ describe('buildPairs', () => {
     expect(answered).toEqual([0.5, 1]);
     const progress: number[] = [];
     const fromTrainer = await buildPairs(engine, PASSAGES, {
-      trainer: { modelPath: HOUSE_MODEL_PATH },
+      trainer: { modelPath: HOUSE_MODEL_PATH, device: 'cpu' },
       onProgress: (done, total) => progress.push(done / total),
     });
     expect(fromEngine.every((p) => p.generic.length > 10)).toBe(true);

@@ -18,7 +18,7 @@ import { holdOut, splitPassages, spreadEvenly } from '../text/passages.js';
 import { findPython } from '../trainer/python.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
 import { EVALUATION_SAMPLES, evaluateVoice, evaluationParagraphs, type VoiceEvaluation } from './evaluate.js';
-import { buildPairs, type RewritePair } from './pairs.js';
+import { buildPairs, paraphraserFor, type RewritePair } from './pairs.js';
 import { rewritePrompt } from './prompts.js';
 import { type EstimatePriors, TrainingEstimate } from './training-estimate.js';
 
@@ -128,8 +128,9 @@ export interface TrainVoiceRequest {
   signal?: AbortSignal;
   onProgress?: (p: VoiceProgress) => void;
   /**
-   * Where the base model paraphrases the passages: 'trainer' decodes them all at once in PyTorch,
-   * which pays on a GPU; 'engine' is llama.cpp. By default the trainer where it has CUDA.
+   * Where the base model paraphrases the passages: 'trainer' decodes them in batches in PyTorch,
+   * which pays on a GPU and in bfloat16 on a CPU that runs it fast; 'engine' is llama.cpp. By
+   * default the trainer where it has CUDA, or fast bfloat16 on the CPU and a preset that takes it.
    */
   paraphraseOn?: 'engine' | 'trainer';
   /** The time in milliseconds, for the estimate of the time left (Date.now unless given). */
@@ -199,7 +200,9 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     .slice(0, 16);
   const pairsFile = path.join(req.workDir, `pairs-${key}.json`);
   const pairsCached = existsSync(pairsFile);
-  const onTrainer = (req.paraphraseOn ?? (findPython().cuda ? 'trainer' : 'engine')) === 'trainer';
+  const python = findPython();
+  const mixedPrecision = req.preset.mixedPrecision ?? false;
+  const onTrainer = (req.paraphraseOn ?? paraphraserFor(python, mixedPrecision)) === 'trainer';
   const sized = new TrainingEstimate(
     {
       pairs: pairsCached ? 0 : passages.length,
@@ -225,7 +228,14 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     const built = await buildPairs(req.engine, all, {
       ...(req.signal ? { signal: req.signal } : {}),
       ...(onTrainer
-        ? { trainer: { modelPath: req.baseModelPath, ...(req.threads ? { threads: req.threads } : {}) } }
+        ? {
+            trainer: {
+              modelPath: req.baseModelPath,
+              device: python.cuda ? ('cuda' as const) : ('cpu' as const),
+              mixedPrecision,
+              ...(req.threads ? { threads: req.threads } : {}),
+            },
+          }
         : {}),
       onProgress: (done, total) =>
         report('pairs', done / total, `Writing plain versions of your passages (${Math.floor(done)}/${total})`, {
