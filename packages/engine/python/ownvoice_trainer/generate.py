@@ -26,7 +26,7 @@ from . import lora
 from .attention import SDPA, use_sdpa
 from .gguf_reader import GgufFile
 from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope_tables
-from .train import bf16_is_faster, row_multiple
+from .train import row_multiple, takes_bf16
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
 PROGRESS_SECONDS = 1.0  # the least time between two "decoding" events
@@ -154,12 +154,11 @@ def greedy_chunk(model, prompts, max_new, stop_ids, on_done, cache_dtype, multip
 
 
 def generation_bf16(device, mixed_precision=None):
-    """Whether generation's products run in bfloat16: as training's mixed_precision (true,
-    false, or "auto": where the device runs them fast, bf16_is_faster); when None, "auto" on a
-    GPU and float32 on a CPU."""
+    """Whether generation's products run in bfloat16: as training's (takes_bf16); when None,
+    "auto" on a GPU and float32 on a CPU."""
     if mixed_precision is None:
         mixed_precision = "auto" if device.type == "cuda" else False
-    return mixed_precision is True or (mixed_precision == "auto" and bf16_is_faster(device))
+    return takes_bf16(device, mixed_precision)
 
 
 def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=None, bf16=False, on_progress=None):
@@ -188,7 +187,8 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
     todo.sort(key=lambda i: len(prompts[i]))
     size = batch_size or len(todo) or 1
     chunks = [todo[c : c + size] for c in range(0, len(todo), size)]
-    total = sum(max(max_new[i] for i in chunk) for chunk in chunks)
+    largest = [max(max_new[i] for i in chunk) for chunk in chunks]  # the most tokens each can take
+    total = sum(largest)
     taken = 0  # tokens the ended chunks could take
 
     def progress(k):
@@ -197,7 +197,7 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
 
     model.eval()
     with torch.inference_mode(), torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-        for chunk in chunks:
+        for chunk, budget in zip(chunks, largest):
             report = (lambda r, ids, chunk=chunk: on_done(chunk[r], ids)) if on_done else None
             tokens = itertools.count(1)
             outs = greedy_chunk(
@@ -206,7 +206,7 @@ def greedy_batch(model, prompts, max_new, stop_ids, on_done=None, batch_size=Non
             )
             for i, ids in zip(chunk, outs):
                 outputs[i] = ids
-            taken += max(max_new[i] for i in chunk)
+            taken += budget
             progress(0)
     return outputs
 
@@ -224,13 +224,13 @@ def run_generate(request, emit):
     if bf16:
         model.cast_frozen(torch.bfloat16)
     emit("start", bf16=bf16, device=device.type)
-    start = time.time()
-    last = [start]
+    start = last = time.time()
 
     def decoding(done, total):
+        nonlocal last
         now = time.time()
-        if done == total or now - last[0] >= PROGRESS_SECONDS:
-            last[0] = now
+        if done == total or now - last >= PROGRESS_SECONDS:
+            last = now
             emit("decoding", done=done, total=total)
 
     outputs = greedy_batch(

@@ -246,6 +246,12 @@ def bf16_is_faster(device):
     return seconds(torch.bfloat16) * 1.5 < seconds(torch.float32)
 
 
+def takes_bf16(device, mixed_precision):
+    """Whether products run in bfloat16 for a mixed_precision setting: true, false, or "auto"
+    (where the device runs them fast, bf16_is_faster)."""
+    return mixed_precision is True or (mixed_precision == "auto" and bf16_is_faster(device))
+
+
 def targets_in(example):
     """Target tokens an example is scored on (as pack labels them)."""
     ids, n_in = example
@@ -314,7 +320,7 @@ def run_train(request, emit):
         raise ValueError(f"unknown mode {cfg['mode']}")
     model.checkpointing = bool(cfg["grad_checkpointing"])
     model.train()
-    bf16 = cfg["mixed_precision"] is True or (cfg["mixed_precision"] == "auto" and bf16_is_faster(device))
+    bf16 = takes_bf16(device, cfg["mixed_precision"])
 
     examples = read_examples(cfg["train"], cfg["seq_len"])
     eval_examples = read_examples(cfg["eval"], cfg["seq_len"]) if cfg.get("eval") else []
