@@ -4,8 +4,9 @@
 //    pair (its steps and held-out passes grow with the pairs), the other stages as measured (the
 //    evaluation rewrites the same texts whatever the upload's size);
 //  - the default model's shape (360M): each stage times how much slower its kind of work ran on
-//    360M than on 135M in a short measurement beside it (generation for pairs and evaluate,
-//    training steps for train).
+//    360M than on 135M in a short measurement beside it (paraphrases on the pairs stage's own
+//    paraphraser for pairs, llama.cpp's generation for evaluate, training steps in the preset's
+//    precision for train).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPUS_DIR } from '../src/corpus/paths.js';
@@ -52,19 +53,23 @@ export function projectMoreWriting(
   });
 }
 
-/** Each stage on another model, from how much slower generation and training ran there. */
-export function projectOtherModel(
-  seconds: Record<VoiceStage, number>,
-  slower: { generation: number; training: number },
-): StageProjection[] {
+/** How many times as long each kind of work took on the other model, with what it was measured on. */
+export interface Slower {
+  /** The pairs' paraphrases, on the paraphraser the Voice's pairs stage used. */
+  pairs: { factor: number; on: string };
+  /** llama.cpp's generation, which the evaluation's rewrites run on. */
+  evaluate: { factor: number; on: string };
+  training: { factor: number; on: string };
+}
+
+/** Each stage on another model, from how much slower its kind of work ran there. */
+export function projectOtherModel(seconds: Record<VoiceStage, number>, slower: Slower): StageProjection[] {
   return VOICE_STAGES.map((stage) => {
-    const factor =
-      stage === 'train' ? slower.training : stage === 'pairs' || stage === 'evaluate' ? slower.generation : 1;
-    const kind = stage === 'train' ? 'training' : 'generation';
+    const kind = stage === 'train' ? slower.training : stage === 'pairs' || stage === 'evaluate' ? slower[stage] : null;
     return {
       stage,
-      seconds: seconds[stage] * factor,
-      basis: factor === 1 ? 'as measured' : `x ${factor.toFixed(2)} (${kind} on 360M vs 135M)`,
+      seconds: seconds[stage] * (kind?.factor ?? 1),
+      basis: kind ? `x ${kind.factor.toFixed(2)} (${kind.on} on 360M vs 135M)` : 'as measured',
     };
   });
 }

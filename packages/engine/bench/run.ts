@@ -28,7 +28,9 @@ import { seededRandom } from '../src/seeded-random.js';
 import { tempDir, testVocab } from '../src/test/fixtures.js';
 import { splitPassages } from '../src/text/passages.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
-import { runTrainer } from '../src/trainer/python.js';
+import { generateOnTrainer } from '../src/trainer/generate.js';
+import { findPython, runTrainer } from '../src/trainer/python.js';
+import { paraphraserFor, TRAINER_CPU_PARAPHRASES } from '../src/voice/pairs.js';
 import { paraphraseChat } from '../src/voice/prompts.js';
 import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
 import {
@@ -233,11 +235,17 @@ async function wholeVoice() {
     projectMoreWriting(medians, size, more),
   );
   const slower = await slowerOn360(trainRounds);
-  row('  generation, 360M vs 135M (time)', formatRatio(slower.generation));
-  row('  training, 360M vs 135M (time)', formatRatio(slower.training));
+  row(`  paraphrases (${slower.pairs.on}), 360M vs 135M (time)`, formatRatio(slower.pairs.summary));
+  row(`  generation (${slower.evaluate.on}), 360M vs 135M (time)`, formatRatio(slower.evaluate.summary));
+  row(`  training (${slower.training.on}), 360M vs 135M (time)`, formatRatio(slower.training.summary));
+  const factor = (k: { summary: Summary; on: string }) => ({ factor: k.summary.median, on: k.on });
   projected(
     `${VOICE_CHARS.toLocaleString('en')} characters, 360M shape (the default model; projected from the runs above)`,
-    projectOtherModel(medians, { generation: slower.generation.median, training: slower.training.median }),
+    projectOtherModel(medians, {
+      pairs: factor(slower.pairs),
+      evaluate: factor(slower.evaluate),
+      training: factor(slower.training),
+    }),
   );
 }
 
@@ -248,48 +256,95 @@ function projected(what: string, stages: StageProjection[]) {
   for (const s of stages) row(`  stage: ${s.stage}`, `${s.seconds.toFixed(0)} s (${s.basis})`);
 }
 
+type Ratio = { summary: Summary; on: string };
+
 /**
- * How many times longer generation and training take on the 360M shape than on the 135M one,
- * measured short and interleaved: 8 paraphrases of 32 tokens on llama.cpp (prompts included, as
- * pairs and evaluate read theirs), and 3 training steps of 1024 tokens on the trainer.
+ * How many times longer each kind of a Voice's work takes on the 360M shape than on the 135M one,
+ * measured short and interleaved, each as the whole-Voice runs did it on this machine: 8
+ * paraphrases of 32 tokens (prompts included) on the pairs stage's paraphraser (the trainer's
+ * decoder where paraphraserFor picks it, else llama.cpp), the same on llama.cpp for the
+ * evaluation's rewrites, and 3 training steps of 1024 tokens in the standard preset's precision.
  */
-async function slowerOn360(rounds: number): Promise<{ generation: Summary; training: Summary }> {
+async function slowerOn360(rounds: number): Promise<{ pairs: Ratio; evaluate: Ratio; training: Ratio }> {
   console.log(`   the 360M shape against the 135M one (${rounds} rounds)`);
   const models = { small: benchModel(BENCH_MODEL_DIR), large: benchModel360(BENCH_MODEL_DIR) };
   const passages = splitPassages(voiceText().voice, { maxChars: 1500, minChars: 500 }).slice(0, 8);
+  const chats = passages.map((p) => ({ messages: paraphraseChat(p), options: { maxTokens: 32, temperature: 0 } }));
+  const { mixedPrecision = false } = VOICE_PRESETS.standard;
+  const python = findPython();
+  const onTrainer = paraphraserFor(python, mixedPrecision) === 'trainer';
+  const bf16 = mixedPrecision === true || (mixedPrecision === 'auto' && (python.cuda || python.cpuBf16));
+  const prompts = await promptTokens(models.small, chats);
   const generate = (modelPath: string) => async () => {
     const engine = await VoiceEngine.start({ modelPath, threads });
     try {
       const t = performance.now();
-      await engine.chatBatch(
-        passages.map((p) => ({ messages: paraphraseChat(p), options: { maxTokens: 32, temperature: 0 } })),
-      );
+      await engine.chatBatch(chats);
       return (performance.now() - t) / 1000;
     } finally {
       await engine.dispose();
     }
   };
+  // The trainer's whole run, its model's load included, as the pairs stage pays it. No stop
+  // tokens: a random model's answers are all of their 32 tokens on both shapes.
+  const paraphrase = (modelPath: string) => async () => {
+    const t = performance.now();
+    await generateOnTrainer({
+      modelPath,
+      prompts,
+      maxNew: prompts.map(() => 32),
+      stopIds: [],
+      mixedPrecision,
+      threads,
+      ...(python.cuda ? {} : { device: 'cpu' as const, batchSize: TRAINER_CPU_PARAPHRASES }),
+    });
+    return (performance.now() - t) / 1000;
+  };
   const train = (model: string) => async () => {
     const r = await runTrainer(
       'bench-train',
-      { model, loop: 'trainer', steps: 3, seq_len: 1024, batch_size: 1, rank: 16 },
+      { model, loop: 'trainer', steps: 3, seq_len: 1024, batch_size: 1, rank: 16, bf16 },
       { threads },
     );
     return 1 / Number(r.tokens_per_second);
   };
-  const m = await measureInterleaved(
+  type Case = 'generate135' | 'generate360' | 'paraphrase135' | 'paraphrase360' | 'train135' | 'train360';
+  const m = await measureInterleaved<Case>(
     [
       { name: 'generate135', run: generate(models.small) },
       { name: 'generate360', run: generate(models.large) },
+      ...(onTrainer
+        ? [
+            { name: 'paraphrase135' as const, run: paraphrase(models.small) },
+            { name: 'paraphrase360' as const, run: paraphrase(models.large) },
+          ]
+        : []),
       { name: 'train135', run: train(models.small) },
       { name: 'train360', run: train(models.large) },
     ],
     rounds,
   );
+  const evaluate = { summary: ratio(m.generate360.samples, m.generate135.samples), on: 'llama.cpp' };
   return {
-    generation: ratio(m.generate360.samples, m.generate135.samples),
-    training: ratio(m.train360.samples, m.train135.samples),
+    pairs: onTrainer
+      ? {
+          summary: ratio(m.paraphrase360.samples, m.paraphrase135.samples),
+          on: `the trainer${bf16 ? ', bfloat16' : ''}`,
+        }
+      : evaluate,
+    evaluate,
+    training: { summary: ratio(m.train360.samples, m.train135.samples), on: bf16 ? 'bfloat16' : 'float32' },
   };
+}
+
+/** The chat prompts' tokens, from a model of the bench's vocabulary (both shapes share it). */
+async function promptTokens(modelPath: string, chats: { messages: ReturnType<typeof paraphraseChat> }[]) {
+  const engine = await VoiceEngine.start({ modelPath, threads });
+  try {
+    return chats.map((c) => engine.runtime.chatPromptTokens(c.messages));
+  } finally {
+    await engine.dispose();
+  }
 }
 
 async function harness(dir: string) {

@@ -1,9 +1,11 @@
 """bench-train: one sample of LoRA training throughput, from the trainer or from the plain loop.
 
 request: model, loop ("trainer" or "plain"), steps, seq_len, batch_size, rank, bf16? (matrix
-products in bfloat16 under autocast, in both loops), micro_batch_tokens? (the trainer's). Both loops train
+products in bfloat16 under autocast, in both loops: true, false, or "auto" as training's
+mixed_precision takes it), micro_batch_tokens? (the trainer's). Both loops train
 rank-r LoRA on every projection of the same GGUF model, on the same random token batches, in the
-same order. The trainer runs through its real entry point (run_train, with its bookkeeping); the
+same order. The trainer runs through its real entry point (run_train, with its bookkeeping) in
+one process, as the plain loop does (no data-parallel helper: a sample is one loop's pace); the
 plain loop is plain_lora.py, the textbook loop on an independent torch.nn model. One loop per
 process, so the caller can alternate them (trainer, plain, trainer, plain...) and each process's
 peak memory is that loop's own.
@@ -21,9 +23,15 @@ import torch
 from . import plain_lora
 from .gguf_reader import GgufFile
 from .model import LORA_TARGETS, peak_mib, pick_device
-from .train import run_train
+from .train import run_train, takes_bf16
 
 SEED = 0
+
+
+def _bf16(request):
+    """The request's bf16 as training's mixed_precision: true, false or "auto"."""
+    bf16 = request.get("bf16", False)
+    return bf16 if bf16 == "auto" else bool(bf16)
 
 
 def _trainer(request, tokens, batch, rank, step_ends):
@@ -47,7 +55,7 @@ def _trainer(request, tokens, batch, rank, step_ends):
                    "max_steps": steps, "epochs": 1, "seed": SEED, "checkpoint_every": 10**9,
                    "checkpoint_seconds": 10**9, "device": request.get("device"),
                    "grad_checkpointing": bool(request.get("grad_checkpointing", False)),
-                   "mixed_precision": bool(request.get("bf16", False)),
+                   "mixed_precision": _bf16(request), "processes": 1,
                    "micro_batch_tokens": request.get("micro_batch_tokens")}, on_event)
     return started.get("trainable")
 
@@ -59,7 +67,7 @@ def _plain(request, tokens, batch, rank, step_ends, device):
     # so both loops see the same batches.
     order = torch.randperm(tokens.shape[0], generator=torch.Generator().manual_seed(SEED * 1000))
     batches = [tokens[order[s * batch : (s + 1) * batch]].to(device) for s in range(tokens.shape[0] // batch)]
-    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(request.get("bf16", False))):
+    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=takes_bf16(device, _bf16(request))):
         plain_lora.train(model, batches, params, on_step=lambda step, loss: step_ends.append(time.time()))
     return sum(p.numel() for p in params)
 
