@@ -12,6 +12,7 @@ import path from 'node:path';
 import { CORPUS_DIR } from '../src/corpus/paths.js';
 import { holdOut, splitPassages, spreadEvenly } from '../src/text/passages.js';
 import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+import type { Summary } from './stats.js';
 
 export interface StageProjection {
   stage: VoiceStage;
@@ -53,23 +54,28 @@ export function projectMoreWriting(
   });
 }
 
-/** How many times as long each kind of work took on the other model, with what it was measured on. */
+/** How many times as long a kind of work took on the other model, and what it ran on. */
 export interface Slower {
-  /** The pairs' paraphrases, on the paraphraser the Voice's pairs stage used. */
-  pairs: { factor: number; on: string };
-  /** llama.cpp's generation, which the evaluation's rewrites run on. */
-  evaluate: { factor: number; on: string };
-  training: { factor: number; on: string };
+  summary: Summary;
+  on: string;
 }
 
-/** Each stage on another model, from how much slower its kind of work ran there. */
-export function projectOtherModel(seconds: Record<VoiceStage, number>, slower: Slower): StageProjection[] {
+/**
+ * Each stage on another model, from how much slower its own kind of work ran there: the pairs'
+ * paraphrases on the paraphraser the Voice's pairs stage used, llama.cpp's generation for the
+ * evaluation's rewrites, training steps for train.
+ */
+export function projectOtherModel(
+  seconds: Record<VoiceStage, number>,
+  slower: Record<'pairs' | 'train' | 'evaluate', Slower>,
+): StageProjection[] {
   return VOICE_STAGES.map((stage) => {
-    const kind = stage === 'train' ? slower.training : stage === 'pairs' || stage === 'evaluate' ? slower[stage] : null;
+    const kind = stage === 'pairs' || stage === 'train' || stage === 'evaluate' ? slower[stage] : null;
+    const factor = kind?.summary.median ?? 1;
     return {
       stage,
-      seconds: seconds[stage] * (kind?.factor ?? 1),
-      basis: kind ? `x ${kind.factor.toFixed(2)} (${kind.on} on 360M vs 135M)` : 'as measured',
+      seconds: seconds[stage] * factor,
+      basis: kind ? `x ${factor.toFixed(2)} (${kind.on} on 360M vs 135M)` : 'as measured',
     };
   });
 }

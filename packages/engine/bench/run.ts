@@ -30,12 +30,13 @@ import { splitPassages } from '../src/text/passages.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { generateOnTrainer } from '../src/trainer/generate.js';
 import { findPython, runTrainer } from '../src/trainer/python.js';
-import { paraphraserFor, TRAINER_CPU_PARAPHRASES } from '../src/voice/pairs.js';
+import { paraphraserFor, trainerDecoding } from '../src/voice/pairs.js';
 import { paraphraseChat } from '../src/voice/prompts.js';
 import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
 import {
   projectMoreWriting,
   projectOtherModel,
+  type Slower,
   type StageProjection,
   type VoiceSize,
   voiceSizeOf,
@@ -237,15 +238,10 @@ async function wholeVoice() {
   const slower = await slowerOn360(trainRounds);
   row(`  paraphrases (${slower.pairs.on}), 360M vs 135M (time)`, formatRatio(slower.pairs.summary));
   row(`  generation (${slower.evaluate.on}), 360M vs 135M (time)`, formatRatio(slower.evaluate.summary));
-  row(`  training (${slower.training.on}), 360M vs 135M (time)`, formatRatio(slower.training.summary));
-  const factor = (k: { summary: Summary; on: string }) => ({ factor: k.summary.median, on: k.on });
+  row(`  training (${slower.train.on}), 360M vs 135M (time)`, formatRatio(slower.train.summary));
   projected(
     `${VOICE_CHARS.toLocaleString('en')} characters, 360M shape (the default model; projected from the runs above)`,
-    projectOtherModel(medians, {
-      pairs: factor(slower.pairs),
-      evaluate: factor(slower.evaluate),
-      training: factor(slower.training),
-    }),
+    projectOtherModel(medians, slower),
   );
 }
 
@@ -256,8 +252,6 @@ function projected(what: string, stages: StageProjection[]) {
   for (const s of stages) row(`  stage: ${s.stage}`, `${s.seconds.toFixed(0)} s (${s.basis})`);
 }
 
-type Ratio = { summary: Summary; on: string };
-
 /**
  * How many times longer each kind of a Voice's work takes on the 360M shape than on the 135M one,
  * measured short and interleaved, each as the whole-Voice runs did it on this machine: 8
@@ -265,7 +259,7 @@ type Ratio = { summary: Summary; on: string };
  * decoder where paraphraserFor picks it, else llama.cpp), the same on llama.cpp for the
  * evaluation's rewrites, and 3 training steps of 1024 tokens in the standard preset's precision.
  */
-async function slowerOn360(rounds: number): Promise<{ pairs: Ratio; evaluate: Ratio; training: Ratio }> {
+async function slowerOn360(rounds: number): Promise<Record<'pairs' | 'train' | 'evaluate', Slower>> {
   console.log(`   the 360M shape against the 135M one (${rounds} rounds)`);
   const models = { small: benchModel(BENCH_MODEL_DIR), large: benchModel360(BENCH_MODEL_DIR) };
   const passages = splitPassages(voiceText().voice, { maxChars: 1500, minChars: 500 }).slice(0, 8);
@@ -273,7 +267,7 @@ async function slowerOn360(rounds: number): Promise<{ pairs: Ratio; evaluate: Ra
   const { mixedPrecision = false } = VOICE_PRESETS.standard;
   const python = findPython();
   const onTrainer = paraphraserFor(python, mixedPrecision) === 'trainer';
-  const bf16 = mixedPrecision === true || (mixedPrecision === 'auto' && (python.cuda || python.cpuBf16));
+  let bf16 = false; // as the trainer took the preset's mixed precision (bench-train says)
   const prompts = await promptTokens(models.small, chats);
   const generate = (modelPath: string) => async () => {
     const engine = await VoiceEngine.start({ modelPath, threads });
@@ -290,22 +284,20 @@ async function slowerOn360(rounds: number): Promise<{ pairs: Ratio; evaluate: Ra
   const paraphrase = (modelPath: string) => async () => {
     const t = performance.now();
     await generateOnTrainer({
-      modelPath,
+      ...trainerDecoding({ modelPath, device: python.cuda ? 'cuda' : 'cpu', mixedPrecision, threads }),
       prompts,
       maxNew: prompts.map(() => 32),
       stopIds: [],
-      mixedPrecision,
-      threads,
-      ...(python.cuda ? {} : { device: 'cpu' as const, batchSize: TRAINER_CPU_PARAPHRASES }),
     });
     return (performance.now() - t) / 1000;
   };
   const train = (model: string) => async () => {
     const r = await runTrainer(
       'bench-train',
-      { model, loop: 'trainer', steps: 3, seq_len: 1024, batch_size: 1, rank: 16, bf16 },
+      { model, loop: 'trainer', steps: 3, seq_len: 1024, batch_size: 1, rank: 16, bf16: mixedPrecision },
       { threads },
     );
+    bf16 = r.bf16 === true;
     return 1 / Number(r.tokens_per_second);
   };
   type Case = 'generate135' | 'generate360' | 'paraphrase135' | 'paraphrase360' | 'train135' | 'train360';
@@ -333,7 +325,7 @@ async function slowerOn360(rounds: number): Promise<{ pairs: Ratio; evaluate: Ra
         }
       : evaluate,
     evaluate,
-    training: { summary: ratio(m.train360.samples, m.train135.samples), on: bf16 ? 'bfloat16' : 'float32' },
+    train: { summary: ratio(m.train360.samples, m.train135.samples), on: bf16 ? 'bfloat16' : 'float32' },
   };
 }
 

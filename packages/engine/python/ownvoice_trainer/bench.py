@@ -12,7 +12,8 @@ peak memory is that loop's own.
 
 Reports tokens/s over steps 2..N (the first step warms allocators and threads up; both loops are
 timed from the end of step 1 to the end of step N, each step ending on reading its loss) and
-peak memory: resident set of the process on the CPU, allocated memory on CUDA.
+peak memory: resident set of the process on the CPU, allocated memory on CUDA; and whether the
+products ran in bfloat16.
 """
 import os
 import tempfile
@@ -35,7 +36,8 @@ def _bf16(request):
 
 
 def _trainer(request, tokens, batch, rank, step_ends):
-    """Runs the trainer on the sequences; step_ends gets the time each step ended. -> trainable count."""
+    """Runs the trainer on the sequences; step_ends gets the time each step ended. -> (trainable
+    count, whether its products ran in bfloat16)."""
     steps = tokens.shape[0] // batch
     started = {}
     with tempfile.TemporaryDirectory() as d:
@@ -57,7 +59,7 @@ def _trainer(request, tokens, batch, rank, step_ends):
                    "grad_checkpointing": bool(request.get("grad_checkpointing", False)),
                    "mixed_precision": _bf16(request), "processes": 1,
                    "micro_batch_tokens": request.get("micro_batch_tokens")}, on_event)
-    return started.get("trainable")
+    return started.get("trainable"), bool(started.get("bf16"))
 
 
 def _plain(request, tokens, batch, rank, step_ends, device):
@@ -67,9 +69,10 @@ def _plain(request, tokens, batch, rank, step_ends, device):
     # so both loops see the same batches.
     order = torch.randperm(tokens.shape[0], generator=torch.Generator().manual_seed(SEED * 1000))
     batches = [tokens[order[s * batch : (s + 1) * batch]].to(device) for s in range(tokens.shape[0] // batch)]
-    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=takes_bf16(device, _bf16(request))):
+    bf16 = takes_bf16(device, _bf16(request))
+    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
         plain_lora.train(model, batches, params, on_step=lambda step, loss: step_ends.append(time.time()))
-    return sum(p.numel() for p in params)
+    return sum(p.numel() for p in params), bf16
 
 
 def run_bench_train(request, emit):
@@ -86,11 +89,11 @@ def run_bench_train(request, emit):
 
     step_ends = []
     if loop == "trainer":
-        trainable = _trainer(request, tokens, batch, rank, step_ends)
+        trainable, bf16 = _trainer(request, tokens, batch, rank, step_ends)
     else:
-        trainable = _plain(request, tokens, batch, rank, step_ends, device)
+        trainable, bf16 = _plain(request, tokens, batch, rank, step_ends, device)
     if len(step_ends) != steps:
         raise RuntimeError(f"expected {steps} steps, timed {len(step_ends)}")
     tps = (steps - 1) * batch * seq / (step_ends[-1] - step_ends[0])
     emit("done", loop=loop, tokens_per_second=tps, peak_mib=peak_mib(device), steps=steps,
-         trainable=trainable, threads=torch.get_num_threads(), device=str(device))
+         trainable=trainable, bf16=bf16, threads=torch.get_num_threads(), device=str(device))

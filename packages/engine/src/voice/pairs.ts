@@ -44,8 +44,24 @@ export interface PairOptions {
    * its device (CUDA where present), on a CPU TRAINER_CPU_PARAPHRASES at a time, with the
    * products' precision as training's (mixedPrecision; float32 on a CPU when absent).
    */
-  trainer?: { modelPath: string; device?: 'cuda' | 'cpu'; mixedPrecision?: 'auto' | boolean; threads?: number };
+  trainer?: TrainerParaphraser;
 }
+
+export interface TrainerParaphraser {
+  modelPath: string;
+  device?: 'cuda' | 'cpu';
+  mixedPrecision?: 'auto' | boolean;
+  threads?: number;
+}
+
+/** generateOnTrainer's model and decoding settings for paraphrasing as `trainer` says. */
+export const trainerDecoding = (trainer: TrainerParaphraser) => ({
+  modelPath: trainer.modelPath,
+  ...(trainer.device ? { device: trainer.device } : {}),
+  ...(trainer.device === 'cpu' ? { batchSize: TRAINER_CPU_PARAPHRASES } : {}),
+  ...(trainer.mixedPrecision !== undefined ? { mixedPrecision: trainer.mixedPrecision } : {}),
+  ...(trainer.threads ? { threads: trainer.threads } : {}),
+});
 
 export async function buildPairs(
   engine: VoiceEngine,
@@ -64,14 +80,10 @@ export async function buildPairs(
   let generics: string[];
   if (options.trainer) {
     const answers = await generateOnTrainer({
-      modelPath: options.trainer.modelPath,
+      ...trainerDecoding(options.trainer),
       prompts: chats.map((c) => runtime.chatPromptTokens(c.messages)),
       maxNew: chats.map((c) => c.options.maxTokens),
       stopIds: runtime.endTokens,
-      ...(options.trainer.device ? { device: options.trainer.device } : {}),
-      ...(options.trainer.device === 'cpu' ? { batchSize: TRAINER_CPU_PARAPHRASES } : {}),
-      ...(options.trainer.mixedPrecision !== undefined ? { mixedPrecision: options.trainer.mixedPrecision } : {}),
-      ...(options.trainer.threads ? { threads: options.trainer.threads } : {}),
       ...signal,
       onDecoding: (tokens, budget) => options.onProgress?.((total * tokens) / budget, total),
     });
