@@ -8,7 +8,8 @@ Commands:
     train     LoRA fine-tuning, or full training of a small model (see train.py)
     peft-forward  logits of the base model in Hugging Face layout with a PEFT adapter applied
     eval      held-out loss and perplexity of a model, with or without an adapter
-    generate  greedy answers to token prompts, decoded as one batch with a KV cache (generate.py)
+    generate  greedy answers to token prompts, decoded as one batch with a KV cache (generate.py;
+              on a CPU in bfloat16 shared out over two processes, generate_parallel.py)
     bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
     plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
     attention-check  the fused attention path (SDPA, or its documented reference) against the

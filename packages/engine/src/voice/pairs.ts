@@ -15,9 +15,10 @@ export interface RewritePair {
 }
 
 /**
- * Paraphrases the trainer decodes at once on a CPU. A batch of 32 already keeps two cores busy
- * (4.9 ms a row and token at 135M's shape in bfloat16; 128 rows at once, 4.7 ms), and a wider
- * one holds more memory: its cache, and the prompts' attention scores while they are read.
+ * Paraphrases the trainer takes at once on a CPU, shared out over its processes (two of one
+ * thread each in bfloat16 on two cores: 16 rows each). 32 rows on two threads already kept two
+ * cores busy (4.9 ms a row and token at 135M's shape in bfloat16; 128 rows at once, 4.7 ms), and
+ * a wider batch holds more memory: its cache, and the prompts' attention scores while they are read.
  */
 export const TRAINER_CPU_PARAPHRASES = 32;
 
