@@ -27,6 +27,16 @@ export const testVocab = (): BpeVocabulary => {
 
 export const tempDir = (prefix = 'ownvoice-engine-') => mkdtempSync(path.join(tmpdir(), prefix));
 
+/** Whether a process with this id still exists (signal 0 only checks). */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export function smallHparams(overrides: Partial<ModelHparams> = {}): ModelHparams {
   return {
     arch: 'llama',

@@ -4,7 +4,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
+import { alive, randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import { heldOutLoss } from './held-out-loss.js';
 import { runTrainer, type TrainerEvent } from './python.js';
 import { TRAINING_PRESETS, type TrainingExample, toJsonl, trainerSettings } from './train.js';
@@ -56,15 +56,6 @@ async function run(
   const shared = events.find((e) => e.event === 'processes');
   return { done, start, shared, helpers: (shared?.helper_pids ?? []) as number[] };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const heldOut = (adapterPath: string, name: string) =>
   heldOutLoss({

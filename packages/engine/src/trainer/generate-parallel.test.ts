@@ -5,7 +5,7 @@
 // (generate.py's prefill) give the answers of prompts read in one pass.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
+import { alive, randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
 import { runTrainer, type TrainerEvent } from './python.js';
 
 let dir: string;
@@ -48,15 +48,6 @@ async function generate(
   );
   return { outputs: done.outputs as number[][], events, shared: events.find((e) => e.event === 'processes') };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Prompt indices by length, dealt in turn to two processes (generate_parallel.shares). */
 const dealt = () => {
