@@ -172,11 +172,16 @@ def generation_bf16(device, mixed_precision=None):
     return takes_bf16(device, mixed_precision)
 
 
+def by_length(prompts, max_new):
+    """The indices of the prompts with a budget, shortest prompt first (ties in their order)."""
+    return sorted((i for i, n in enumerate(max_new) if n > 0), key=lambda i: len(prompts[i]))
+
+
 def plan_chunks(prompts, max_new, batch_size=None):
     """The batches greedy_batch decodes: lists of prompt indices (those with a budget), and the
     most tokens each can take (its largest budget)."""
     # Similar lengths side by side: a chunk pads less, and its rows' budgets are alike.
-    todo = sorted((i for i, n in enumerate(max_new) if n > 0), key=lambda i: len(prompts[i]))
+    todo = by_length(prompts, max_new)
     size = batch_size or len(todo) or 1
     chunks = [todo[c : c + size] for c in range(0, len(todo), size)]
     return chunks, [max(max_new[i] for i in chunk) for chunk in chunks]
@@ -232,20 +237,27 @@ def prefill_columns(request):
     return int(request.get("prefill_columns") or PREFILL_COLUMNS)
 
 
-def run_generate(request, emit):
-    """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?,
-    mixed_precision? (true, false or "auto"; generation_bf16), processes? ("auto" or a count;
-    generate_parallel), available_mib?, prefill_columns? (PREFILL_COLUMNS) -> "start" {bf16}, "processes" where more than one was
-    considered, "answer" {index, tokens} as each ends, "decoding" {done, total} (greedy_batch's
-    on_progress, over all processes) at most every PROGRESS_SECONDS and at the end, then "done"
-    {outputs, tokens_per_second, peak_mib}."""
-    device = pick_device(request.get("device"))
+def decoding_model(request, device, bf16):
+    """The request's model (and adapter) on `device`, its frozen matrices cast once where the
+    products run in bfloat16."""
     model = load_gguf_model(GgufFile(request["model"]), device)
     if request.get("adapter"):
         lora.load_into(model, request["adapter"])
-    bf16 = generation_bf16(device, request.get("mixed_precision"))
     if bf16:
         model.cast_frozen(torch.bfloat16)
+    return model
+
+
+def run_generate(request, emit):
+    """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?,
+    mixed_precision? (true, false or "auto"; generation_bf16), processes? ("auto" or a count;
+    generate_parallel), available_mib?, prefill_columns? (PREFILL_COLUMNS) -> "start" {bf16},
+    "processes" where more than one was considered, "answer" {index, tokens} as each ends,
+    "decoding" {done, total} (greedy_batch's on_progress, over all processes) at most every
+    PROGRESS_SECONDS and at the end, then "done" {outputs, tokens_per_second, peak_mib}."""
+    device = pick_device(request.get("device"))
+    bf16 = generation_bf16(device, request.get("mixed_precision"))
+    model = decoding_model(request, device, bf16)
     emit("start", bf16=bf16, device=device.type)
     start = last = time.time()
 

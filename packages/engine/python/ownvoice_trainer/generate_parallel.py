@@ -4,8 +4,8 @@ thread each.
 A decoding step is hundreds of small operations, and on two torch threads under OpenMP's passive
 wait (__main__.py) the threads meet, and one is woken, after each of them. Two processes of one
 thread each, each decoding half of the prompts, never meet. A Voice's pairs (32 passages of
-313-469 prompt tokens, 260-432 tokens of answer each, 135M's shape, bfloat16) took 78.8 and
-85.2 s so, against 98.1 and 110.4 s in one process of two threads, interleaved on two cores.
+313-469 prompt tokens, 260-432 tokens of answer each, 135M's shape, bfloat16) took 102.2 and
+96.8 s so, against 114.3 and 117.3 s in one process of two threads, interleaved on two cores.
 
 The prompts are sorted by length and dealt out in turn, so each process gets the same mix of
 lengths and budgets. A helper is spawned (no OpenMP or allocator state from its parent), loads
@@ -26,10 +26,9 @@ import traceback
 import torch
 import torch.multiprocessing as mp
 
-from . import lora
 from .allocator import keep_freed_memory
 from .data_parallel import available_mib
-from .generate import greedy_batch, plan_chunks, prefill_columns
+from .generate import by_length, decoding_model, greedy_batch, plan_chunks, prefill_columns
 from .model import peak_mib
 
 
@@ -46,7 +45,7 @@ def generation_processes(setting, device, bf16, threads):
 
 def shares(prompts, max_new, count):
     """Prompt indices (those with a budget) for each of count processes: by length, dealt in turn."""
-    order = sorted((i for i, n in enumerate(max_new) if n > 0), key=lambda i: len(prompts[i]))
+    order = by_length(prompts, max_new)
     return [part for part in (order[k::count] for k in range(count)) if part]
 
 
@@ -72,11 +71,15 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
     parts = shares(prompts, max_new, count)
     if len(parts) < 2:
         return None
-    batch_size = request.get("batch_size")
-    need = sum(peak_mib(torch.device("cpu")) + share_mib(model.cfg, [prompts[i] for i in part],
-                                                          [max_new[i] for i in part], batch_size, bf16,
-                                                          prefill_columns(request))
-               for part in parts[1:])
+    batch_size, columns = request.get("batch_size"), prefill_columns(request)
+
+    def pick(part):
+        """The prompts and budgets of these indices."""
+        return [prompts[i] for i in part], [max_new[i] for i in part]
+
+    # Each helper: a model as loaded here (this process's peak so far), and its share's decoding.
+    loaded = peak_mib(torch.device("cpu"))
+    need = sum(loaded + share_mib(model.cfg, *pick(part), batch_size, bf16, columns) for part in parts[1:])
     free = request.get("available_mib") or available_mib()
     if free is None or free < 1.25 * need:
         emit("processes", processes=1, reason=f"{need:.0f} MiB more needed, {free or 0:.0f} MiB available")
@@ -86,12 +89,13 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
     helpers = []
     for part in parts[1:]:
         ours, theirs = context.Pipe()
-        sub = {**request, "prompts": [prompts[i] for i in part], "max_new": [max_new[i] for i in part]}
+        sub_prompts, sub_max_new = pick(part)
+        sub = {**request, "prompts": sub_prompts, "max_new": sub_max_new}
         process = context.Process(target=_serve, args=(theirs, sub, bf16, each), daemon=True)
         process.start()
         theirs.close()
         helpers.append({"connection": ours, "process": process, "indices": part, "done": 0,
-                        "total": sum(plan_chunks(sub["prompts"], sub["max_new"], batch_size)[1]),
+                        "total": sum(plan_chunks(sub_prompts, sub_max_new, batch_size)[1]),
                         "ended": False, "peak": 0.0})
     emit("processes", processes=len(parts), helper_pids=[h["process"].pid for h in helpers])
     torch.set_num_threads(each)
@@ -126,15 +130,12 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
         drain()
         report()
 
-    for i, n in enumerate(max_new):
-        if n <= 0:
-            on_done(i, [])
-    mine = parts[0]
+    # This process's share, and the prompts with no budget, which greedy_batch answers at once.
+    mine = parts[0] + [i for i, n in enumerate(max_new) if n <= 0]
     try:
-        ids = greedy_batch(model, [prompts[i] for i in mine], [max_new[i] for i in mine],
-                           request.get("stop_ids", []), on_done=lambda j, answer: on_done(mine[j], answer),
-                           batch_size=batch_size, bf16=bf16, on_progress=own_progress,
-                           prefill_columns=prefill_columns(request))
+        ids = greedy_batch(model, *pick(mine), request.get("stop_ids", []),
+                           on_done=lambda j, answer: on_done(mine[j], answer), batch_size=batch_size,
+                           bf16=bf16, on_progress=own_progress, prefill_columns=columns)
         for i, answer in zip(mine, ids):
             outputs[i] = answer
         while not all(h["ended"] for h in helpers):
@@ -160,16 +161,9 @@ def _serve(connection, request, bf16, threads):
     progress as they come, then "done" with its peak memory; "error" if any of it fails."""
     keep_freed_memory()
     torch.set_num_threads(threads)
-    from .gguf_reader import GgufFile
-    from .model import load_gguf_model
-
     try:
         device = torch.device("cpu")
-        model = load_gguf_model(GgufFile(request["model"]), device)
-        if request.get("adapter"):
-            lora.load_into(model, request["adapter"])
-        if bf16:
-            model.cast_frozen(torch.bfloat16)
+        model = decoding_model(request, device, bf16)
         # Progress at every token: a send that fails (the main process is gone) ends the helper.
         greedy_batch(model, request["prompts"], request["max_new"], request.get("stop_ids", []),
                      on_done=lambda i, ids: connection.send(("answer", i, ids)),

@@ -24,11 +24,6 @@ export interface GenerateOnTrainerRequest {
    */
   mixedPrecision?: 'auto' | boolean;
   threads?: number;
-  /**
-   * Processes that share the prompts on a CPU (generate_parallel.py): "auto" (the default) takes
-   * two where the products run in bfloat16 on two threads or more, and enough memory is free.
-   */
-  processes?: 'auto' | number;
   signal?: AbortSignal;
   /** Called as each answer is complete, in the order they finish. */
   onAnswer?: (index: number, tokens: number[]) => void;
@@ -56,7 +51,6 @@ export async function generateOnTrainer(req: GenerateOnTrainerRequest): Promise<
       device: req.device ?? null,
       batch_size: req.batchSize ?? null,
       mixed_precision: req.mixedPrecision ?? null,
-      processes: req.processes ?? 'auto',
     },
     {
       ...(req.threads ? { threads: req.threads } : {}),
