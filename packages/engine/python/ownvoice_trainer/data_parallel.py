@@ -2,7 +2,7 @@
 
 On two CPU cores, one pass on two torch threads has its threads meet after each of its thousands
 of operations, and under OpenMP's passive wait (__main__.py) each meeting wakes a sleeping
-thread. Two processes of one thread each, each taking half of a step's micro-batches, meet once,
+thread. Two processes of one thread each, each taking about half of a step's tokens, meet once,
 at the step's end. On two cores with bfloat16 products, two such processes did a 776-token pass
 each in 4.8-6.3 s side by side, against 3.0-4.9 s for one pass on two threads (the pass alone).
 
@@ -41,6 +41,21 @@ def views_of(flat, like):
         out.append(flat[offset : offset + n].view_as(t))
         offset += n
     return out
+
+
+def split_step(parts, n):
+    """A step's micro-batches shared out over n processes (the first is the trainer's): longest
+    first, each to the process with the fewest tokens so far (ties to the first), so the processes
+    end their passes close together, and the longest goes to the trainer itself. -> n lists, each
+    in parts' order: the same split, and so the same sums, every run. On the bench's 29 examples
+    (539-837 tokens, two processes) the step's slower process has 2.5% fewer tokens to pass than
+    with micro-batch i to process i % 2."""
+    loads, shares = [0] * n, [[] for _ in range(n)]
+    for i in sorted(range(len(parts)), key=lambda i: -sum(len(ids) for ids, _ in parts[i])):
+        j = loads.index(min(loads))
+        shares[j].append(i)
+        loads[j] += sum(len(ids) for ids, _ in parts[i])
+    return [[parts[i] for i in sorted(share)] for share in shares]
 
 
 class Helpers:

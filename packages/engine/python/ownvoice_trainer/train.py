@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from . import lora, safetensors_io
-from .data_parallel import processes_for, start_helpers
+from .data_parallel import processes_for, split_step, start_helpers
 from .gguf_reader import GgufFile
 from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_gguf_model, peak_mib, pick_device
 
@@ -409,14 +409,14 @@ def run_train(request, emit):
             # as the whole batch at once, with the activations of one micro-batch in memory.
             count = max(sum(targets_in(ex) for ex in batch), 1)
             opt.zero_grad(set_to_none=True)
-            # Micro-batch i goes to process i % sharing (this one is 0), the same split every run.
             parts = micro_batches(batch, micro)
-            # Each process takes an equal share of the threads while a step runs; evaluation keeps them all.
-            sharing = len(helpers.processes) + 1 if helpers else 1
+            shares = split_step(parts, len(helpers.processes) + 1 if helpers else 1)  # shares[0] is this process's
             if helpers:
-                helpers.start(params, [parts[i::sharing] for i in range(1, sharing)], count)
-            torch.set_num_threads(max(threads // sharing, 1))
-            loss_t = accumulate_gradients(model, parts[::sharing], count, bf16)
+                helpers.start(params, shares[1:], count)
+            # The processes with work share the threads while a step runs (a step of one micro-batch
+            # has them all); evaluation keeps them all.
+            torch.set_num_threads(max(threads // sum(1 for share in shares if share), 1))
+            loss_t = accumulate_gradients(model, shares[0], count, bf16)
             torch.set_num_threads(threads)
             if helpers:
                 loss_t += helpers.finish(params)
