@@ -28,7 +28,7 @@ import torch.multiprocessing as mp
 
 from .allocator import keep_freed_memory
 from .data_parallel import available_mib
-from .generate import by_length, decoding_model, greedy_batch, plan_chunks, prefill_columns
+from .generate import by_length, column_settings, decoding_model, greedy_batch, plan_chunks
 from .model import peak_mib
 
 
@@ -71,7 +71,7 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
     parts = shares(prompts, max_new, count)
     if len(parts) < 2:
         return None
-    batch_size, columns = request.get("batch_size"), prefill_columns(request)
+    batch_size, settings = request.get("batch_size"), column_settings(request)
 
     def pick(part):
         """The prompts and budgets of these indices."""
@@ -79,7 +79,7 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
 
     # Each helper: a model as loaded here (this process's peak so far), and its share's decoding.
     loaded = peak_mib(torch.device("cpu"))
-    need = sum(loaded + share_mib(model.cfg, *pick(part), batch_size, bf16, columns) for part in parts[1:])
+    need = sum(loaded + share_mib(model.cfg, *pick(part), batch_size, bf16, settings["prefill_columns"]) for part in parts[1:])
     free = request.get("available_mib") or available_mib()
     if free is None or free < 1.25 * need:
         emit("processes", processes=1, reason=f"{need:.0f} MiB more needed, {free or 0:.0f} MiB available")
@@ -135,7 +135,7 @@ def decode_shared(model, request, bf16, count, threads, on_done, on_progress, em
     try:
         ids = greedy_batch(model, *pick(mine), request.get("stop_ids", []),
                            on_done=lambda j, answer: on_done(mine[j], answer), batch_size=batch_size,
-                           bf16=bf16, on_progress=own_progress, prefill_columns=columns)
+                           bf16=bf16, on_progress=own_progress, **settings)
         for i, answer in zip(mine, ids):
             outputs[i] = answer
         while not all(h["ended"] for h in helpers):
@@ -169,7 +169,7 @@ def _serve(connection, request, bf16, threads):
                      on_done=lambda i, ids: connection.send(("answer", i, ids)),
                      batch_size=request.get("batch_size"), bf16=bf16,
                      on_progress=lambda done, total: connection.send(("decoding", done, total)),
-                     prefill_columns=prefill_columns(request))
+                     **column_settings(request))
         connection.send(("done", peak_mib(device)))
     except (BrokenPipeError, EOFError):
         return

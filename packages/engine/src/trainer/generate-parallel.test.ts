@@ -2,7 +2,8 @@
 // every prompt the answer one process gives, reports each answer once and its progress over both
 // processes, falls back to one process where the memory for a helper is not free, and leaves no
 // helper behind, whether the run ends or is cancelled. And prompts read in blocks of columns
-// (generate.py's prefill) give the answers of prompts read in one pass.
+// (generate.py's prefill) give the answers of prompts read in one pass, and a KV cache grown as
+// the answers grow the answers of one made whole at the start.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, randomModelWithSampleTokens, tempDir } from '../test/fixtures.js';
@@ -28,7 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A generate run in float32 (so every batching gives the same tokens) on two threads. */
 async function generate(
   processes: number | 'auto',
-  more: { availableMib?: number; prompts?: number[][]; prefillColumns?: number } = {},
+  more: { availableMib?: number; prompts?: number[][]; prefillColumns?: number; cacheColumns?: number } = {},
 ) {
   const events: TrainerEvent[] = [];
   const done = await runTrainer(
@@ -43,6 +44,7 @@ async function generate(
       processes,
       available_mib: more.availableMib ?? null,
       prefill_columns: more.prefillColumns ?? null,
+      cache_columns: more.cacheColumns ?? null,
     },
     { threads: 2, onEvent: (e) => events.push(e) },
   );
@@ -139,5 +141,14 @@ describe('prompts read in blocks of columns', () => {
     expect(blocks.outputs.map((o) => o.length)).toEqual([9, 14, 6]);
     expect((await generate(1, { prompts: long, prefillColumns: 100_000 })).outputs).toEqual(blocks.outputs);
     expect((await generate(1, { prompts: long, prefillColumns: 7 })).outputs).toEqual(blocks.outputs);
+  });
+
+  it('answers with a cache grown a few columns at a time as with one made whole at the start', async () => {
+    // Room for every budget from the start, against 3 columns more at a time (grown at least 6
+    // times for the budget of 20) and the default (128: never grown for these budgets).
+    const whole = await generate(1, { cacheColumns: 100_000 });
+    expect(whole.outputs.map((o) => o.length)).toEqual(budgets);
+    expect((await generate(1, { cacheColumns: 3 })).outputs).toEqual(whole.outputs);
+    expect((await generate(2, { cacheColumns: 3 })).outputs).toEqual(whole.outputs);
   });
 });
