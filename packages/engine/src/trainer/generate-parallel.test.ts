@@ -142,10 +142,12 @@ describe('prompts read in blocks of columns', () => {
     expect((await generate(1, { prompts: long, prefillColumns: 100_000 })).outputs).toEqual(blocks.outputs);
     expect((await generate(1, { prompts: long, prefillColumns: 7 })).outputs).toEqual(blocks.outputs);
   });
+});
 
-  it('answers with a cache grown a few columns at a time as with one made whole at the start', async () => {
-    // Room for every budget from the start, against 3 columns more at a time (grown at least 6
-    // times for the budget of 20) and the default (128: never grown for these budgets).
+describe('a KV cache grown as the answers grow', () => {
+  it('answers as a cache made whole at the start does', async () => {
+    // Room for every budget from the start, against 3 columns more at a time (grown six times
+    // for the budget of 20).
     const whole = await generate(1, { cacheColumns: 100_000 });
     expect(whole.outputs.map((o) => o.length)).toEqual(budgets);
     expect((await generate(1, { cacheColumns: 3 })).outputs).toEqual(whole.outputs);
