@@ -50,11 +50,12 @@ def split_step(parts, n):
     in parts' order: the same split, and so the same sums, every run. On the bench's 29 examples
     (539-837 tokens, two processes) the step's slower process has 2.5% fewer tokens to pass than
     with micro-batch i to process i % 2."""
+    sizes = [sum(len(ids) for ids, _ in part) for part in parts]
     loads, shares = [0] * n, [[] for _ in range(n)]
-    for i in sorted(range(len(parts)), key=lambda i: -sum(len(ids) for ids, _ in parts[i])):
+    for i in sorted(range(len(parts)), key=lambda i: -sizes[i]):
         j = loads.index(min(loads))
         shares[j].append(i)
-        loads[j] += sum(len(ids) for ids, _ in parts[i])
+        loads[j] += sizes[i]
     return [[parts[i] for i in sorted(share)] for share in shares]
 
 
