@@ -4,6 +4,7 @@
 import { cpus } from 'node:os';
 import {
   type ChatHistoryItem,
+  type ChatWrapper,
   getLlama,
   type Llama,
   type LlamaContext,
@@ -82,13 +83,23 @@ export class LlamaRuntime {
     return bos !== null && shouldPrependBosToken ? bos : undefined;
   }
 
+  private resolvedChatWrapper: ChatWrapper | undefined;
+
+  /**
+   * The model's chat template, resolved once. Resolving compares the template with every built-in
+   * wrapper by rendering it many times, synchronously: a second or more of the event loop on a
+   * small model, which a chat session left to resolve its own paid on every generation.
+   */
+  get chatWrapper(): ChatWrapper {
+    this.resolvedChatWrapper ??= resolveChatWrapper(this.model);
+    return this.resolvedChatWrapper;
+  }
+
   /**
    * The tokens a chat generation reads for `messages`, up to where the answer begins: the model's
    * own chat template, as the engine's chat applies it (system messages joined into one). Training
    * data made with it matches what the model sees at inference.
    */
-  private chatWrapper: ReturnType<typeof resolveChatWrapper> | undefined;
-
   chatPromptTokens(messages: readonly ChatMessage[]): number[] {
     const system = messages
       .filter((m) => m.role === 'system')
@@ -104,7 +115,6 @@ export class LlamaRuntime {
         ),
       { type: 'model', response: [] },
     ];
-    this.chatWrapper ??= resolveChatWrapper(this.model);
     const { contextText } = this.chatWrapper.generateContextState({ chatHistory });
     return [...contextText.tokenize(this.model.tokenizer)];
   }

@@ -339,6 +339,7 @@ export class VoiceEngine implements TextGenerator {
       .join('\n');
     const session = new LlamaChatSession({
       contextSequence: sequence,
+      chatWrapper: this.runtime.chatWrapper,
       autoDisposeSequence: false,
       ...(system ? { systemPrompt: system } : {}),
     });
