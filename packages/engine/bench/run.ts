@@ -265,7 +265,7 @@ async function slowerOn360(rounds: number): Promise<Record<'pairs' | 'train' | '
   const passages = splitPassages(voiceText().voice, { maxChars: 1500, minChars: 500 }).slice(0, 8);
   const chats = passages.map((p) => ({ messages: paraphraseChat(p), options: { maxTokens: 32, temperature: 0 } }));
   const { mixedPrecision = false } = VOICE_PRESETS.standard;
-  const python = findPython();
+  const python = await findPython();
   const onTrainer = paraphraserFor(python, mixedPrecision) === 'trainer';
   let bf16 = false; // as the trainer took the preset's mixed precision (bench-train says)
   const prompts = await promptTokens(models.small, chats);

@@ -11,7 +11,7 @@ const STEP_PAGES = (96 << 20) / 4096;
 const MEASURED_STEPS = 5;
 
 /** Minor page faults over five steps of large temporaries, after five steps to grow the heap. */
-function faultsPerStep(keep: boolean): number {
+async function faultsPerStep(keep: boolean): Promise<number> {
   const script = `
 import resource
 ${keep ? 'from ownvoice_trainer.allocator import keep_freed_memory; assert keep_freed_memory()' : ''}
@@ -25,7 +25,7 @@ for _ in range(5): step()
 before = faults()
 for _ in range(${MEASURED_STEPS}): step()
 print(faults() - before)`;
-  const run = spawnSync(findPython().python, ['-c', script], {
+  const run = spawnSync((await findPython()).python, ['-c', script], {
     env: { ...process.env, PYTHONPATH: TRAINER_DIR },
     encoding: 'utf8',
   });
@@ -34,10 +34,10 @@ print(faults() - before)`;
 }
 
 describe('keep_freed_memory', () => {
-  it('lets the next step reuse the pages a step freed', () => {
+  it('lets the next step reuse the pages a step freed', async () => {
     // Without it glibc unmaps each block on free, and every page of every step faults in again.
-    expect(faultsPerStep(false)).toBeGreaterThan(STEP_PAGES / 2);
+    expect(await faultsPerStep(false)).toBeGreaterThan(STEP_PAGES / 2);
     // With it none do (one step's growth of the heap at most would still pass).
-    expect(faultsPerStep(true)).toBeLessThan(STEP_PAGES / 4);
+    expect(await faultsPerStep(true)).toBeLessThan(STEP_PAGES / 4);
   });
 });

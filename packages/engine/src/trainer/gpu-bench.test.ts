@@ -15,8 +15,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('gpu-bench --tiny', () => {
-  it('prints the trainer-vs-plain, train-stage and whole-Voice tables from the trainer folder alone', () => {
-    const { python } = findPython();
+  it('prints the trainer-vs-plain, train-stage and whole-Voice tables from the trainer folder alone', async () => {
+    const { python } = await findPython();
     const run = spawnSync(python, ['-m', 'ownvoice_trainer', 'gpu-bench', '--tiny', '--runs', '1'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, PYTHONPATH: TRAINER_DIR, OMP_NUM_THREADS: '1' },

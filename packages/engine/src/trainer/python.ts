@@ -1,10 +1,11 @@
 // Runs the PyTorch trainer (packages/engine/python) as a child process. The interpreter is
 // the one named by OWNVOICE_PYTHON, else the first of Debian's /usr/bin/python3 and python3
 // on PATH that can import torch (another python3 may come first on PATH without torch).
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ENGINE_DIR } from '../package-dir.js';
 
 export const TRAINER_DIR = path.join(ENGINE_DIR, 'python');
@@ -25,6 +26,8 @@ export class TrainerError extends Error {
     this.name = 'TrainerError';
   }
 }
+
+const execFileAsync = promisify(execFile);
 
 const INSTALL_HINT =
   'Training needs PyTorch. On Debian or Ubuntu: sudo apt-get install -y python3-torch libopenblas0-pthread; elsewhere: pip install torch numpy. Set OWNVOICE_PYTHON to the interpreter that has it.';
@@ -48,26 +51,38 @@ const PROBE =
   'import torch, numpy; from ownvoice_trainer.train import bf16_is_faster; ' +
   'print(torch.__version__, torch.cuda.is_available(), bf16_is_faster(torch.device("cpu")))';
 
-let cached: TrainerPython | undefined;
+let cached: Promise<TrainerPython> | undefined;
 
-/** The interpreter that can import torch, with what torch offers; throws TrainerUnavailableError. */
-export function findPython(env: NodeJS.ProcessEnv = process.env): TrainerPython {
-  if (cached && !env.OWNVOICE_PYTHON) return cached;
-  const candidates = env.OWNVOICE_PYTHON ? [env.OWNVOICE_PYTHON] : ['/usr/bin/python3', 'python3'];
+/**
+ * The interpreter that can import torch, with what torch offers; rejects with
+ * TrainerUnavailableError. Asynchronous because importing torch takes seconds, which a service
+ * starting its first training would otherwise spend with its event loop stopped.
+ */
+export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<TrainerPython> {
+  if (env.OWNVOICE_PYTHON) return probe([env.OWNVOICE_PYTHON]);
+  cached ??= probe(['/usr/bin/python3', 'python3']);
+  // A failed probe is tried again next time: PyTorch may have been installed since.
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}
+
+async function probe(candidates: string[]): Promise<TrainerPython> {
   const tried: string[] = [];
   for (const python of candidates) {
-    const r = spawnSync(python, ['-c', PROBE], {
-      encoding: 'utf8',
-      cwd: TRAINER_DIR,
-      env: { ...process.env, PYTHONPATH: TRAINER_DIR },
-    });
-    if (r.status === 0) {
-      const [torch = '', cuda, bf16] = r.stdout.trim().split('\n').pop()?.split(' ') ?? [];
-      const found = { python, torch, cuda: cuda === 'True', cpuBf16: bf16 === 'True' };
-      if (!env.OWNVOICE_PYTHON) cached = found;
-      return found;
+    try {
+      const { stdout } = await execFileAsync(python, ['-c', PROBE], {
+        encoding: 'utf8',
+        cwd: TRAINER_DIR,
+        env: { ...process.env, PYTHONPATH: TRAINER_DIR },
+      });
+      const [torch = '', cuda, bf16] = stdout.trim().split('\n').pop()?.split(' ') ?? [];
+      return { python, torch, cuda: cuda === 'True', cpuBf16: bf16 === 'True' };
+    } catch (error) {
+      const { stderr, message } = error as { stderr?: string; message: string };
+      tried.push(`${python}: ${(stderr?.trim().split('\n').pop() || message).slice(0, 200)}`);
     }
-    tried.push(`${python}: ${(r.error?.message ?? r.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 200)}`);
   }
   throw new TrainerUnavailableError(`No Python with PyTorch found (${tried.join('; ')}). ${INSTALL_HINT}`);
 }
@@ -85,7 +100,7 @@ export interface RunOptions {
  * "done" event, rejects with TrainerError carrying the trainer's own message.
  */
 export async function runTrainer(command: string, request: object, options: RunOptions = {}): Promise<TrainerEvent> {
-  const { python } = findPython();
+  const { python } = await findPython();
   const dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-trainer-'));
   const requestPath = path.join(dir, 'request.json');
   const threads = options.threads ?? Math.max(1, cpus().length);

@@ -200,7 +200,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     .slice(0, 16);
   const pairsFile = path.join(req.workDir, `pairs-${key}.json`);
   const pairsCached = existsSync(pairsFile);
-  const python = findPython();
+  const python = await findPython();
   const mixedPrecision = req.preset.mixedPrecision ?? false;
   const onTrainer = (req.paraphraseOn ?? paraphraserFor(python, mixedPrecision)) === 'trainer';
   const sized = new TrainingEstimate(

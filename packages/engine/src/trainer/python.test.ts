@@ -1,0 +1,29 @@
+// Finding the trainer's interpreter imports torch, which takes seconds: the service goes on
+// answering meanwhile, and a missing interpreter is named in what to do next.
+import { describe, expect, it } from 'vitest';
+import { findPython, TrainerUnavailableError } from './python.js';
+
+describe('findPython', () => {
+  it('answers from its cache, and lets the event loop run while it probes', async () => {
+    const found = await findPython();
+    expect(found.torch).toMatch(/^\d+\.\d+/);
+    expect(await findPython()).toBe(found);
+    // A named interpreter is probed every time (it may change): the loop turns meanwhile.
+    let turns = 0;
+    const timer = setInterval(() => {
+      turns += 1;
+    }, 1);
+    try {
+      expect(await findPython({ ...process.env, OWNVOICE_PYTHON: found.python })).toEqual(found);
+      expect(turns).toBeGreaterThan(0);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('names the interpreter it could not use, and how to install PyTorch', async () => {
+    const probe = findPython({ ...process.env, OWNVOICE_PYTHON: '/nonexistent/python3' });
+    await expect(probe).rejects.toBeInstanceOf(TrainerUnavailableError);
+    await expect(probe).rejects.toThrow(/\/nonexistent\/python3: .*Set OWNVOICE_PYTHON/s);
+  });
+});
