@@ -52,11 +52,11 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // (Delta 0.04 below them for each author, where it was 0.02). Rank 16, rank 4, alpha 8, 6 or 10
   // epochs, 2.5e-3 and shorter passages did no better; 384-token sequences (no Jargon File pair cut)
   // raise the Jargon File's drop to 31%, mostly on tokens past the 256 the house model learnt on.
-  // Its runs on two cores (21,000 to 120,000 characters) stopped after 4, 3 and 3 epochs (3.5
-  // expected: off by half an epoch at most either way), a step took 1.04 to 1.07 times as long as
-  // a paraphrase, and the trainer started in 1.0 to 1.4 s, its base-model loss included: the
-  // estimate's priors (training-estimate.ts; training-estimate.recorded.ts holds the three runs,
-  // made with 32 paraphrases at once: 16 now, each a little slower).
+  // Its runs on two cores (21,000, 40,000 and 120,000 characters, 2026-11-29) stopped after 7, 3
+  // and 5 epochs (5 expected), a step took 2.65 to 2.96 times as long as a paraphrase (once the
+  // chat template was resolved once, not per paraphrase), and the trainer started in 1.9 to 2.6 s,
+  // its base-model loss included: the estimate's priors (training-estimate.ts;
+  // training-estimate.recorded.ts holds the three runs).
   tiny: {
     ...TRAINING_PRESETS.tiny,
     epochs: 8,
@@ -64,7 +64,7 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     seqLen: 256,
     passageMaxChars: 360,
     maxPassages: 200,
-    estimate: { expectedEpochs: 3.5, stepPerPair: 1.05, trainerStartSeconds: 1.2 },
+    estimate: { expectedEpochs: 5, stepPerPair: 2.8, trainerStartSeconds: 2.2 },
   },
   // On the CPU one example a pass without gradient checkpointing (a third less compute than
   // recomputing each layer; the activations of one 1024-token example in memory: about 3 GB peak

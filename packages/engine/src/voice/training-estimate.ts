@@ -4,18 +4,18 @@
 // there is no estimate: the page says it is estimating. Pure: each report brings its own time.
 //
 // The parts of a run, and what they cost (measured on the house model, tiny preset, two cores,
-// 21,000 to 120,000 characters: 44 to 95 s in all):
+// 21,000 to 120,000 characters: 71 to 143 s in all):
 //   pairs     one paraphrase per passage, decoded a batch at a time (16 on the engine), so the
 //             answers come in waves; their rate is the stage's time so far per answer, at its
 //             best (the end of a wave), trusted once nearly all of the first wave is in (the
 //             trainer reports a share of its passages as it decodes: a wave of one)
 //   train     the trainer's start (a Python process loading the model and measuring the base
-//             model's held-out loss: 1 to 1.5 s), then steps at
-//             an even pace; early stopping ends it when an epoch no longer lowers the held-out
-//             loss, which on the tiny preset was after 3 or 4 of its 20 epochs
+//             model's held-out loss: 2 to 2.6 s), then steps at an even pace; early stopping
+//             ends it when an epoch no longer lowers the held-out loss, which on the tiny
+//             preset was after 3 to 7 of its 8 epochs
 //   export    tens of milliseconds
 //   evaluate  the Voice's rewrites of the neutral paragraphs and a few samples, many at once
-//             (two to three seconds; its held-out losses come from training); it reports
+//             (four to seven seconds; its held-out losses come from training); it reports
 //             nothing in between, so its projection counts down
 import { VOICE_TRAINING_STAGES, type VoiceTrainingStage as VoiceStage } from '@ownvoice/shared';
 
@@ -54,8 +54,11 @@ export interface ProgressMark {
   total?: number;
 }
 
-/** A rewrite in the evaluation takes about a quarter of a paraphrase: shorter texts, many at once. */
-const REWRITE_PER_PAIR = 0.25;
+/**
+ * A rewrite in the evaluation takes about 0.8 of a paraphrase (the evaluation's seconds over its
+ * rewrites, per paraphrase, in the tiny preset's three recorded runs: 0.54, 0.81 and 0.84).
+ */
+const REWRITE_PER_PAIR = 0.8;
 /** Training steps' rate is trusted once this share of them (and at least MIN_UNITS) came after the first. */
 const TRUSTED_STEP_SHARE = 0.05;
 const MIN_UNITS = 3;
