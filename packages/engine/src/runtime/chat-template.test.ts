@@ -9,34 +9,33 @@ import { VoiceEngine } from './voice-engine.js';
 
 let dir: string;
 let engine: VoiceEngine;
+const renders = vi.spyOn(JinjaTemplateChatWrapper.prototype, 'generateContextState');
+let rendersAtLoad = 0;
 beforeAll(async () => {
   dir = tempDir();
+  renders.mockClear();
   engine = await VoiceEngine.start({ modelPath: writeRandomModel(dir, smallHparams()) });
+  rendersAtLoad = renders.mock.calls.length;
 });
 afterAll(async () => {
+  renders.mockRestore();
   await engine.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('renders the Jinja template to resolve it once, never again for the chats that follow', async () => {
+it('renders the Jinja template to resolve it as the model loads, never again for the chats that follow', async () => {
+  // Resolving renders the model's template against the built-in wrappers, and finds ChatML's.
+  expect(rendersAtLoad).toBeGreaterThan(0);
+  expect(engine.runtime.chatWrapper.wrapperName).toBe('ChatML');
+  renders.mockClear();
   const messages = [
     { role: 'system' as const, content: 'You rewrite text.' },
     { role: 'user' as const, content: 'Say something.' },
   ];
-  const renders = vi.spyOn(JinjaTemplateChatWrapper.prototype, 'generateContextState');
-  try {
-    // Resolving renders the model's template against the built-in wrappers, and finds ChatML's.
-    expect(engine.runtime.chatWrapper.wrapperName).toBe('ChatML');
-    expect(renders).toHaveBeenCalled();
-    renders.mockClear();
-    await engine.chat(messages, { maxTokens: 4 });
-    await engine.chatBatch(
-      Array.from({ length: 4 }, () => ({ messages, options: { maxTokens: 4 } })),
-      { sequences: 2 },
-    );
-    expect(engine.runtime.chatWrapper).toBe(engine.runtime.chatWrapper);
-    expect(renders).not.toHaveBeenCalled();
-  } finally {
-    renders.mockRestore();
-  }
+  await engine.chat(messages, { maxTokens: 4 });
+  await engine.chatBatch(
+    Array.from({ length: 4 }, () => ({ messages, options: { maxTokens: 4 } })),
+    { sequences: 2 },
+  );
+  expect(renders).not.toHaveBeenCalled();
 });

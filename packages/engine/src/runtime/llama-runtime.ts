@@ -63,6 +63,13 @@ export class LlamaRuntime {
     readonly hparams: ModelHparams,
     readonly threads: number,
     readonly contextSize: number,
+    /**
+     * The model's chat template, resolved once, as the model loads (not in the first chat someone
+     * waits on). Resolving compares the template with every built-in wrapper by rendering it many
+     * times, synchronously: about half a second of the event loop, which a chat session left to
+     * resolve its own paid on every generation.
+     */
+    readonly chatWrapper: ChatWrapper,
   ) {}
 
   static async load(options: RuntimeOptions): Promise<LlamaRuntime> {
@@ -70,7 +77,8 @@ export class LlamaRuntime {
     const l = await llama(options.gpu ?? false);
     const model = await l.loadModel({ modelPath: options.modelPath, gpuLayers: options.gpu ? 'auto' : 0 });
     const threads = options.threads ?? defaultThreads(hparams);
-    return new LlamaRuntime(model, hparams, threads, Math.min(options.contextSize ?? 2048, hparams.nCtx));
+    const contextSize = Math.min(options.contextSize ?? 2048, hparams.nCtx);
+    return new LlamaRuntime(model, hparams, threads, contextSize, resolveChatWrapper(model));
   }
 
   tokenize(text: string): number[] {
@@ -81,18 +89,6 @@ export class LlamaRuntime {
   get bosToken(): number | undefined {
     const { bos, shouldPrependBosToken } = this.model.tokens;
     return bos !== null && shouldPrependBosToken ? bos : undefined;
-  }
-
-  private resolvedChatWrapper: ChatWrapper | undefined;
-
-  /**
-   * The model's chat template, resolved once. Resolving compares the template with every built-in
-   * wrapper by rendering it many times, synchronously: a second or more of the event loop on a
-   * small model, which a chat session left to resolve its own paid on every generation.
-   */
-  get chatWrapper(): ChatWrapper {
-    this.resolvedChatWrapper ??= resolveChatWrapper(this.model);
-    return this.resolvedChatWrapper;
   }
 
   /**
