@@ -60,11 +60,13 @@ let cached: Promise<TrainerPython> | undefined;
  */
 export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<TrainerPython> {
   if (env.OWNVOICE_PYTHON) return probe([env.OWNVOICE_PYTHON]);
-  cached ??= probe(['/usr/bin/python3', 'python3']);
-  // A failed probe is tried again next time: PyTorch may have been installed since.
-  cached.catch(() => {
-    cached = undefined;
-  });
+  if (!cached) {
+    cached = probe(['/usr/bin/python3', 'python3']);
+    // A failed probe is tried again next time: PyTorch may have been installed since.
+    cached.catch(() => {
+      cached = undefined;
+    });
+  }
   return cached;
 }
 
