@@ -19,10 +19,14 @@ import { generateOnTrainer } from './generate.js';
 /** Near-tie, relative to the largest |logit|: half forward-agreement.test.ts's F16 tolerance. */
 const NEAR_TIE = 1e-2;
 /**
- * The same for bfloat16 products, which keep about 3 significant digits: twice NEAR_TIE (the
- * partings seen on the CPU here had gaps of 0.40% and 0.54% of the scale).
+ * The same for bfloat16 products, which keep about 3 significant digits. On the house model they
+ * move a logit by up to 1.1% of the scale (median 0.54%; 800 positions, float32 against autocast),
+ * so the difference of two tokens by up to 2.2%, and llama.cpp's f16 rounding adds its own (NEAR_TIE):
+ * about 3.2%, and a margin. Partings seen: 0.40% and 0.54% of the scale on an Intel Xeon with AMX,
+ * 0.68% and 2.8% on an AMD EPYC without AVX-512 (the same products, rounded alike). A quarter of
+ * the answers' positions have a gap under 4%, half under 10%.
  */
-const BF16_NEAR_TIE = 2e-2;
+const BF16_NEAR_TIE = 4e-2;
 
 // Passages of different lengths, so the batch pads all prompts but one and the budgets differ.
 const sentences = SAMPLE_TEXT.split(/(?<=\.) /);
