@@ -1,8 +1,9 @@
 """Command line of the trainer. The TypeScript engine runs it as a child process:
 
-    python -m ownvoice_trainer <command> <request.json>
+    python -m ownvoice_trainer serve                       (what the engine runs; see serve below)
+    python -m ownvoice_trainer <command> <request.json>    (one command, then exit)
 
-It reports on stdout as JSON lines ({"event": ...}); the last line is "done" or "error".
+A command reports on stdout as JSON lines ({"event": ...}); its last line is "done" or "error".
 Commands:
     forward   logits of a model (optionally with a LoRA adapter) for token sequences
     train     LoRA fine-tuning, or full training of a small model (see train.py)
@@ -18,6 +19,7 @@ Commands:
     gpu-bench [--tiny] [--runs N]  the trainer's speed on this machine's device, printed as a table
                   (gpu_bench.py); takes flags, not a request file
 """
+import importlib
 import json
 import os
 import sys
@@ -38,6 +40,55 @@ def emit(event, **fields):
     sys.stdout.flush()
 
 
+# command -> (module, function): each takes (request, emit) and ends with a "done" or "error" event.
+COMMANDS = {
+    "forward": ("forward", "run_forward"),
+    "peft-forward": ("hf_reference", "run_peft_forward"),
+    "eval": ("train", "run_eval"),
+    "generate": ("generate", "run_generate"),
+    "bench-train": ("bench", "run_bench_train"),
+    "plain-logits": ("plain_lora", "run_plain_logits"),
+    "attention-check": ("attention", "run_attention_check"),
+    "random-model": ("random_model", "run_random_model"),
+    "train": ("train", "run_train"),
+}
+
+
+def run_command(command, request):
+    if command not in COMMANDS:
+        raise ValueError(f"unknown command {command}")
+    import torch  # imported late so usage errors answer fast
+
+    torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
+    module, function = COMMANDS[command]
+    getattr(importlib.import_module(f".{module}", __package__), function)(request, emit)
+
+
+def serve():
+    """serve: commands one after another, each a line {"command", "request"} on stdin, each answered
+    as a one-shot command is, until stdin ends. The model read last stays loaded (model.load_model),
+    and so, on a GPU, do PyTorch's CUDA context and kernels: a Voice's paraphrases and its training
+    then start once. A command that fails answers "error" and the next one still runs."""
+    import torch
+
+    from .model import keep_loaded
+
+    keep_loaded()
+    for line in iter(sys.stdin.readline, ""):
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+            run_command(message["command"], message["request"])
+        except Exception as e:
+            emit("error", message=f"{type(e).__name__}: {e}", trace=traceback.format_exc())
+        if torch.cuda.is_available():
+            # What the command's tensors held goes back to the device, so that the next command's
+            # measure of free memory (train.micro_batch_budget) sees it.
+            torch.cuda.empty_cache()
+    return 0
+
+
 def main(argv):
     keep_freed_memory()  # before torch allocates anything
     if argv[:1] == ["gpu-bench"]:
@@ -45,54 +96,18 @@ def main(argv):
 
         run_gpu_bench(argv[1:])
         return 0
+    if argv == ["serve"]:
+        return serve()
     if len(argv) != 2:
-        emit("error", message="usage: python -m ownvoice_trainer <command> <request.json>")
+        emit("error", message="usage: python -m ownvoice_trainer <command> <request.json> | serve | gpu-bench")
         return 2
     command, request_path = argv
-    with open(request_path) as f:
-        request = json.load(f)
-    import torch  # imported late so usage errors answer fast
-
-    torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
-    if command == "forward":
-        from .forward import run_forward
-
-        run_forward(request, emit)
-    elif command == "peft-forward":
-        from .hf_reference import run_peft_forward
-
-        run_peft_forward(request, emit)
-    elif command == "eval":
-        from .train import run_eval
-
-        run_eval(request, emit)
-    elif command == "generate":
-        from .generate import run_generate
-
-        run_generate(request, emit)
-    elif command == "bench-train":
-        from .bench import run_bench_train
-
-        run_bench_train(request, emit)
-    elif command == "plain-logits":
-        from .plain_lora import run_plain_logits
-
-        run_plain_logits(request, emit)
-    elif command == "attention-check":
-        from .attention import run_attention_check
-
-        run_attention_check(request, emit)
-    elif command == "random-model":
-        from .random_model import run_random_model
-
-        run_random_model(request, emit)
-    elif command == "train":
-        from .train import run_train
-
-        run_train(request, emit)
-    else:
+    if command not in COMMANDS:
         emit("error", message=f"unknown command {command}")
         return 2
+    with open(request_path) as f:
+        request = json.load(f)
+    run_command(command, request)
     return 0
 
 

@@ -127,12 +127,11 @@ def _serve(connection, model_path, lora_config, threads, bf16, checkpointing, we
     keep_freed_memory()
     torch.set_num_threads(threads)
     # Imported here: train imports this module.
-    from .gguf_reader import GgufFile
-    from .model import load_gguf_model
+    from .model import load_model
     from .train import accumulate_gradients
 
     try:
-        model = load_gguf_model(GgufFile(model_path), torch.device("cpu"))
+        model = load_model(model_path, torch.device("cpu"))
         lora.attach(model, lora_config["rank"], lora_config["alpha"], lora_config["targets"])
         params = lora.parameters(model)
         # The weights the main process writes before each step, seen here without a copy.

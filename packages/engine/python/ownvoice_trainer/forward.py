@@ -3,12 +3,11 @@ import numpy as np
 import torch
 
 from . import lora
-from .gguf_reader import GgufFile
-from .model import load_gguf_model
+from .model import load_model
 
 
 def run_forward(request, emit):
-    model = load_gguf_model(GgufFile(request["model"]))
+    model = load_model(request["model"])
     if request.get("adapter"):
         lora.load_into(model, request["adapter"])
     model.eval()

@@ -25,8 +25,7 @@ import torch.nn.functional as F
 
 from . import lora
 from .attention import SDPA, use_sdpa
-from .gguf_reader import GgufFile
-from .model import load_gguf_model, peak_mib, pick_device, rms_norm, rope_tables
+from .model import load_model, model_reads, peak_mib, pick_device, rms_norm, rope_tables
 from .train import row_multiple, takes_bf16
 
 PAD_ID = 0  # any valid id: pads are masked out and never read back
@@ -266,7 +265,7 @@ def column_settings(request):
 def decoding_model(request, device, bf16):
     """The request's model (and adapter) on `device`, its frozen matrices cast once where the
     products run in bfloat16."""
-    model = load_gguf_model(GgufFile(request["model"]), device)
+    model = load_model(request["model"], device)
     if request.get("adapter"):
         lora.load_into(model, request["adapter"])
     if bf16:
@@ -278,14 +277,14 @@ def run_generate(request, emit):
     """request: model, adapter?, prompts [[ids]], max_new [n], stop_ids [ids], device?, batch_size?,
     mixed_precision? (true, false or "auto"; generation_bf16), processes? ("auto" or a count;
     generate_parallel), available_mib?, prefill_columns? (PREFILL_COLUMNS), cache_columns?
-    (CACHE_COLUMNS) -> "start" {bf16},
+    (CACHE_COLUMNS) -> "start" {bf16, model_reads (model.model_reads)},
     "processes" where more than one was considered, "answer" {index, tokens} as each ends,
     "decoding" {done, total} (greedy_batch's on_progress, over all processes) at most every
     PROGRESS_SECONDS and at the end, then "done" {outputs, tokens_per_second, peak_mib}."""
     device = pick_device(request.get("device"))
     bf16 = generation_bf16(device, request.get("mixed_precision"))
     model = decoding_model(request, device, bf16)
-    emit("start", bf16=bf16, device=device.type)
+    emit("start", bf16=bf16, device=device.type, model_reads=model_reads())
     start = last = time.time()
 
     def decoding(done, total):

@@ -26,8 +26,7 @@ import time
 import torch
 
 from .attention import run_attention_check
-from .gguf_reader import GgufFile
-from .model import load_gguf_model, pick_device
+from .model import load_model, pick_device
 from .random_model import SHAPES, write_random_llama
 from .voice_bench import NEUTRAL, whole_voice
 
@@ -48,24 +47,64 @@ TINY = {"shapes": ["tiny"], "steps": 3, "batch_size": 2, "seq_len": 32,
 WHOLE_CHARS = {29: "40,000", 160: "200,000"}
 
 
-def _run(command, request, workdir):
-    """One trainer process -> its events, each with the time it arrived (`at`)."""
-    path = os.path.join(workdir, f"request-{command}.json")
-    with open(path, "w") as f:
-        json.dump(request, f)
+def _trainer(args, **popen):
     env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
-    proc = subprocess.Popen([sys.executable, "-m", "ownvoice_trainer", command, path],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen([sys.executable, "-m", "ownvoice_trainer", *args], stdout=subprocess.PIPE, text=True,
+                            env=env, **popen)
+
+
+def _events(lines, command, stderr):
+    """A command's events from its output lines, each with the time it arrived (`at`), up to its
+    "done"; raises with the trainer's message where it failed."""
     events = []
-    for line in proc.stdout:
+    for line in lines:
         if line.startswith("{"):
             events.append({**json.loads(line), "at": time.perf_counter()})
-    stderr = proc.stderr.read()
-    proc.wait()
-    last = events[-1] if events else {"event": "error", "message": stderr.strip()[-500:]}
+            if events[-1]["event"] in ("done", "error"):
+                break
+    last = events[-1] if events else {"event": "error", "message": stderr().strip()[-500:]}
     if last.get("event") != "done":
         raise RuntimeError(f"{command} failed: {last.get('message')}")
     return events
+
+
+def _run(command, request, workdir):
+    """One trainer process for one command -> its events (_events)."""
+    path = os.path.join(workdir, f"request-{command}.json")
+    with open(path, "w") as f:
+        json.dump(request, f)
+    proc = _trainer([command, path], stderr=subprocess.PIPE)
+    events = _events(proc.stdout, command, proc.stderr.read)
+    proc.communicate()
+    return events
+
+
+class Serving:
+    """One serving trainer (`serve`) for a whole Voice's stages, as the engine runs a Voice's
+    paraphrases and training: started by the first command, whose time so includes its start;
+    called as _run is."""
+
+    def __init__(self, workdir):
+        self.proc = None
+        self.stderr_path = os.path.join(workdir, "serve.stderr")
+
+    def __call__(self, command, request, _workdir=None):
+        if self.proc is None:
+            self.stderr = open(self.stderr_path, "w")
+            self.proc = _trainer(["serve"], stdin=subprocess.PIPE, stderr=self.stderr)
+        self.proc.stdin.write(json.dumps({"command": command, "request": request}) + "\n")
+        self.proc.stdin.flush()
+        return _events(self.proc.stdout, command, self._stderr)
+
+    def _stderr(self):
+        with open(self.stderr_path) as f:
+            return f.read()
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.stderr.close()
 
 
 def _sample(request, workdir):
@@ -142,7 +181,7 @@ def packed_check(model, device, vocab):
     row (the Voice's training path) and from the plain forward pass on its own, in float32."""
     from .train import token_losses, unpacked_loss
 
-    net = load_gguf_model(GgufFile(model), torch.device(device))
+    net = load_model(model, torch.device(device))
     rng = random.Random(7)
     examples = [([rng.randrange(vocab) for _ in range(n)], n_in) for n, n_in in ((37, 5), (64, 0), (9, 3), (120, 40))]
     with torch.no_grad():
@@ -230,11 +269,15 @@ def run_gpu_bench(args, emit=print):
         for _ in range(runs):
             for pairs in voice["pairs"]:
                 settings, paragraphs = _voice_preset(voice["preset"])
-                wholes[pairs].append(whole_voice(_run, model, settings, pairs, voice["target"],
-                                                 workdir, device, shape["n_vocab"], paragraphs=paragraphs))
+                serving = Serving(workdir)
+                try:
+                    wholes[pairs].append(whole_voice(serving, model, settings, pairs, voice["target"],
+                                                     workdir, device, shape["n_vocab"], paragraphs=paragraphs))
+                finally:
+                    serving.close()
                 save()
-    emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; each stage one process, model load "
-         f"included; every answer to its budget), seconds, median (min–max) of {runs}")
+    emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; its stages in one trainer process, "
+         f"whose start and model load the pairs pay; every answer to its budget), seconds, median (min–max) of {runs}")
     emit("| characters | passages | pairs | train | evaluate | total | peak MiB |")
     emit("|---|---|---|---|---|---|---|")
     for pairs, samples in wholes.items():

@@ -14,8 +14,7 @@ import numpy as np
 import torch
 
 from . import safetensors_io
-from .gguf_reader import GgufFile
-from .model import load_gguf_model
+from .model import load_model
 
 HF_TO_GGUF = {
     "self_attn.q_proj": "attn_q",
@@ -35,7 +34,7 @@ def unpermute(w, n_head):
 
 
 def run_peft_forward(request, emit):
-    model = load_gguf_model(GgufFile(request["model"]))
+    model = load_model(request["model"])
     cfg = model.cfg
     if cfg.arch == "llama":
         with torch.no_grad():

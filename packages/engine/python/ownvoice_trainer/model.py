@@ -7,6 +7,7 @@ attn_q and attn_k rows are permuted so that RoPE rotates adjacent pairs (x0,x1),
 ("normal" rope); qwen2 is stored unpermuted and rotates halves (x_i, x_{i+D/2}) ("neox").
 """
 import math
+import os
 import resource
 
 import torch
@@ -15,6 +16,7 @@ import torch.utils.checkpoint
 import torch.nn.functional as F
 
 from .attention import Packing, attention
+from .gguf_reader import GgufFile
 
 ROPE_MODE = {"llama": "normal", "qwen2": "neox"}
 LORA_TARGETS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
@@ -239,7 +241,36 @@ def peak_mib(device):
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def load_gguf_model(g, device=None):
-    cfg = Config.from_gguf(g)
-    w = {n: torch.from_numpy(g.tensor(n)) for n in gguf_weight_names(cfg)}
-    return Model(cfg, w).to(device or torch.device("cpu"))
+# A serving trainer (`serve`, __main__.py) keeps the weights it read last, on their device, for the
+# next command on the same file: a Voice's paraphrases and its training then read the model once.
+_kept = {"on": False, "key": None, "cfg": None, "weights": None, "reads": 0}
+
+
+def keep_loaded():
+    """From now on load_model keeps the last model's weights between calls."""
+    _kept["on"] = True
+
+
+def model_reads():
+    """How many times this process has read a model's weights from its file through load_model."""
+    return _kept["reads"]
+
+
+def load_model(path, device=None, shared=True):
+    """The GGUF model at `path` on `device` (the CPU by default). In a serving trainer, a new Model
+    over the weights kept from the last call on the same file and device: modules that cast them
+    (Model.cast_frozen) or add LoRA to them leave the kept tensors as they were. `shared=False` for
+    a run that changes the weights themselves (full training): read afresh, and not kept."""
+    device = device or torch.device("cpu")
+    st = os.stat(path)
+    key = (os.path.realpath(path), st.st_mtime_ns, st.st_size, str(device))
+    if _kept["key"] != key or not shared:
+        _kept.update(key=None, cfg=None, weights=None)  # one model at a time: the old one goes first
+        g = GgufFile(path)
+        cfg = Config.from_gguf(g)
+        weights = {n: torch.from_numpy(g.tensor(n)).to(device) for n in gguf_weight_names(cfg)}
+        _kept["reads"] += 1
+        if not (_kept["on"] and shared):
+            return Model(cfg, weights)
+        _kept.update(key=key, cfg=cfg, weights=weights)
+    return Model(_kept["cfg"], _kept["weights"])

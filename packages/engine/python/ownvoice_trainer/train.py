@@ -13,6 +13,7 @@ epoch; training stops at the first epoch that does not lower it and keeps the be
 With "eval_base", the eval loss is also measured before the first step: a LoRA starts at the
 base model (B = 0), so that is the base model's loss, with no second process loading it again.
 """
+import functools
 import hashlib
 import json
 import math
@@ -25,8 +26,7 @@ import torch.nn.functional as F
 
 from . import lora, safetensors_io
 from .data_parallel import processes_for, split_step, start_helpers
-from .gguf_reader import GgufFile
-from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_gguf_model, peak_mib, pick_device
+from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_model, model_reads, peak_mib, pick_device
 
 DEFAULTS = {
     "mode": "lora",
@@ -212,7 +212,7 @@ def run_eval(request, emit):
     packed rows padded to a multiple of it (by default as training pads them here)."""
     from . import lora as lora_mod
 
-    model = load_gguf_model(GgufFile(request["model"]), pick_device(request.get("device")))
+    model = load_model(request["model"], pick_device(request.get("device")))
     if request.get("adapter"):
         lora_mod.load_into(model, request["adapter"])
     examples = read_examples(request["examples"], int(request.get("seq_len", 256)))
@@ -223,6 +223,7 @@ def run_eval(request, emit):
          row_multiple=multiple)
 
 
+@functools.lru_cache(maxsize=None)  # once a process: a serving trainer's commands agree on it
 def bf16_is_faster(device):
     """Whether bfloat16 matrix products run well here: GPUs that support them, CPUs where they beat
     float32 by a margin (AVX-512 BF16 or AMX; elsewhere they are emulated and slower)."""
@@ -308,7 +309,8 @@ def run_train(request, emit):
     identity = hashlib.sha256(json.dumps({k: cfg.get(k) for k in keys}, sort_keys=True).encode()).hexdigest()
 
     device = pick_device(cfg.get("device"))
-    model = load_gguf_model(GgufFile(cfg["model"]), device)
+    # LoRA leaves the base weights as they are: a serving trainer keeps them for the next command.
+    model = load_model(cfg["model"], device, shared=cfg["mode"] == "lora")
     if cfg["mode"] == "lora":
         lora.attach(model, cfg["rank"], cfg["alpha"], cfg["targets"], seed=cfg["seed"])
         params = lora.parameters(model)
@@ -342,6 +344,7 @@ def run_train(request, emit):
     # Helpers start after the run's first step, which the trainer takes alone on all its threads:
     # its peak memory is then what each helper will need.
     helpers = None
+    on_term = None
     try:
         ckpt_path = os.path.join(out_dir, "checkpoint.pt")
         step = 0
@@ -358,10 +361,11 @@ def run_train(request, emit):
                 state.update(ck.get("state", {}))
         emit("start", pid=os.getpid(), device=str(device), bf16=bf16, total_steps=total, resumed_from=step, examples=len(examples),
              trainable=sum(p.numel() for p in params), micro_batch_tokens=micro, row_multiple=row_multiple(device, bf16),
-             processes=processes)
+             processes=processes, model_reads=model_reads())
 
         stop = {"requested": False}
-        signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
+        # Until the run ends: a serving trainer's next command is stopped by SIGTERM as usual.
+        on_term = signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("requested", True))
 
         def save_checkpoint():
             tmp = ckpt_path + ".tmp"
@@ -469,6 +473,8 @@ def run_train(request, emit):
             result["weights"] = path
         emit("done", **result, peak_mib=round(peak_mib(device), 1))
     finally:
+        if on_term is not None:
+            signal.signal(signal.SIGTERM, on_term)
         if helpers:
             helpers.close()
 

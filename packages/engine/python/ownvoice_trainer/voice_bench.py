@@ -10,7 +10,10 @@ the adapter as a stand-in, so that column estimates that stage rather than measu
     evaluate  the Voice rewrites the preset's evaluation paragraphs (of 28) and 3 held-out passages
               (generate.py with the adapter), each answer's budget 1.5 x its text + 16 tokens.
 
-Each stage is one trainer process, timed from its start to its last line, model loading included.
+The stages run in one serving trainer (`serve`), as the engine runs a Voice's paraphrases and its
+training: the model read once, CUDA started once; each stage timed from its request to its last
+line, the first including the process's start and the model's loading. (In the product the
+evaluation is llama.cpp's, whose model the engine already holds; the stand-in's is held too.)
 No token ends an answer here (random weights have no end token worth the name), so every answer
 runs to its budget: the longest a real model's answers can take. Token counts follow the engine: a passage of 1,500 characters at most is
 about 375 tokens, the paraphrase prompt adds about 55, the rewrite prompt about 10.
@@ -33,9 +36,9 @@ def _budget(tokens, factor, extra):
 
 
 def _timed(run, command, request, workdir, setup):
-    """-> (the stage's events, its seconds from the process's start to its last line). setup[command]
-    gets the seconds before its work began (Python, PyTorch and the model loading): up to the
-    trainer's start event, or the decoder's total less its own decoding time."""
+    """-> (the stage's events, its seconds from its request to its last line). setup[command] gets
+    the seconds before its work began (for the first, Python, PyTorch and the model loading): up
+    to the trainer's start event, or the decoder's total less its own decoding time."""
     start = time.perf_counter()
     events = run(command, request, workdir)
     total = events[-1]["at"] - start

@@ -1,7 +1,7 @@
 // Greedy answers decoded by the trainer's own PyTorch model (generate.py): on a machine with a
 // GPU, a Voice's pairs can be written there, all passages in one batch. For the same GGUF file
 // and prompt tokens, in float32, it gives llama.cpp's greedy tokens (generate.test.ts).
-import { runTrainer } from './python.js';
+import { runTrainer, type TrainerProcess } from './python.js';
 
 export interface GenerateOnTrainerRequest {
   modelPath: string;
@@ -24,6 +24,8 @@ export interface GenerateOnTrainerRequest {
    */
   mixedPrecision?: 'auto' | boolean;
   threads?: number;
+  /** A serving trainer to decode on (its model stays loaded for what follows), else one of its own. */
+  trainer?: TrainerProcess;
   signal?: AbortSignal;
   /** Called as each answer is complete, in the order they finish. */
   onAnswer?: (index: number, tokens: number[]) => void;
@@ -54,6 +56,7 @@ export async function generateOnTrainer(req: GenerateOnTrainerRequest): Promise<
     },
     {
       ...(req.threads ? { threads: req.threads } : {}),
+      ...(req.trainer ? { trainer: req.trainer } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       onEvent: (e) => {
         if (e.event === 'answer' && req.onAnswer) req.onAnswer(Number(e.index), e.tokens as number[]);

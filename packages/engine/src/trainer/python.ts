@@ -1,9 +1,8 @@
 // Runs the PyTorch trainer (packages/engine/python) as a child process. The interpreter is
 // the one named by OWNVOICE_PYTHON, else the first of Debian's /usr/bin/python3 and python3
 // on PATH that can import torch (another python3 may come first on PATH without torch).
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ENGINE_DIR } from '../package-dir.js';
@@ -94,73 +93,149 @@ export type TrainerEvent = { event: string; [key: string]: unknown };
 export interface RunOptions {
   onEvent?: (event: TrainerEvent) => void;
   signal?: AbortSignal;
+  /** Threads of a trainer started for the command alone (a serving trainer has its own). */
   threads?: number;
+  /** Run on this serving trainer rather than on one started for the command alone. */
+  trainer?: TrainerProcess;
+}
+
+interface Running {
+  onEvent?: (event: TrainerEvent) => void;
+  resolve: (done: TrainerEvent) => void;
+  reject: (error: Error) => void;
+  signal?: AbortSignal;
 }
 
 /**
- * Runs `python -m ownvoice_trainer <command>` with a JSON request; resolves with the final
- * "done" event, rejects with TrainerError carrying the trainer's own message.
+ * One trainer process serving commands one after another (`python -m ownvoice_trainer serve`):
+ * each command a JSON line on its standard input, answered with JSON lines ending in "done" or
+ * "error". The model it read last stays loaded between commands, and on a GPU so do PyTorch's CUDA
+ * context and kernels, so a Voice's paraphrases and its training start once. Aborting a command
+ * stops the process (training saves its checkpoint first); close() lets it exit.
  */
-export async function runTrainer(command: string, request: object, options: RunOptions = {}): Promise<TrainerEvent> {
-  const { python } = await findPython();
-  const dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-trainer-'));
-  const requestPath = path.join(dir, 'request.json');
-  const threads = options.threads ?? Math.max(1, cpus().length);
-  writeFileSync(requestPath, JSON.stringify({ threads, ...request }));
-  try {
-    return await new Promise<TrainerEvent>((resolve, reject) => {
-      const child = spawn(python, ['-m', 'ownvoice_trainer', command, requestPath], {
-        cwd: TRAINER_DIR,
-        env: {
-          ...process.env,
-          PYTHONPATH: TRAINER_DIR,
-          PYTHONUNBUFFERED: '1',
-          // Busy-waiting OpenMP threads made a step on 2 cores about 6 times slower.
-          OMP_WAIT_POLICY: 'PASSIVE',
-          OMP_NUM_THREADS: String(threads),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+export class TrainerProcess {
+  private running: Running | undefined;
+  private exited: string | undefined;
+  private stderr = '';
+  private readonly closed: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    readonly python: string,
+    readonly threads: number,
+  ) {
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl = buffered.indexOf('\n');
+      while (nl >= 0) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        nl = buffered.indexOf('\n');
+        if (line) this.line(line);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-8000);
+    });
+    // A process that died mid-write is reported by 'close', with its stderr.
+    child.stdin.on('error', () => {});
+    this.closed = new Promise((resolve) => {
+      child.on('error', (error) => {
+        this.exited = `Could not start ${python}: ${error.message}`;
+        this.settle(new TrainerError(this.exited));
+        resolve();
       });
-      let last: TrainerEvent | undefined;
-      let stderr = '';
-      let buffered = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        buffered += chunk;
-        let nl = buffered.indexOf('\n');
-        while (nl >= 0) {
-          const line = buffered.slice(0, nl).trim();
-          buffered = buffered.slice(nl + 1);
-          nl = buffered.indexOf('\n');
-          if (!line) continue;
-          try {
-            last = JSON.parse(line) as TrainerEvent;
-          } catch {
-            continue; // a stray print is not an event
-          }
-          options.onEvent?.(last);
-        }
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr = (stderr + chunk).slice(-8000);
-      });
-      const abort = () => child.kill('SIGTERM');
-      options.signal?.addEventListener('abort', abort, { once: true });
-      child.on('error', (error) => reject(new TrainerError(`Could not start ${python}: ${error.message}`)));
       child.on('close', (code, signal) => {
-        options.signal?.removeEventListener('abort', abort);
-        if (last?.event === 'done' && code === 0) return resolve(last);
-        if (options.signal?.aborted) return reject(new TrainerError('Training was cancelled.'));
-        if (last?.event === 'error') {
-          return reject(
-            new TrainerError(String(last.message), typeof last.trace === 'string' ? last.trace : undefined),
-          );
-        }
-        reject(
-          new TrainerError(`The trainer stopped (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-1000)}`),
-        );
+        this.exited ??= `The trainer stopped (${signal ?? `exit code ${code}`}): ${this.stderr.trim().slice(-1000)}`;
+        const run = this.running;
+        this.settle(new TrainerError(run?.signal?.aborted ? 'Training was cancelled.' : this.exited));
+        resolve();
       });
     });
+  }
+
+  /** Starts a serving trainer whose commands run on `threads` threads (all cores by default). */
+  static async open(options: { threads?: number } = {}): Promise<TrainerProcess> {
+    const { python } = await findPython();
+    const threads = options.threads ?? Math.max(1, cpus().length);
+    const child = spawn(python, ['-m', 'ownvoice_trainer', 'serve'], {
+      cwd: TRAINER_DIR,
+      env: {
+        ...process.env,
+        PYTHONPATH: TRAINER_DIR,
+        PYTHONUNBUFFERED: '1',
+        // Busy-waiting OpenMP threads made a step on 2 cores about 6 times slower.
+        OMP_WAIT_POLICY: 'PASSIVE',
+        OMP_NUM_THREADS: String(threads),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new TrainerProcess(child, python, threads);
+  }
+
+  /** Resolves with the command's "done" event; rejects with TrainerError carrying the trainer's message. */
+  run(command: string, request: object, options: Omit<RunOptions, 'trainer' | 'threads'> = {}): Promise<TrainerEvent> {
+    if (this.running) return Promise.reject(new Error(`the trainer is still running a command; ${command} must wait`));
+    if (this.exited) return Promise.reject(new TrainerError(this.exited));
+    if (options.signal?.aborted) return Promise.reject(new TrainerError('Training was cancelled.'));
+    return new Promise<TrainerEvent>((resolve, reject) => {
+      this.running = { resolve, reject, ...options };
+      options.signal?.addEventListener('abort', this.abort, { once: true });
+      this.child.stdin.write(`${JSON.stringify({ command, request: { threads: this.threads, ...request } })}\n`);
+    });
+  }
+
+  /** Ends the trainer's input: it exits once its command, if any, is done. Resolves when it has. */
+  close(): Promise<void> {
+    this.child.stdin.end();
+    return this.closed;
+  }
+
+  private readonly abort = () => {
+    // Training saves its checkpoint on SIGTERM and returns; with its input ended the process exits.
+    this.child.kill('SIGTERM');
+    this.child.stdin.end();
+  };
+
+  private line(line: string) {
+    let event: TrainerEvent;
+    try {
+      event = JSON.parse(line) as TrainerEvent;
+    } catch {
+      return; // a stray print is not an event
+    }
+    const run = this.running;
+    if (!run) return;
+    run.onEvent?.(event);
+    if (event.event === 'done') this.settle(undefined, event);
+    else if (event.event === 'error') {
+      this.settle(new TrainerError(String(event.message), typeof event.trace === 'string' ? event.trace : undefined));
+    }
+  }
+
+  private settle(error: Error | undefined, done?: TrainerEvent) {
+    const run = this.running;
+    if (!run) return;
+    this.running = undefined;
+    run.signal?.removeEventListener('abort', this.abort);
+    if (error) run.reject(error);
+    else run.resolve(done as TrainerEvent);
+  }
+}
+
+/**
+ * Runs one trainer command with a JSON request, on `options.trainer` or on a trainer started for
+ * it alone; resolves with the final "done" event, rejects with TrainerError carrying the
+ * trainer's own message.
+ */
+export async function runTrainer(command: string, request: object, options: RunOptions = {}): Promise<TrainerEvent> {
+  const { trainer, threads, ...run } = options;
+  if (trainer) return trainer.run(command, request, run);
+  const own = await TrainerProcess.open(threads ? { threads } : {});
+  try {
+    return await own.run(command, request, run);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await own.close();
   }
 }

@@ -2,7 +2,7 @@
 // turns its progress lines into a percentage with an estimate of the time left.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTrainer, type TrainerEvent } from './python.js';
+import { runTrainer, type TrainerEvent, type TrainerProcess } from './python.js';
 
 export interface TrainingExample {
   /** Prompt tokens: seen, not learned. */
@@ -94,6 +94,8 @@ export interface TrainRequest {
   measureBaseEvalLoss?: boolean;
   checkpointEvery?: number;
   threads?: number;
+  /** A serving trainer to train on (one that has just paraphrased has the model loaded), else one of its own. */
+  trainer?: TrainerProcess;
   signal?: AbortSignal;
   onProgress?: (p: TrainProgress) => void;
   onEvent?: (e: TrainerEvent) => void;
@@ -162,6 +164,7 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
     },
     {
       ...(req.threads ? { threads: req.threads } : {}),
+      ...(req.trainer ? { trainer: req.trainer } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       onEvent: (e) => {
         req.onEvent?.(e);

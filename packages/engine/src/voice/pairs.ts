@@ -6,7 +6,7 @@
 // passages in one batch on a GPU, TRAINER_CPU_PARAPHRASES at a time on a CPU.
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { generateOnTrainer } from '../trainer/generate.js';
-import type { TrainerPython } from '../trainer/python.js';
+import type { TrainerProcess, TrainerPython } from '../trainer/python.js';
 import { paraphraseChat, paraphraseSettings } from './prompts.js';
 
 export interface RewritePair {
@@ -53,6 +53,8 @@ export interface TrainerParaphraser {
   device?: 'cuda' | 'cpu';
   mixedPrecision?: 'auto' | boolean;
   threads?: number;
+  /** The serving trainer to decode on, which keeps the model loaded for the training after. */
+  process?: TrainerProcess;
 }
 
 /** generateOnTrainer's model and decoding settings for paraphrasing as `trainer` says. */
@@ -62,6 +64,7 @@ export const trainerDecoding = (trainer: TrainerParaphraser) => ({
   ...(trainer.device === 'cpu' ? { batchSize: TRAINER_CPU_PARAPHRASES } : {}),
   ...(trainer.mixedPrecision !== undefined ? { mixedPrecision: trainer.mixedPrecision } : {}),
   ...(trainer.threads ? { threads: trainer.threads } : {}),
+  ...(trainer.process ? { trainer: trainer.process } : {}),
 });
 
 export async function buildPairs(

@@ -15,7 +15,7 @@ import { BATCH_SEQUENCES, type VoiceEngine } from '../runtime/voice-engine.js';
 import { cleanText } from '../text/clean.js';
 import { extractTrainingText, type UploadedFile } from '../text/extract.js';
 import { holdOut, splitPassages, spreadEvenly } from '../text/passages.js';
-import { findPython } from '../trainer/python.js';
+import { findPython, TrainerProcess } from '../trainer/python.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
 import { EVALUATION_SAMPLES, evaluateVoice, evaluationParagraphs, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, paraphraserFor, type RewritePair } from './pairs.js';
@@ -219,69 +219,80 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     req.preset.estimate,
   );
   estimate = sized;
-  let pairs: { train: RewritePair[]; heldOut: RewritePair[] };
-  if (pairsCached) {
-    pairs = JSON.parse(readFileSync(pairsFile, 'utf8'));
-  } else {
-    const all = [...trainPassages, ...heldOutPassages];
-    report('pairs', 0, 'Writing plain versions of your passages');
-    const built = await buildPairs(req.engine, all, {
-      ...(req.signal ? { signal: req.signal } : {}),
-      ...(onTrainer
-        ? {
-            trainer: {
-              modelPath: req.baseModelPath,
-              device: python.cuda ? ('cuda' as const) : ('cpu' as const),
-              mixedPrecision,
-              ...(req.threads ? { threads: req.threads } : {}),
-            },
-          }
-        : {}),
-      onProgress: (done, total) =>
-        report('pairs', done / total, `Writing plain versions of your passages (${Math.floor(done)}/${total})`, {
-          done,
-          total,
-        }),
-    });
-    pairs = { train: built.slice(0, trainPassages.length), heldOut: built.slice(trainPassages.length) };
-    writeFileSync(pairsFile, JSON.stringify(pairs));
-  }
-  report('pairs', 1, `${pairs.train.length} training pairs, ${pairs.heldOut.length} held out`);
-
-  // 3. train
+  // The trainer's paraphrases and the training after them run in one trainer process, which reads
+  // the model once (on a GPU, starts CUDA once); it ends before the evaluation, which is llama.cpp's.
   const runtime = req.engine.runtime;
-  const eos = runtime.eosToken;
-  const toExample = (p: RewritePair): TrainingExample => ({
-    input: runtime.tokenize(rewritePrompt(p.generic)),
-    target: [...runtime.tokenize(p.original), eos],
-  });
-  const trainExamples = pairs.train.map(toExample);
-  const heldOutExamples = pairs.heldOut.map(toExample);
-  // The trainer's start counts from here, though its first report is its first step.
-  sized.observe({ stage: 'train', at: now() });
-  const trained = await train({
-    mode: 'lora',
-    modelPath: req.baseModelPath,
-    workDir: path.join(req.workDir, 'lora'),
-    train: trainExamples,
-    // Epochs run only while they lower the loss on the held-out passages; the best one is kept.
-    eval: heldOutExamples,
-    stopWhenEvalStopsImproving: true,
-    // The evaluation's base loss, from the same process before it trains.
-    measureBaseEvalLoss: true,
-    preset: req.preset,
-    padId: eos,
-    seed: req.seed ?? 0,
-    ...(req.threads ? { threads: req.threads } : {}),
-    ...(req.signal ? { signal: req.signal } : {}),
-    onProgress: (p) => {
-      const etaSeconds = sized.observe({ stage: 'train', at: now(), done: p.step, total: p.total });
-      // Early stopping usually ends training well before the trainer's total: the bar follows
-      // the steps it is expected to run.
-      const message = `Training step ${p.step} of up to ${p.total} (loss ${p.loss.toFixed(3)})`;
-      emit('train', p.step / sized.expectedSteps(p.step), message, etaSeconds);
-    },
-  });
+  const trainer =
+    onTrainer && !pairsCached ? await TrainerProcess.open(req.threads ? { threads: req.threads } : {}) : undefined;
+  let pairs: { train: RewritePair[]; heldOut: RewritePair[] };
+  let trained: Awaited<ReturnType<typeof train>>;
+  try {
+    if (pairsCached) {
+      pairs = JSON.parse(readFileSync(pairsFile, 'utf8'));
+    } else {
+      const all = [...trainPassages, ...heldOutPassages];
+      report('pairs', 0, 'Writing plain versions of your passages');
+      const built = await buildPairs(req.engine, all, {
+        ...(req.signal ? { signal: req.signal } : {}),
+        ...(onTrainer
+          ? {
+              trainer: {
+                modelPath: req.baseModelPath,
+                device: python.cuda ? ('cuda' as const) : ('cpu' as const),
+                mixedPrecision,
+                ...(req.threads ? { threads: req.threads } : {}),
+                ...(trainer ? { process: trainer } : {}),
+              },
+            }
+          : {}),
+        onProgress: (done, total) =>
+          report('pairs', done / total, `Writing plain versions of your passages (${Math.floor(done)}/${total})`, {
+            done,
+            total,
+          }),
+      });
+      pairs = { train: built.slice(0, trainPassages.length), heldOut: built.slice(trainPassages.length) };
+      writeFileSync(pairsFile, JSON.stringify(pairs));
+    }
+    report('pairs', 1, `${pairs.train.length} training pairs, ${pairs.heldOut.length} held out`);
+
+    // 3. train
+    const eos = runtime.eosToken;
+    const toExample = (p: RewritePair): TrainingExample => ({
+      input: runtime.tokenize(rewritePrompt(p.generic)),
+      target: [...runtime.tokenize(p.original), eos],
+    });
+    const trainExamples = pairs.train.map(toExample);
+    const heldOutExamples = pairs.heldOut.map(toExample);
+    // The trainer's start counts from here, though its first report is its first step.
+    sized.observe({ stage: 'train', at: now() });
+    trained = await train({
+      mode: 'lora',
+      modelPath: req.baseModelPath,
+      workDir: path.join(req.workDir, 'lora'),
+      train: trainExamples,
+      // Epochs run only while they lower the loss on the held-out passages; the best one is kept.
+      eval: heldOutExamples,
+      stopWhenEvalStopsImproving: true,
+      // The evaluation's base loss, from the same process before it trains.
+      measureBaseEvalLoss: true,
+      preset: req.preset,
+      padId: eos,
+      seed: req.seed ?? 0,
+      ...(req.threads ? { threads: req.threads } : {}),
+      ...(trainer ? { trainer } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+      onProgress: (p) => {
+        const etaSeconds = sized.observe({ stage: 'train', at: now(), done: p.step, total: p.total });
+        // Early stopping usually ends training well before the trainer's total: the bar follows
+        // the steps it is expected to run.
+        const message = `Training step ${p.step} of up to ${p.total} (loss ${p.loss.toFixed(3)})`;
+        emit('train', p.step / sized.expectedSteps(p.step), message, etaSeconds);
+      },
+    });
+  } finally {
+    await trainer?.close();
+  }
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
   if (trained.evalLoss === undefined || trained.baseEvalLoss === undefined)
     throw new Error('the trainer measured no held-out loss');
