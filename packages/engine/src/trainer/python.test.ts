@@ -1,7 +1,8 @@
 // Finding the trainer's interpreter imports torch, which takes seconds: the service goes on
-// answering meanwhile, and a missing interpreter is named in what to do next.
+// answering meanwhile, and a missing interpreter is named in what to do next. What it measured
+// of the CPU settles a preset's 'auto' precision, so the trainer does not measure it again.
 import { describe, expect, it } from 'vitest';
-import { findPython, TrainerUnavailableError } from './python.js';
+import { findPython, settledPrecision, TrainerUnavailableError } from './python.js';
 
 describe('findPython', () => {
   it('answers from its cache, and lets the event loop run while it probes', async () => {
@@ -25,5 +26,15 @@ describe('findPython', () => {
     const probe = findPython({ ...process.env, OWNVOICE_PYTHON: '/nonexistent/python3' });
     await expect(probe).rejects.toBeInstanceOf(TrainerUnavailableError);
     await expect(probe).rejects.toThrow(/\/nonexistent\/python3: .*Set OWNVOICE_PYTHON/s);
+  });
+});
+
+describe('settledPrecision', () => {
+  it("settles 'auto' from the probe where the trainer runs on the CPU, and leaves it to a GPU", () => {
+    expect(settledPrecision('auto', { cuda: false, cpuBf16: false })).toBe(false);
+    expect(settledPrecision('auto', { cuda: false, cpuBf16: true })).toBe(true);
+    expect(settledPrecision('auto', { cuda: true, cpuBf16: false })).toBe('auto');
+    expect(settledPrecision(true, { cuda: false, cpuBf16: false })).toBe(true);
+    expect(settledPrecision(false, { cuda: false, cpuBf16: true })).toBe(false);
   });
 });

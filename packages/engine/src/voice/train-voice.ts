@@ -15,7 +15,7 @@ import { BATCH_SEQUENCES, type VoiceEngine } from '../runtime/voice-engine.js';
 import { cleanText } from '../text/clean.js';
 import { extractTrainingText, type UploadedFile } from '../text/extract.js';
 import { holdOut, splitPassages, spreadEvenly } from '../text/passages.js';
-import { findPython, TrainerProcess } from '../trainer/python.js';
+import { findPython, settledPrecision, TrainerProcess } from '../trainer/python.js';
 import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } from '../trainer/train.js';
 import { EVALUATION_SAMPLES, evaluateVoice, evaluationParagraphs, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, paraphraserFor, type RewritePair } from './pairs.js';
@@ -201,7 +201,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   const pairsFile = path.join(req.workDir, `pairs-${key}.json`);
   const pairsCached = existsSync(pairsFile);
   const python = await findPython();
-  const mixedPrecision = req.preset.mixedPrecision ?? false;
+  const mixedPrecision = settledPrecision(req.preset.mixedPrecision ?? false, python);
   const onTrainer = (req.paraphraseOn ?? paraphraserFor(python, mixedPrecision)) === 'trainer';
   const sized = new TrainingEstimate(
     {
@@ -276,7 +276,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
       stopWhenEvalStopsImproving: true,
       // The evaluation's base loss, from the same process before it trains.
       measureBaseEvalLoss: true,
-      preset: req.preset,
+      preset: { ...req.preset, mixedPrecision },
       padId: eos,
       seed: req.seed ?? 0,
       ...(req.threads ? { threads: req.threads } : {}),
