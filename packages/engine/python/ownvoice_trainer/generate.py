@@ -112,7 +112,7 @@ def forward_step(model, idx, pos, cache, start, mask):
     """idx (B, Tn) new tokens at cache columns start..start+Tn -> next-token logits (B, V) of
     each row's last new column."""
     x = F.embedding(idx, model.tok_embd)  # (B, Tn, C)
-    rot = rope_tables(pos, model.cfg.head_dim, model.cfg.rope_base)
+    rot = rope_tables(pos, model.cfg.head_dim, model.cfg.rope_base, model.cfg.rope_mode)
     for layer, blk in enumerate(model.blocks):
         x = block_step(blk, x, rot, cache, layer, start, mask)
     h = rms_norm(x[:, -1], model.out_norm, model.cfg.rms_eps)  # (B, C)

@@ -99,29 +99,39 @@ def rms_norm(x, w, eps):
     return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)) * w
 
 
-def rope_tables(pos, d, base):
+def rope_tables(pos, d, base, mode):
     """pos (T,) shared by every row, or (B, T) each row its own (a left-padded batch when decoding,
-    generate.py) -> (cos, sin) of angle pos * base^(-2i/D), each (T, D/2) or (B, 1, T, D/2).
-    Worked out once per forward pass and shared by every layer."""
+    generate.py) -> (cos, sin), each (T, D) or (B, 1, T, D): the angle pos * base^(-2i/D) of the
+    pair each dimension belongs to, laid out as `mode` pairs dimensions (rope), sin negated on the
+    first of each pair. Worked out once per forward pass and shared by every layer."""
     inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=pos.device) / d)  # (D/2,)
     ang = pos.float()[..., None] * inv  # (T, D/2) or (B, T, D/2)
     if ang.dim() == 3:
         ang = ang[:, None]  # (B, 1, T, D/2): a row's heads share its positions
-    return ang.cos(), ang.sin()
+    cos, sin = ang.cos(), ang.sin()
+    if mode == "normal":  # pairs (x0, x1), (x2, x3), ...: each angle twice in a row
+        return torch.stack((cos, cos), -1).flatten(-2), torch.stack((-sin, sin), -1).flatten(-2)
+    return torch.cat((cos, cos), -1), torch.cat((-sin, sin), -1)  # pairs (x_i, x_{i+D/2})
+
+
+def partner(x, mode):
+    """Each dimension's partner in its rotation pair: (x1, x0, x3, x2, ...) for "normal", the other
+    half (x_{D/2}, ..., x_0, ...) for "neox"."""
+    if mode == "normal":
+        return x.reshape(*x.shape[:-1], -1, 2).flip(-1).flatten(-2)
+    return x.roll(x.shape[-1] // 2, -1)
 
 
 def rope(x, tables, mode):
-    """x (B, H, T, D) rotated pair by pair by rope_tables' angles. Real arithmetic, not a complex
+    """x (B, H, T, D) rotated pair by pair by rope_tables' angles: a pair (a, b) becomes
+    (a cos - b sin, b cos + a sin), as x cos + partner(x) (-sin, sin). The same products and sums
+    as writing each out (a + (-c) is a - c exactly), so the same numbers to the bit, in four
+    operations where the pairs taken apart by strided slices and stacked back took seven, and
+    their backward pass copied each slice's gradient into zeros. Real arithmetic, not a complex
     product: one complex multiplication rounds differently on the CPU, and the house model's
     harness sits close enough to its style target to feel it."""
     cos, sin = tables
-    d = x.shape[-1]
-    if mode == "normal":
-        x0, x1 = x[..., 0::2], x[..., 1::2]
-        r0, r1 = x0 * cos - x1 * sin, x0 * sin + x1 * cos
-        return torch.stack((r0, r1), dim=-1).flatten(-2)
-    x0, x1 = x[..., : d // 2], x[..., d // 2 :]
-    return torch.cat((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1)
+    return x * cos + partner(x, mode) * sin
 
 
 class Block(nn.Module):
@@ -186,7 +196,7 @@ class Model(nn.Module):
         and attention stays inside it."""
         packing = None if segments is None else Packing(segments, idx.device)
         pos = torch.arange(idx.shape[1], device=idx.device) if packing is None else packing.pos  # (T,)
-        rot = rope_tables(pos, self.cfg.head_dim, self.cfg.rope_base)
+        rot = rope_tables(pos, self.cfg.head_dim, self.cfg.rope_base, self.cfg.rope_mode)
         x = F.embedding(idx, self.tok_embd)
         for blk in self.blocks:
             if self.checkpointing and self.training:
