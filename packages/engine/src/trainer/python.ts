@@ -4,6 +4,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { ENGINE_DIR } from '../package-dir.js';
 
@@ -129,19 +130,11 @@ export class TrainerProcess {
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
-    readonly python: string,
-    readonly threads: number,
+    python: string,
+    private readonly threads: number,
   ) {
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl = buffered.indexOf('\n');
-      while (nl >= 0) {
-        const line = buffered.slice(0, nl).trim();
-        buffered = buffered.slice(nl + 1);
-        nl = buffered.indexOf('\n');
-        if (line) this.line(line);
-      }
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.trim()) this.line(line);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-8000);
