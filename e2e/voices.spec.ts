@@ -41,6 +41,34 @@ async function logInAs(page: Page, account: typeof writer) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/**
+ * Presses "Retry failed parts" and waits until the retry has ended: its first request to the Voice
+ * (with a variation of its own, so it samples another rewrite) says it has begun, then `idle` says
+ * the page is done. While parts are redone the page hides the failures alert, so the alert alone
+ * cannot tell.
+ */
+async function retryFailedParts(page: Page, idle: () => Promise<void>) {
+  const retried = page.waitForRequest(
+    (request) => request.url().includes('/convert-stream') && (request.postDataJSON()?.variation ?? 0) > 0,
+  );
+  await page.getByTestId('rewrite-failures').getByRole('button', { name: 'Retry failed parts' }).click();
+  await retried;
+  await idle();
+}
+
+/**
+ * Retries while parts failed, at most three times: a part the house model's Voice could not
+ * rewrite (it repeated itself, or its judge refused every attempt, which happens on some CPUs)
+ * stays in `output` as its marker until a retry rewrites it.
+ */
+async function retryWhileFailed(page: Page, output: string, idle: () => Promise<void>) {
+  const failures = page.getByTestId('rewrite-failures');
+  for (let retry = 0; retry < 3 && (await failures.count()) > 0; retry += 1) {
+    expect(await page.getByTestId(output).inputValue()).toContain('[Error converting chunk');
+    await retryFailedParts(page, idle);
+  }
+}
+
 const card = (page: Page) => page.getByTestId('voice-card').filter({ hasText: voiceName });
 
 test.describe
@@ -281,17 +309,11 @@ test.describe
       await expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 60_000 });
       const lengths = await page.evaluate(() => (window as unknown as { outputLengths: number[] }).outputLengths);
       expect(lengths.filter((n) => n > 0).length).toBeGreaterThan(3);
-      // A part the house model's Voice could not rewrite (its judge refused every attempt, which
-      // happens on some CPUs) stays in the output as its marker; the person retries just it.
+      // Parts the Voice could not rewrite are retried; the retry ends when Convert's label is back.
       const failures = page.getByTestId('rewrite-failures');
-      for (let retry = 0; retry < 3 && (await failures.count()) > 0; retry += 1) {
-        expect(await page.getByTestId('convert-output').inputValue()).toContain('[Error converting chunk');
-        const retried = page.waitForRequest((request) => request.url().includes('/convert-stream'));
-        await failures.getByRole('button', { name: 'Retry failed parts' }).click();
-        // Sent means the retry has begun, so Convert's label coming back means it has ended.
-        await retried;
-        await expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 120_000 });
-      }
+      await retryWhileFailed(page, 'convert-output', () =>
+        expect(page.getByTestId('convert-submit')).toHaveText('Convert', { timeout: 120_000 }),
+      );
       await expect(failures).toHaveCount(0);
       const output = await page.getByTestId('convert-output').inputValue();
       expect(output.length).toBeGreaterThan(0);
@@ -376,23 +398,10 @@ test.describe
       await expect(page.getByTestId('create-copy')).toBeDisabled();
       await screenshot(page, 'create-rewrite-failed');
 
-      // Retry goes to the Voice again for just those parts, with a variation of its own; it is
-      // done when Generate is back (while parts are redone the page is busy and hides the alert).
-      const retry = async () => {
-        const retried = page.waitForRequest(
-          (request) => request.url().includes('/convert-stream') && (request.postDataJSON()?.variation ?? 0) > 0,
-        );
-        await failures.getByRole('button', { name: 'Retry failed parts' }).click();
-        await retried;
-        await expect(page.getByTestId('create-generate')).toBeEnabled({ timeout: 120_000 });
-      };
-      await retry();
-      // A part the house model's Voice repeats itself in again keeps its marker, and the page says
-      // so (it happens on some CPUs, as in Convert); the person retries just it once more.
-      for (let again = 0; again < 3 && (await failures.count()) > 0; again += 1) {
-        expect(await page.getByTestId('create-rephrased').inputValue()).toContain('[Error converting chunk');
-        await retry();
-      }
+      // The retry is done when Generate is back (while parts are redone the page is busy).
+      const idle = () => expect(page.getByTestId('create-generate')).toBeEnabled({ timeout: 120_000 });
+      await retryFailedParts(page, idle);
+      await retryWhileFailed(page, 'create-rephrased', idle);
       await expect(failures).toHaveCount(0);
       await expect(page.getByTestId('create-copy')).toBeEnabled();
       const first = await page.getByTestId('create-rephrased').inputValue();
