@@ -16,7 +16,7 @@ Commands:
     attention-check  the fused attention path (SDPA, or its documented reference) against the
                   hand-written one on packed sequences (attention.py)
     random-model  a random-weight llama GGUF of a real model's shape (random_model.py), for timing
-    gpu-bench [--tiny] [--runs N]  the trainer's speed on this machine's device, printed as a table
+    gpu-bench [--tiny] [--runs N] [--model FILE]  the trainer's speed on this machine's device, printed as a table
                   (gpu_bench.py); takes flags, not a request file
 """
 import importlib

@@ -1,18 +1,20 @@
 """gpu-bench: the trainer's speed on whatever device is here, measured with nothing but Python and
 PyTorch (a GPU machine often has no Node.js and no network):
 
-    PYTHONPATH=packages/engine/python python3 -m ownvoice_trainer gpu-bench [--tiny] [--runs N]
+    PYTHONPATH=packages/engine/python python3 -m ownvoice_trainer gpu-bench [--tiny] [--runs N] [--model FILE]
 
-It writes random-weight models of the default model's shapes (random_model.py) and prints, for
-each, the trainer's tokens/s against the plain PyTorch loop's on the same batches (bench.py, one
-process per sample, trainer and plain alternating), as medians of N runs with their range, the
-ratio of each interleaved pair, and peak memory; then the Voice preset's train stage
-(voice_presets.json, generated from the engine's VOICE_PRESETS) on 29 and 160 random pairs, from
-the trainer's start to its held-out loss; then whole Voices from 40,000 and 200,000 characters,
-stage by stage (voice_bench.py). Before any of it, it checks on this device that the fused
-attention agrees with the hand-written one (attention.py) and that a packed row scores each
-example as the plain forward pass does alone (train.py). `--tiny` runs a tiny shape briefly, on the CPU
-too, so CI proves the bench itself works; its figures mean nothing.
+It writes random-weight models of the default model's shapes (random_model.py), or with `--model`
+takes a real GGUF model file in their place (any type gguf_reader.py decodes, e.g. SmolLM2-135M in
+Q4_1), and prints, for each, the trainer's tokens/s against the plain PyTorch loop's on the same
+batches (bench.py, one process per sample, trainer and plain alternating), as medians of N runs
+with their range, the ratio of each interleaved pair, and peak memory; then the Voice preset's
+train stage (voice_presets.json, generated from the engine's VOICE_PRESETS) on 29 and 160 random
+pairs, from the trainer's start to its held-out loss; then whole Voices from 40,000 and 200,000
+characters, stage by stage (voice_bench.py). Before any of it, it checks on this device that the
+fused attention agrees with the hand-written one (attention.py) and that a packed row scores each
+example as the plain forward pass does alone (train.py). `--tiny` runs a tiny shape briefly, on the
+CPU too, so CI proves the bench itself works; its figures mean nothing. `--tiny --model FILE` runs
+those brief settings on the real model: a check, in minutes on a CPU, that the file loads and trains.
 """
 import json
 import os
@@ -26,7 +28,8 @@ import time
 import torch
 
 from .attention import run_attention_check
-from .model import load_model, pick_device
+from .gguf_reader import GgufFile
+from .model import Config, load_model, pick_device
 from .random_model import SHAPES, write_random_llama
 from .voice_bench import NEUTRAL, whole_voice
 
@@ -191,16 +194,48 @@ def packed_check(model, device, vocab):
     return max(abs(a - b) / abs(b) for a, b in zip(packed, alone))
 
 
+class Models:
+    """The models the bench runs on, by the shape its settings name: a random-weight model of that
+    shape, written into `workdir` when first asked for; or, with `--model`, the one real file for
+    every shape, its name in the tables in place of the shape's."""
+
+    def __init__(self, workdir, real=None):
+        self.workdir, self.real = workdir, real
+        if real:
+            g = GgufFile(real)  # parses the header only: a file that is not a model fails here, not later
+            self.real_vocab = Config.from_gguf(g).n_vocab
+            self.real_eos = int(g.kv.get("tokenizer.ggml.eos_token_id", 0))
+
+    def label(self, shape):
+        return os.path.basename(self.real) if self.real else shape
+
+    def path(self, shape):
+        if self.real:
+            return self.real
+        path = os.path.join(self.workdir, f"random-{shape}.gguf")
+        if not os.path.exists(path):
+            write_random_llama(path, shape)
+        return path
+
+    def vocab(self, shape):
+        return self.real_vocab if self.real else SHAPES[shape]["n_vocab"]
+
+    def eos(self):
+        """The token a Voice's training targets end with: the real model's own end token."""
+        return self.real_eos if self.real else 0
+
+
 def run_gpu_bench(args, emit=print):
     """Prints each table as soon as it is measured, so a run cut short still reports what it got;
     `--json PATH` also writes every sample there."""
     tiny = "--tiny" in args
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 3
     json_path = args[args.index("--json") + 1] if "--json" in args else None
+    real = os.path.abspath(args[args.index("--model") + 1]) if "--model" in args else None
     settings = TINY if tiny else FULL
     device = str(pick_device(None))
     voice = settings["voice"]
-    results = {"device": device, "runs": runs}
+    results = {"device": device, "runs": runs, **({"model": real} if real else {})}
 
     def save():
         if json_path:
@@ -208,6 +243,7 @@ def run_gpu_bench(args, emit=print):
                 json.dump(results, f, indent=1)
 
     with tempfile.TemporaryDirectory() as workdir:
+        models = Models(workdir, real)
         # First the checks: figures from a path that computes the wrong thing mean nothing.
         checks = []
         for dtype in ("float32", "bfloat16"):
@@ -215,9 +251,8 @@ def run_gpu_bench(args, emit=print):
         for c in checks:
             emit(f"Attention on packed sequences, {c['fused']} SDPA vs one softmax per sequence ({c['device']}, "
                  f"{c['dtype'].replace('torch.', '')}): max difference {c['max_diff']:.1e}")
-        first = os.path.join(workdir, f"random-{settings['shapes'][0]}.gguf")
-        shape = write_random_llama(first, settings["shapes"][0])
-        results["packed_vs_alone"] = packed_check(first, device, shape["n_vocab"])
+        first = settings["shapes"][0]
+        results["packed_vs_alone"] = packed_check(models.path(first), device, models.vocab(first))
         emit(f"Packed rows vs each example alone ({device}, float32): largest relative loss difference "
              f"{results['packed_vs_alone']:.1e}")
         emit("")
@@ -229,14 +264,13 @@ def run_gpu_bench(args, emit=print):
         emit("|---|---|---|---|---|")
         results["bench_train"] = {}
         preset = settings["preset_batches"]
-        rows = [(name, name, settings) for name in settings["shapes"]]
-        rows.append((f"{preset['shape']}, the Voice's ({preset['batch_size']} x {preset['seq_len']}, bf16)",
-                     preset["shape"], preset))
+        # One real model stands for every shape: one row of the settings' own batches, not one a shape.
+        shapes = settings["shapes"][:1] if real else settings["shapes"]
+        rows = [(models.label(name), name, settings) for name in shapes]
+        voice_batches = f"the Voice's ({preset['batch_size']} x {preset['seq_len']}, bf16)"
+        rows.append((f"{models.label(preset['shape'])}, {voice_batches}", preset["shape"], preset))
         for label, shape_name, row_settings in rows:
-            model = os.path.join(workdir, f"random-{shape_name}.gguf")
-            if not os.path.exists(model):
-                write_random_llama(model, shape_name)
-            r = bench_train(model, row_settings, runs, workdir, device)
+            r = bench_train(models.path(shape_name), row_settings, runs, workdir, device)
             results["bench_train"][label] = r
             ratio = f"{statistics.median(r['ratio']):.2f}× ({min(r['ratio']):.2f}–{max(r['ratio']):.2f})"
             emit(f"| {label} | {_spread(r['trainer_tps'])} | {_spread(r['plain_tps'])} | {ratio} | "
@@ -245,17 +279,15 @@ def run_gpu_bench(args, emit=print):
         emit("Target on one H100/H200: trainer / plain >= 0.9 on both kinds of batch.")
         emit("")
 
-        model = os.path.join(workdir, f"random-{voice['shape']}.gguf")
-        if not os.path.exists(model):
-            write_random_llama(model, voice["shape"])
-        shape = SHAPES[voice["shape"]]
-        emit(f"The Voice's train stage ({voice['preset']} preset, {voice['shape']} shape, "
+        model, vocab = models.path(voice["shape"]), models.vocab(voice["shape"])
+        what = models.label(voice["shape"]) if real else f"{voice['shape']} shape"
+        emit(f"The Voice's train stage ({voice['preset']} preset, {what}, "
              f"{voice['input'] + voice['target']}-token pairs, a tenth more held out), median (min–max) of {runs}")
         emit("| pairs | seconds | tok/s | peak MiB |")
         emit("|---|---|---|---|")
         results["train_stage"] = []
         for pairs in voice["pairs"]:
-            st = train_stage(model, voice, pairs, runs, workdir, device, shape["n_vocab"])
+            st = train_stage(model, voice, pairs, runs, workdir, device, vocab)
             results["train_stage"].append(st)
             secs = f"{statistics.median(st['seconds']):.1f} ({min(st['seconds']):.1f}–{max(st['seconds']):.1f})"
             emit(f"| {st['pairs']} | {secs} | {_spread(st['tps'])} | {st['peak_mib']:,.0f} |")
@@ -271,12 +303,12 @@ def run_gpu_bench(args, emit=print):
                 settings, paragraphs = _voice_preset(voice["preset"])
                 serving = Serving(workdir)
                 try:
-                    wholes[pairs].append(whole_voice(serving, model, settings, pairs, voice["target"],
-                                                     workdir, device, shape["n_vocab"], paragraphs=paragraphs))
+                    wholes[pairs].append(whole_voice(serving, model, settings, pairs, voice["target"], workdir,
+                                                     device, vocab, eos=models.eos(), paragraphs=paragraphs))
                 finally:
                     serving.close()
                 save()
-    emit(f"A whole Voice ({voice['preset']} preset, {voice['shape']} shape; its stages in one trainer process, "
+    emit(f"A whole Voice ({voice['preset']} preset, {what}; its stages in one trainer process, "
          f"whose start and model load the pairs pay; every answer to its budget), seconds, median (min–max) of {runs}")
     emit("| characters | passages | pairs | train | evaluate | total | peak MiB |")
     emit("|---|---|---|---|---|---|---|")

@@ -5,6 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { GgufError } from './errors.js';
 import { decodeTensor } from './quant.js';
 import {
+  DECODABLE_TYPE_NAMES,
   DECODABLE_TYPES,
   elementCount,
   GGUF_DEFAULT_ALIGNMENT,
@@ -211,7 +212,7 @@ export function readTensor(path: string, file: GgufFile, name: string): Float32A
   const bytes = tensorByteSize(t);
   if (bytes === undefined) {
     throw new GgufError(
-      `${path}: tensor ${name} is ${ggmlTypeName(t.type)}; OwnVoice reads F32, F16, BF16 and Q8_0 weights. Use a model file in one of those types (Q8_0 is a good choice).`,
+      `${path}: tensor ${name} is ${ggmlTypeName(t.type)}; OwnVoice reads ${DECODABLE_TYPE_NAMES} weights. Use a model file in one of those types (Q8_0 is a good choice).`,
     );
   }
   const fd = openSync(path, 'r');

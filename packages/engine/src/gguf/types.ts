@@ -58,16 +58,39 @@ export enum GgmlType {
   BF16 = 30,
 }
 
-/** Elements per block and bytes per block of the types whose data we can decode. */
+/**
+ * Elements per block and bytes per block of the types whose data we can decode. The layouts are
+ * ggml's block structs (ggml/src/ggml-common.h); quant.ts decodes them as ggml-quants.c does. A
+ * row (ne[0]) is always whole blocks, so a tensor's bytes are its element count / blockSize *
+ * blockBytes.
+ */
 export const DECODABLE_TYPES: Partial<Record<GgmlType, { blockSize: number; blockBytes: number }>> = {
   [GgmlType.F32]: { blockSize: 1, blockBytes: 4 },
   [GgmlType.F16]: { blockSize: 1, blockBytes: 2 },
   [GgmlType.BF16]: { blockSize: 1, blockBytes: 2 },
-  // Q8_0: a block of 32 weights = f16 scale d, then 32 int8 q; w = d * q.
+  // block_q8_0: f16 d, i8 qs[32]; w = d * q.
   [GgmlType.Q8_0]: { blockSize: 32, blockBytes: 34 },
+  // block_q4_0: f16 d, u8 qs[16] (two 4-bit q a byte); w = d * (q - 8).
+  [GgmlType.Q4_0]: { blockSize: 32, blockBytes: 18 },
+  // block_q4_1: f16 d, f16 m, u8 qs[16]; w = d * q + m.
+  [GgmlType.Q4_1]: { blockSize: 32, blockBytes: 20 },
+  // block_q5_0: f16 d, u8 qh[4] (each q's fifth bit), u8 qs[16]; w = d * (q - 16).
+  [GgmlType.Q5_0]: { blockSize: 32, blockBytes: 22 },
+  // block_q5_1: f16 d, f16 m, u8 qh[4], u8 qs[16]; w = d * q + m.
+  [GgmlType.Q5_1]: { blockSize: 32, blockBytes: 24 },
+  // block_q4_K: f16 d, f16 dmin, u8 scales[12] (8 six-bit scales and mins), u8 qs[128];
+  // a super-block of 8 sub-blocks of 32, w = d * scale * q - dmin * min.
+  [GgmlType.Q4_K]: { blockSize: 256, blockBytes: 144 },
+  // block_q6_K: u8 ql[128] (low 4 bits), u8 qh[64] (high 2 bits), i8 scales[16], f16 d;
+  // 16 sub-blocks of 16, w = d * scale * (q - 32).
+  [GgmlType.Q6_K]: { blockSize: 256, blockBytes: 210 },
 };
 
 export const ggmlTypeName = (type: number): string => GgmlType[type] ?? `type ${type}`;
+
+const decodableNames = Object.keys(DECODABLE_TYPES).map((t) => ggmlTypeName(Number(t)));
+/** "F32, F16, Q4_0, ... and BF16": the types we decode, for error messages. */
+export const DECODABLE_TYPE_NAMES = `${decodableNames.slice(0, -1).join(', ')} and ${decodableNames.at(-1)}`;
 
 export interface GgufTensorInfo {
   name: string;
