@@ -138,6 +138,10 @@ export const errors = {
   invitationInvalid: (msg: string) => new AppError(410, 'INVITATION_INVALID', msg),
   /** An API key on a route keys may not use: account, billing, admin, managing keys. */
   voicePackageInvalid: (msg: string) => new AppError(400, 'VOICE_PACKAGE_INVALID', msg),
+  /**
+   * A Voice and the base model this server runs differ: a package to import, or a Voice to wake
+   * (decision 31). `msg` names both models and what to do.
+   */
   baseModelMismatch: (msg: string) => new AppError(409, 'BASE_MODEL_MISMATCH', msg),
   apiKeyNotAllowed: () =>
     new AppError(

@@ -60,6 +60,10 @@ async function main(): Promise<void> {
   await app.platform.services.voices.tidyForks().catch((error: unknown) => {
     app.log.warn({ err: error }, 'could not tidy the files of older forks');
   });
+  // Voices trained before their base model was recorded: the model file their adapters name (decision 31).
+  await app.platform.services.voices.recallBaseModels().catch((error: unknown) => {
+    app.log.warn({ err: error }, 'could not read which base model older Voices were trained on');
+  });
   for (const warning of openFolderWarnings([
     { path: config.dataDir, what: 'data folder' },
     { path: config.artifactDir, what: 'artifact folder' },

@@ -15,4 +15,5 @@ export * from './validation/auth.js';
 export * from './validation/email.js';
 export * from './validation/text.js';
 export * from './validation/voice.js';
+export * from './voice-base-model.js';
 export * from './voice-package.js';

@@ -30,6 +30,17 @@ export const voicePackageManifestSchema = z.object({
     trainedAt: z.string(),
   }),
   baseModel: z.object({
+    /**
+     * The model as OWNVOICE_BASE_MODEL names it (`tiny`, `smollm2-135m`, an hf: URI, a file name):
+     * the Voice's own base, not the exporting server's (decision 31). Packages made before it was
+     * recorded lack it.
+     */
+    name: z
+      .string()
+      .min(1)
+      .max(500)
+      .regex(/^[^\s`]+$/)
+      .optional(),
     /** The model file's name. */
     file: z
       .string()

@@ -54,4 +54,36 @@ describe('migrations keep data', () => {
       { id: 'u2', provider_customer_id: null, provider_subscription_id: null },
     ]);
   });
+
+  it('0020 marks Voices trained before it as on an unknown base model, and leaves untrained ones to their training', async () => {
+    const before = migrationsBefore('0020_voice_base_model');
+    cleanups.push(before.remove);
+    database = await openTestDatabase({ migrationsFolder: before.folder });
+    await database.db.execute(sql`
+      insert into users (id, username, email, password_hash) values ('u1', 'ada', 'ada@example.com', 'x')`);
+    await database.db.execute(sql`
+      insert into voices (id, user_id, name, status, adapter_key, forked_from_id) values
+        ('v1', 'u1', 'Trained', 'ready', 'voices/v1/adapter/voice-1.gguf', null),
+        ('v2', 'u1', 'Awake', 'active', 'voices/v2/adapter/voice-2.gguf', null),
+        ('v3', 'u1', 'Fork', 'ready', 'voices/v3/adapter/voice-1.gguf', 'v1'),
+        ('v4', 'u1', 'Waiting', 'pending', null, null),
+        ('v5', 'u1', 'Failed', 'failed', null, null)`);
+
+    await runMigrations(database);
+
+    const { rows } = (await database.db.execute(
+      sql`select id, base_model_state, base_model_name, base_model_file, base_model_sha256, base_model_bytes
+          from voices order by id`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    const unknown = { base_model_state: 'unknown', base_model_name: null, base_model_file: null };
+    const none = { base_model_state: null, base_model_name: null, base_model_file: null };
+    const noHash = { base_model_sha256: null, base_model_bytes: null };
+    expect(rows).toEqual([
+      { id: 'v1', ...unknown, ...noHash },
+      { id: 'v2', ...unknown, ...noHash },
+      { id: 'v3', ...unknown, ...noHash },
+      { id: 'v4', ...none, ...noHash },
+      { id: 'v5', ...none, ...noHash },
+    ]);
+  });
 });

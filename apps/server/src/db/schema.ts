@@ -2,6 +2,7 @@
 // `npm run db:generate -w apps/server` and applied at start, on PGlite and PostgreSQL alike.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -268,6 +269,18 @@ export const voices = pgTable(
     inferenceEndpoint: text('inference_endpoint'),
     /** Last generation with this Voice, for the idle sleep. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /**
+     * The base model the Voice was trained on: a Voice wakes only on its own (decision 31).
+     * `recorded` when its training starts and again when it ends, carried by forks and imports;
+     * `unknown` for Voices trained before it was recorded (migration 0020); null until a training
+     * starts. The name is OWNVOICE_BASE_MODEL's word for it; the SHA-256 of the file is what counts.
+     */
+    baseModelState: text('base_model_state', { enum: ['recorded', 'unknown'] }),
+    baseModelName: text('base_model_name'),
+    /** For an `unknown` base, the file name its adapter's PEFT export gives, when it has one. */
+    baseModelFile: text('base_model_file'),
+    baseModelSha256: text('base_model_sha256'),
+    baseModelBytes: bigint('base_model_bytes', { mode: 'number' }),
     ...timestamps,
   },
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
 import { errors } from '../errors.js';
-import type { BaseModelService } from './base-model.service.js';
+import type { BaseModelIdentity, BaseModelService } from './base-model.service.js';
 
 export interface BaseModelInfo {
   path: string;
@@ -35,6 +35,12 @@ export class EngineHost {
 
   model(): BaseModelInfo {
     return baseModelInfo(this.baseModel);
+  }
+
+  /** What names the base model exactly (its SHA-256 above all): what a Voice trained here records. */
+  identity(): Promise<BaseModelIdentity> {
+    this.model();
+    return this.baseModel.identity();
   }
 
   get(): Promise<VoiceEngine> {

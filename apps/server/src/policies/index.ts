@@ -1,5 +1,6 @@
 // Who may do what, in one place. Services ask here; they never compare owners or roles inline.
 import {
+  type BaseModelFit,
   isAdminRole,
   mayUseConvertAndCreate,
   type OnboardingStep,
@@ -9,6 +10,9 @@ import {
 } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
+
+/** A model file's name without .gguf: what a Voice's PEFT export calls its base model. */
+const fileStem = (file: string): string => file.replace(/\.gguf$/i, '');
 
 export const voicePolicy = {
   /** Your own Voices, and anyone's public ones. Anything else is, to you, not there (404). */
@@ -29,6 +33,23 @@ export const voicePolicy = {
   /** Publishing is allowed only for a finished Voice (ready or active); unpublishing always. */
   canChangeVisibility: (voice: VoiceRow, makePublic: boolean): boolean =>
     !makePublic || voice.status === 'ready' || voice.status === 'active',
+  /**
+   * Whether the base model this server runs is the Voice's (decision 31): `same` when it is the
+   * model the Voice recorded, by the SHA-256 of its file; `other` when it is another, or when a
+   * Voice whose base was not recorded has files that name another model file; `unknown` when
+   * nothing says (or this server's model is not known yet). A Voice wakes unless it is `other`.
+   */
+  baseModelFit: (
+    voice: Pick<VoiceRow, 'baseModelState' | 'baseModelFile' | 'baseModelSha256'>,
+    server: { file: string; sha256: string } | undefined,
+  ): BaseModelFit => {
+    if (!server) return 'unknown';
+    if (voice.baseModelState === 'recorded' && voice.baseModelSha256) {
+      return voice.baseModelSha256 === server.sha256 ? 'same' : 'other';
+    }
+    if (voice.baseModelFile) return fileStem(voice.baseModelFile) === fileStem(server.file) ? 'unknown' : 'other';
+    return 'unknown';
+  },
 } as const;
 
 export const adminPolicy = {

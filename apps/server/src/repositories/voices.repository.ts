@@ -42,6 +42,23 @@ export class VoicesRepository {
       .where(isNotNull(voices.forkedFromId));
   }
 
+  /** Voices whose base model was not recorded and whose adapter's files have not been asked which it was. */
+  async listUnknownBase(): Promise<{ id: string; adapterKey: string }[]> {
+    const rows = await this.db
+      .select({ id: voices.id, adapterKey: voices.adapterKey })
+      .from(voices)
+      .where(and(eq(voices.baseModelState, 'unknown'), isNull(voices.baseModelFile), isNotNull(voices.adapterKey)));
+    return rows.map((r) => ({ id: r.id, adapterKey: r.adapterKey as string }));
+  }
+
+  /** The model file an unknown-base Voice's adapter names, kept once (the row is not otherwise touched). */
+  async recallBaseFile(id: string, file: string): Promise<void> {
+    await this.db
+      .update(voices)
+      .set({ baseModelFile: file })
+      .where(and(eq(voices.id, id), eq(voices.baseModelState, 'unknown'), isNull(voices.baseModelFile)));
+  }
+
   /** Public Voices with their owners' usernames. */
   async listPublic(): Promise<(VoiceRow & { ownerName: UserRow['username'] })[]> {
     const rows = await this.db

@@ -13,14 +13,19 @@
 // found at the next metering round, at a wake, or by a generation that fails on it: the Voice is
 // loaded again, and awake time is charged only up to when it was last seen loaded.
 //
+// A Voice wakes only on the base model it was trained on (decision 31): a wake on another is
+// refused before anything is placed or charged, and a Voice awake before a restart on another
+// model goes to sleep, free, with the reason on its card.
+//
 // Each Voice is one state machine: its wakes, sleeps and metering run one at a time (a queue per
 // Voice), and each re-reads the row first, so the database state, the metering and the engine's
 // awake set agree whatever order requests arrive in.
 
 import { KeyedQueue } from '@ownvoice/engine';
-import type { Voice } from '@ownvoice/shared';
+import { VOICE_BASE_MODEL_MESSAGES, type Voice } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
+import type { BaseModelIdentity } from '../engine/base-model.service.js';
 import { AppError, errors } from '../errors.js';
 import { AdapterRejectedError } from '../inference/inference-endpoint.js';
 import type { InferenceHost } from '../inference/inference-host.js';
@@ -28,6 +33,7 @@ import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import type { UsageService } from './usage.service.js';
 import { managedVoice } from './voice-access.js';
+import { refusalToWake, type ServerBaseModel } from './voice-base-model.js';
 import { toVoiceView } from './voices.service.js';
 
 const MINUTE_MS = 60_000;
@@ -74,6 +80,8 @@ export class ActivationService {
     private readonly inference: InferenceHost,
     private readonly clock: Clock,
     private readonly options: ActivationOptions,
+    /** The base model this server runs: a Voice wakes only on its own. */
+    private readonly base: ServerBaseModel,
   ) {
     inference.on('lost', (endpointId) => {
       this.lostAt.set(endpointId, this.clock.now());
@@ -103,20 +111,29 @@ export class ActivationService {
     });
   }
 
+  /** A Voice as its owner sees it after a transition, its base model compared with this server's. */
+  private async view(voice: VoiceRow, user: UserRow): Promise<Voice> {
+    return toVoiceView(voice, user, this.clock.now(), await this.base.known());
+  }
+
   private async wake(user: UserRow, voice: VoiceRow): Promise<Voice> {
     const id = voice.id;
     if (voice.status === 'active' && voice.inferenceEndpoint) {
       // Awake by its row: make sure it really is, so that waking it is never a no-op on a lost Voice.
       await this.verify(voice, voice.inferenceEndpoint);
-      return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+      return this.view((await this.voices.findById(id)) ?? voice, user);
     }
-    if (voice.status === 'active' || voice.status === 'activating') return toVoiceView(voice, user);
+    if (voice.status === 'active' || voice.status === 'activating') return this.view(voice, user);
     if (voice.status !== 'ready' || !voice.adapterKey) {
       throw errors.voiceNotReady('Only a trained Voice that is asleep can be woken up.');
     }
+    // On another base model it would load and write nonsense, or not load: refused before the
+    // hours are even looked at, so nobody is asked to buy hours for a wake that cannot happen.
+    const refusal = refusalToWake(voice, await this.base.identity());
+    if (refusal) throw errors.baseModelMismatch(`${refusal} ${VOICE_BASE_MODEL_MESSAGES.notCharged}`);
     if ((await this.usage.remaining(user.id, 'activationHours')) < 1) throw errors.insufficientLimit('activationHours');
     const activating = await this.voices.transition(voice.id, ['ready'], { status: 'activating', statusMessage: null });
-    if (!activating) return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+    if (!activating) return this.view((await this.voices.findById(id)) ?? voice, user);
     let endpoint: string;
     try {
       endpoint = await this.inference.place(
@@ -149,20 +166,20 @@ export class ActivationService {
     if (!active) {
       // Deleted while it woke: do not leave it loaded.
       await this.inference.unload(voice.id, endpoint, STOPPED_MESSAGES.deleted);
-      return toVoiceView((await this.voices.findById(id)) ?? voice, user);
+      return this.view((await this.voices.findById(id)) ?? voice, user);
     }
     this.seenLoaded.set(id, now);
-    return toVoiceView(active, user);
+    return this.view(active, user);
   }
 
   async deactivate(user: UserRow, id: string): Promise<Voice> {
     return this.queue.run(id, async () => {
       const voice = await this.owned(user, id);
-      if (voice.status === 'ready' || voice.status === 'deactivating') return toVoiceView(voice, user);
+      if (voice.status === 'ready' || voice.status === 'deactivating') return this.view(voice, user);
       if (voice.status !== 'active' && voice.status !== 'activating') {
         throw errors.voiceNotReady('Only an awake Voice can be put to sleep.');
       }
-      return toVoiceView(await this.sleep(voice, null, STOPPED_MESSAGES.putToSleep), user);
+      return this.view(await this.sleep(voice, null, STOPPED_MESSAGES.putToSleep), user);
     });
   }
 
@@ -273,17 +290,38 @@ export class ActivationService {
    * second); those caught half-way settle into the state they were heading for.
    */
   async restore(): Promise<void> {
+    // Known once the base model is ready (it is, when the service restores); without it, placing fails anyway.
+    const server = await this.base.identity().catch(() => undefined);
     for (const voice of await this.voices.listByStatus(['active', 'activating', 'deactivating'])) {
-      await this.queue.run(voice.id, () => this.restoreOne(voice));
+      await this.queue.run(voice.id, () => this.restoreOne(voice, server));
     }
   }
 
-  private async restoreOne(voice: VoiceRow): Promise<void> {
+  private async restoreOne(voice: VoiceRow, server: BaseModelIdentity | undefined): Promise<void> {
     if (voice.status === 'deactivating' || !voice.adapterKey) {
       await this.voices.transition(voice.id, ['deactivating', 'activating', 'active'], {
         status: 'ready',
         meteredUntil: null,
       });
+      return;
+    }
+    // Restarted on another base model: it sleeps, saying why and what to do. The time since it was
+    // last charged is not the owner's to pay: the service went down, and it never woke on this one.
+    const refusal = server && refusalToWake(voice, server);
+    if (refusal) {
+      this.options.log.warn(`Voice ${voice.id} was trained on another base model; it is not woken again`);
+      const asleep = await this.voices.transition(voice.id, ['active', 'activating'], {
+        status: 'ready',
+        meteredUntil: null,
+        statusMessage: refusal,
+        inferenceEndpoint: null,
+      });
+      // An endpoint of its own may still hold it from before: nothing of it stays loaded.
+      if (asleep && voice.inferenceEndpoint) {
+        await this.inference
+          .unload(voice.id, voice.inferenceEndpoint, refusal)
+          .catch((error: unknown) => this.options.log.error(error, `unloading Voice ${voice.id} failed`));
+      }
       return;
     }
     try {

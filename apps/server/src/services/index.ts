@@ -61,6 +61,7 @@ import { StatsService } from './stats.service.js';
 import { StepUpService } from './step-up.service.js';
 import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
+import { ServerBaseModel } from './voice-base-model.js';
 import { VoiceChatService } from './voice-chat.service.js';
 import { VoiceCreationService } from './voice-creation.service.js';
 import { VoicePackageService } from './voice-package.service.js';
@@ -91,6 +92,8 @@ export interface Services {
   voiceChat: VoiceChatService;
   /** A Voice downloaded as a package, and a package imported as a Voice. */
   voicePackages: VoicePackageService;
+  /** The base model this server runs, as Voices are compared with it (decision 31). */
+  serverBaseModel: ServerBaseModel;
   interactive: InteractiveService;
   usage: UsageService;
   mfa: MfaService;
@@ -164,10 +167,16 @@ export function createServices(
   const usageRepo = new UsageRepository(db);
   const users = new UsersService(usersRepo, usageRepo, clock);
   const usage = new UsageService(db, usageRepo, new LedgerRepository(db), clock);
-  const activation = new ActivationService(voicesRepo, usage, storage, runtime.inference, clock, {
-    idleMinutes: config.voiceIdleMinutes,
-    log: runtime.log,
-  });
+  const serverBaseModel = new ServerBaseModel(runtime.baseModel);
+  const activation = new ActivationService(
+    voicesRepo,
+    usage,
+    storage,
+    runtime.inference,
+    clock,
+    { idleMinutes: config.voiceIdleMinutes, log: runtime.log },
+    serverBaseModel,
+  );
   const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity, sessions, loginGuard, notices);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
@@ -284,17 +293,18 @@ export function createServices(
     apiKeys: new ApiKeysService(db, new ApiKeysRepository(db), usersRepo, clock),
     users,
     stats: new StatsService(usersRepo, config.betaCap, clock),
-    voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users),
+    voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users, serverBaseModel),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
     conversion,
     content,
     voiceChat: new VoiceChatService(voicesRepo, content, runtime.inference),
     voicePackages: new VoicePackageService(db, voicesRepo, usersRepo, users, storage, clock, {
-      baseModel: () => runtime.baseModel.identity(),
+      baseModel: () => serverBaseModel.identity(),
       preset: () => config.training.preset ?? (runtime.baseModel.status.source === 'house' ? 'tiny' : 'standard'),
       checkAdapter: (file) => runtime.baseModel.checkAdapter(file),
     }),
+    serverBaseModel,
     interactive: new InteractiveService(
       db,
       new InteractiveSessionsRepository(db),

@@ -1,8 +1,10 @@
 // Taking a Voice home and bringing it into another OwnVoice (the package: the engine's
 // voice/voice-package.ts). Downloading is the owner's, of a Voice they trained or imported
-// (policies: a fork stays in OwnVoice). Importing checks the package against the base model
-// this server runs, by the SHA-256 of its file, then makes a ready Voice of it in one transaction
-// under the user's row lock, as forking does: a storage slot, not a training.
+// (policies: a fork stays in OwnVoice); the package names the Voice's own base model, not this
+// server's (decision 31). Importing checks the package against the base model this server runs,
+// by the SHA-256 of its file, and refuses another up front; it then makes a ready Voice of it,
+// recording the package's base, in one transaction under the user's row lock, as forking does: a
+// storage slot, not a training.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildVoicePackage, readVoicePackage, rewritePrompt, VoicePackageError } from '@ownvoice/engine';
@@ -28,6 +30,7 @@ import { adapterFolderKey, PEFT_FOLDER, voiceFolder } from '../storage/voice-fil
 import { VERSION } from '../version.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice } from './voice-access.js';
+import { packagedBase, recordedBase } from './voice-base-model.js';
 import { toVoiceView } from './voices.service.js';
 
 export interface VoicePackageDeps {
@@ -83,7 +86,8 @@ export class VoicePackageService {
       format: VOICE_PACKAGE_FORMAT,
       version: VOICE_PACKAGE_VERSION,
       voice: { name: voice.name, characters: voice.characters, trainedAt: voice.createdAt.toISOString() },
-      baseModel: await this.deps.baseModel(),
+      // The Voice's own base model; one whose base was not recorded is taken to be this server's.
+      baseModel: packagedBase(voice, await this.deps.baseModel()),
       training: {
         preset: this.deps.preset(),
         rank: peft.r,
@@ -144,13 +148,16 @@ export class VoicePackageService {
             adapterKey,
             characters: pkg.manifest.voice.characters,
             evaluation: pkg.manifest.evaluation ? { ...pkg.manifest.evaluation, samples: [] } : null,
+            // The package's base, which is this server's by its SHA-256 (checked above); the
+            // package's name for it when it has one.
+            ...recordedBase({ ...theirs, name: theirs.name ?? theirs.huggingFace ?? ours.name }),
           },
           tx,
         );
         await this.onboarding.reachedFirstVoice(locked, tx);
         return row;
       });
-      return toVoiceView(created, user);
+      return toVoiceView(created, user, this.clock.now(), ours);
     } catch (error) {
       await this.storage.remove(voiceFolder(id));
       throw error;

@@ -5,15 +5,17 @@ import { type Voice, type VoiceEvaluation, voiceEvaluationSchema } from '@ownvoi
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
+import type { BaseModelIdentity } from '../engine/base-model.service.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import { voicePolicy } from '../policies/index.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
-import { copyForFork, tidyForkedFiles, voiceFolder } from '../storage/voice-files.js';
+import { copyForFork, peftBaseModelFile, tidyForkedFiles, voiceFolder } from '../storage/voice-files.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice, visibleVoice } from './voice-access.js';
+import { baseModelView, carriedBase, type ServerBaseModel } from './voice-base-model.js';
 
 /**
  * The stored evaluation when it has the current shape; older or foreign JSON shows as none.
@@ -31,11 +33,15 @@ const secondsLeft = (v: VoiceRow, now: Date): number | null =>
     ? Math.max(0, Math.ceil((v.estimatedDoneAt.getTime() - now.getTime()) / 1000))
     : null;
 
-/** A Voice as the API shows it to `viewer`, its time left counted from `now` (the service's clock). */
+/**
+ * A Voice as the API shows it to `viewer`, its time left counted from `now` (the service's clock),
+ * its base model compared with `server`'s (this server's, once known).
+ */
 export const toVoiceView = (
   v: VoiceRow & { ownerName?: string },
   viewer?: Pick<UserRow, 'id'>,
   now: Date = new Date(),
+  server?: BaseModelIdentity,
 ): Voice => ({
   _id: v.id,
   name: v.name,
@@ -50,6 +56,7 @@ export const toVoiceView = (
   estimatedDoneAt: v.status === 'training' ? (v.estimatedDoneAt?.toISOString() ?? null) : null,
   characters: v.characters ?? null,
   evaluation: evaluationOf(v.evaluation, viewer !== undefined && voicePolicy.canSeeTrainingText(viewer, v)),
+  baseModel: baseModelView(v, server),
   ...(v.ownerName !== undefined ? { ownerName: v.ownerName } : {}),
   ...(viewer
     ? {
@@ -68,18 +75,21 @@ export class VoicesService {
     private readonly clock: Clock,
     private readonly awake: { release(voice: VoiceRow): Promise<void> },
     private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>,
+    private readonly base: ServerBaseModel,
   ) {}
 
   async listOwn(user: UserRow): Promise<Voice[]> {
     const now = this.clock.now();
+    const server = await this.base.known();
     return (await this.voices.listByOwner(user.id)).map((v) =>
-      toVoiceView({ ...v, ownerName: user.username }, user, now),
+      toVoiceView({ ...v, ownerName: user.username }, user, now, server),
     );
   }
 
   async listPublic(user: UserRow): Promise<Voice[]> {
     const now = this.clock.now();
-    return (await this.voices.listPublic()).map((v) => toVoiceView(v, user, now));
+    const server = await this.base.known();
+    return (await this.voices.listPublic()).map((v) => toVoiceView(v, user, now, server));
   }
 
   /** A Voice the user may see; 404 otherwise, so others' private Voices stay invisible. */
@@ -88,7 +98,7 @@ export class VoicesService {
   }
 
   async get(user: UserRow, id: string): Promise<Voice> {
-    return toVoiceView(await this.visible(user, id), user, this.clock.now());
+    return toVoiceView(await this.visible(user, id), user, this.clock.now(), await this.base.known());
   }
 
   private managed(user: UserRow, id: string): Promise<VoiceRow> {
@@ -109,7 +119,7 @@ export class VoicesService {
       ...(patch.isPublic !== undefined ? { isPublic: patch.isPublic } : {}),
     });
     if (!updated) throw errors.notFound('Voice');
-    return toVoiceView(updated, user, this.clock.now());
+    return toVoiceView(updated, user, this.clock.now(), await this.base.known());
   }
 
   async delete(user: UserRow, id: string): Promise<void> {
@@ -124,6 +134,18 @@ export class VoicesService {
   /** At start: forks made before they took only the adapter lose the evaluation they copied. */
   async tidyForks(): Promise<void> {
     await tidyForkedFiles(this.storage, await this.voices.listForks());
+  }
+
+  /**
+   * At start: a Voice trained before its base model was recorded (migration 0020) keeps the model
+   * file its adapter's PEFT export names, so its page says which file it was and a wake on another
+   * model is refused by name. Evidence, not proof: its base stays unknown (decision 31).
+   */
+  async recallBaseModels(): Promise<void> {
+    for (const voice of await this.voices.listUnknownBase()) {
+      const file = await peftBaseModelFile(this.storage, voice.adapterKey);
+      if (file) await this.voices.recallBaseFile(voice.id, file);
+    }
   }
 
   /**
@@ -165,13 +187,15 @@ export class VoicesService {
             forkedFromId: source.id,
             characters: source.characters,
             evaluation,
+            // A fork is its source's adapter: on its source's base model.
+            ...carriedBase(source),
           },
           tx,
         );
         await this.onboarding.reachedFirstVoice(locked, tx);
         return row;
       });
-      return toVoiceView(created, user);
+      return toVoiceView(created, user, this.clock.now(), await this.base.known());
     } catch (error) {
       await this.storage.remove(voiceFolder(forkId));
       throw error;

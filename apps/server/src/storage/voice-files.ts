@@ -42,6 +42,23 @@ export const PEFT_FOLDER = 'peft';
 /** The evaluation the engine writes beside the adapter; its samples quote the training writing. */
 export const EVALUATION_FILE = 'evaluation.json';
 
+/**
+ * The base model file a Voice's PEFT export names (its `base_model_name_or_path`, the file's name
+ * without .gguf, written at training), with .gguf; null when there is none to read. What a Voice
+ * trained before its base model was recorded can still say of it (decision 31).
+ */
+export async function peftBaseModelFile(storage: ArtifactStorage, adapterKey: string): Promise<string | null> {
+  const config = storage.localPath(`${path.posix.dirname(adapterKey)}/${PEFT_FOLDER}/adapter_config.json`);
+  try {
+    const name = (JSON.parse(await readFile(config, 'utf8')) as { base_model_name_or_path?: unknown })
+      .base_model_name_or_path;
+    if (typeof name !== 'string' || !/^[\w.-]{1,200}$/.test(name)) return null;
+    return /\.gguf$/i.test(name) ? name : `${name}.gguf`;
+  } catch {
+    return null;
+  }
+}
+
 /** Removes what forks copied before they took only the adapter (copyForFork): their source's evaluation. */
 export async function tidyForkedFiles(storage: ArtifactStorage, forks: { adapterKey: string | null }[]): Promise<void> {
   for (const { adapterKey } of forks) {

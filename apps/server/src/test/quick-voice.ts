@@ -13,6 +13,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { users, type VoiceRow, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { carriedBase, recordedBase, type VoiceBaseColumns } from '../services/voice-base-model.js';
 import { adapterFolderKey, PEFT_FOLDER } from '../storage/voice-files.js';
 import type { TestContext } from './test-app.js';
 import { writingSample } from './writing.js';
@@ -56,7 +57,8 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
   writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), adapter);
   // Beside it, the PEFT export, as a trained Voice has.
   writePeftAdapter(path.join(outDir, PEFT_FOLDER), adapter, runtime.hparams, platform.engine.model().name);
-  return insertReadyVoice(ctx, userId, id, name);
+  // Trained on this server's base model, and recorded so, as a training records it.
+  return insertReadyVoice(ctx, userId, id, name, recordedBase(await platform.baseModel.identity()));
 }
 
 /** A registered owner with a quick Voice, woken; `status` is what the wake call answered. */
@@ -76,11 +78,17 @@ export async function copyVoice(ctx: TestContext, userId: string, source: VoiceR
   const outDir = storage.localPath(adapterFolderKey(id));
   mkdirSync(outDir, { recursive: true });
   copyFileSync(storage.localPath(source.adapterKey), path.join(outDir, 'voice-quick.gguf'));
-  return insertReadyVoice(ctx, userId, id, name);
+  return insertReadyVoice(ctx, userId, id, name, carriedBase(source));
 }
 
 /** The row of a ready Voice whose adapter is already in its folder; the owner reaches training_started, as creating one would. */
-async function insertReadyVoice(ctx: TestContext, userId: string, id: string, name: string): Promise<VoiceRow> {
+async function insertReadyVoice(
+  ctx: TestContext,
+  userId: string,
+  id: string,
+  name: string,
+  base: VoiceBaseColumns,
+): Promise<VoiceRow> {
   const [row] = await ctx.database.db
     .insert(voices)
     .values({
@@ -90,6 +98,7 @@ async function insertReadyVoice(ctx: TestContext, userId: string, id: string, na
       status: 'ready',
       progress: 100,
       adapterKey: `${adapterFolderKey(id)}/voice-quick.gguf`,
+      ...base,
     })
     .returning();
   await reachTrainingStarted(ctx, userId);

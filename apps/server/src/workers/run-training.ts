@@ -1,7 +1,8 @@
 // Runs one training: the Voice is marked training, its writing is read back, the engine trains
 // (from the last checkpoint when an earlier run left one in the work folder) and the Voice ends
 // ready with its adapter and evaluation. The caller holds the lease and settles any other ending
-// (stopped, deleted, failed).
+// (stopped, deleted, failed). The Voice records the base model it is trained on, when the run
+// starts and when it ends (decision 31): a Voice wakes only on that model.
 import path from 'node:path';
 import { trainVoice, type VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
@@ -9,6 +10,7 @@ import type { VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { Notices } from '../services/notices.js';
+import { recordedBase } from '../services/voice-base-model.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { adapterFolderKey, readUploads, uploadsKey, workKey } from '../storage/voice-files.js';
 import { progressSaver } from './training-progress.js';
@@ -37,13 +39,19 @@ export interface TrainingRun {
 
 export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: AbortSignal): Promise<void> {
   const { voices, storage } = run;
+  const base = recordedBase(await run.engine.identity());
+  // A run resumed by a worker on another base model starts over: the checkpoint and the cached
+  // pairs in the work folder are the other model's.
+  const otherBase = voice.baseModelState === 'recorded' && voice.baseModelSha256 !== base.baseModelSha256;
+  if (otherBase) await storage.remove(workKey(voice.id));
   const started = await voices.transition(voice.id, ['pending', 'training'], {
     status: 'training',
     stage: 'extract',
     // A resumed run measures its own pace again.
     estimatedDoneAt: null,
     leaseUntil: run.leaseUntil(),
-    statusMessage: voice.status === 'training' ? 'Resuming where it left off' : 'Starting',
+    statusMessage: voice.status === 'training' && !otherBase ? 'Resuming where it left off' : 'Starting',
+    ...base,
   });
   if (!started) throw new VoiceGone();
   const engine = await run.engine.get();
@@ -80,6 +88,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     adapterKey: `${adapterFolderKey(voice.id)}/${path.basename(trained.adapterPath)}`,
     evaluation: trained.evaluation,
     characters: trained.characters,
+    ...base,
   });
   if (!finished) throw new VoiceGone();
   // Once: only the run that moved the Voice from training to ready gets here.

@@ -2,6 +2,7 @@
 // The server enforces them on upload; the browser checks the same definitions as you type.
 import { z } from 'zod';
 import { ID_PATTERN } from '../constants.js';
+import { voiceBaseModelSchema } from '../voice-base-model.js';
 import { stripNul } from './text.js';
 
 export const VOICE_NAME_MAX = 100;
@@ -138,6 +139,11 @@ export const voiceSchema = z.object({
   isOwner: z.boolean().optional(),
   /** Whether the caller may download it as a package (the owner of a trained Voice that is not a fork). */
   canDownload: z.boolean().optional(),
+  /**
+   * The base model the Voice was trained on, and whether this server runs it (decision 31): a
+   * Voice wakes only on its own. Null until its training starts.
+   */
+  baseModel: voiceBaseModelSchema.nullable().optional(),
 });
 export type Voice = z.infer<typeof voiceSchema>;
 

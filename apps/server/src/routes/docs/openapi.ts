@@ -31,6 +31,7 @@ import {
   MAX_TOTAL_UPLOAD_BYTES,
   newInteractiveState,
   VOICE_FILE_EXTENSIONS,
+  voiceBaseModelSchema,
   voiceSchema,
 } from '@ownvoice/shared';
 import type { FastifyInstance, FastifySchema } from 'fastify';
@@ -143,8 +144,29 @@ describeFields(
     isOwner: 'Whether it is the caller’s own.',
     canDownload:
       'Whether the caller may download it as a package to use elsewhere (its owner, once trained; never a fork).',
+    baseModel:
+      'The base model it was trained on, and whether this server runs it: a Voice wakes only on its own. Null until its training starts.',
   },
   { id: 'Voice', description: 'A Voice: a model of one person’s writing.' },
+);
+
+describeFields(
+  voiceBaseModelSchema,
+  {
+    state:
+      '`recorded`: known by its file’s SHA-256, from its training (or the Voice or package it came from); `unknown`: trained before OwnVoice recorded it.',
+    name: 'As OWNVOICE_BASE_MODEL names it: tiny, smollm2-135m, an hf: URI, a file name. Null when unknown.',
+    file: 'The model file’s name. For an unknown base, the file its adapter’s own files name, when they do.',
+    sha256: 'The SHA-256 of the model file; null when unknown.',
+    bytes: 'The model file’s size in bytes; null when unknown.',
+    onThisServer:
+      '`same`: this server runs it; `other`: it runs another, so the Voice will not wake here (409 BASE_MODEL_MISMATCH); `unknown`: not recorded, or this server’s model not ready yet (an unknown base wakes, with a warning).',
+    serverModel: 'The base model this server runs, as OWNVOICE_BASE_MODEL names it; null while it is not ready.',
+  },
+  {
+    id: 'VoiceBaseModel',
+    description: 'The base model a Voice was trained on (a LoRA adapter works only on its own).',
+  },
 );
 
 describeFields(voiceIdParams, { id: 'The Voice’s id (`_id` in GET /api/loras).' });

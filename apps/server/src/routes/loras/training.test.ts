@@ -1,6 +1,7 @@
 // A whole Voice life on the tiny house model: upload, training through the job queue by the
-// in-process worker, progress, evaluation, the "ready" mail through a real SMTP server; waking, metered awake time, sleeping (asked, idle,
-// out of hours); publishing and forking; deleting an awake Voice. Then a training that fails.
+// in-process worker, progress, evaluation, the base model it was trained on, the "ready" mail
+// through a real SMTP server; waking, metered awake time, sleeping (asked, idle, out of hours);
+// publishing and forking; deleting an awake Voice. Then a training that fails.
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -88,6 +89,19 @@ describe('training through the queue', () => {
     expect(heldOut.voicePerplexity).toBeLessThan(heldOut.basePerplexity);
     expect(style.samples).toBeGreaterThan(0);
     expect(samples.length).toBeGreaterThan(0);
+  });
+
+  it('records the base model it was trained on (decision 31), by the SHA-256 of its file', async () => {
+    const base = await ctx.app.platform.baseModel.identity();
+    expect(voice.baseModel).toEqual({
+      state: 'recorded',
+      name: 'tiny',
+      file: 'ownvoice-tiny.gguf',
+      sha256: base.sha256,
+      bytes: base.bytes,
+      onThisServer: 'same',
+      serverModel: 'tiny',
+    });
   });
 
   it('tells the owner once by e-mail that their Voice is ready, with its page', async () => {

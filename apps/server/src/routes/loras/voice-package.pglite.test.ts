@@ -1,5 +1,5 @@
 // A Voice taken home and brought into another OwnVoice: the owner downloads a .zip holding the
-// adapter as GGUF and PEFT, a manifest (the base model by SHA-256, training settings, the
+// adapter as GGUF and PEFT, a manifest (the Voice's base model by SHA-256, training settings, the
 // evaluation's figures without its quotes), a Modelfile and a README; nobody else may, nor the
 // owner of a fork. A second server on an empty data folder imports it without training, and the
 // imported Voice converts a text to exactly what the first one wrote; a package for another base
@@ -74,7 +74,9 @@ describe('GET /api/loras/:id/package', () => {
     );
     const read = (name: string) => (archive.file(name) as JSZip.JSZipObject).async('nodebuffer');
     const manifest = voicePackageManifestSchema.parse(JSON.parse((await read('manifest.json')).toString()));
+    // The Voice's own base model, as its training recorded it.
     expect(manifest.baseModel).toEqual({
+      name: 'tiny',
       file: 'ownvoice-tiny.gguf',
       sha256: sha256(readFileSync(HOUSE_MODEL_PATH)),
       bytes: readFileSync(HOUSE_MODEL_PATH).length,
@@ -124,6 +126,16 @@ describe('POST /api/loras/import', () => {
     const res = await importZip(person, zip);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ name: 'Quick', status: 'ready', isPublic: false });
+    // It keeps the package's base model (this server's too, by its SHA-256).
+    expect(res.json().baseModel).toEqual({
+      state: 'recorded',
+      name: 'tiny',
+      file: 'ownvoice-tiny.gguf',
+      sha256: sha256(readFileSync(HOUSE_MODEL_PATH)),
+      bytes: readFileSync(HOUSE_MODEL_PATH).length,
+      onThisServer: 'same',
+      serverModel: 'tiny',
+    });
     const imported: string = res.json()._id;
     expect((await person.post(`/api/loras/${imported}/activate`)).json().status).toBe('active');
 

@@ -1,5 +1,6 @@
-// /dashboard/loras/:id: one Voice's facts and how well it writes like its author, and its
-// owner's download of it.
+// /dashboard/loras/:id: one Voice's facts (the base model it was trained on among them, with a
+// notice when this server runs another) and how well it writes like its author, and its owner's
+// download of it.
 import { Button, Card, Center, Code, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import { IconArrowLeft, IconProgress } from '@tabler/icons-react';
@@ -16,6 +17,7 @@ import { useVoice } from '../hooks/use-voice';
 import { isTrainingStatus } from '../training-status';
 import { DownloadVoiceButton } from './DownloadVoiceButton';
 import { EvaluationSamples } from './EvaluationSamples';
+import { BaseModelFact, BaseModelNotice } from './VoiceBaseModel';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -39,6 +41,9 @@ function VoiceFacts({ voice }: { voice: Voice }) {
         </Fact>
         <Fact label="Trained on">
           {voice.characters != null ? `${formatCount(voice.characters)} characters` : 'Not recorded'}
+        </Fact>
+        <Fact label="Base model">
+          <BaseModelFact baseModel={voice.baseModel} />
         </Fact>
         <Fact label="Created">{formatDate(voice.createdAt)}</Fact>
         <Fact label="Visibility">{voice.isPublic ? 'Public' : 'Private'}</Fact>
@@ -95,6 +100,7 @@ function EvaluationSection({ voice }: { voice: Voice }) {
 function VoiceDetails({ voice }: { voice: Voice }) {
   return (
     <Stack gap="lg">
+      <BaseModelNotice baseModel={voice.baseModel} />
       <VoiceFacts voice={voice} />
       <EvaluationSection voice={voice} />
     </Stack>
