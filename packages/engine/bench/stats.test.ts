@@ -50,6 +50,13 @@ describe('measureInterleaved', () => {
       ),
     ).rejects.toThrow(/differ/);
   });
+
+  it('takes fewer rounds only when asked to, and never none', async () => {
+    const run = async () => 4;
+    const once = await measureInterleaved([{ name: 'a', run }], 1, { minRounds: 1 });
+    expect(once.a).toMatchObject({ samples: [4], median: 4, relativeSpread: 0 });
+    await expect(measureInterleaved([{ name: 'a', run }], 0, { minRounds: 0 })).rejects.toThrow(/1 rounds/);
+  });
 });
 
 describe('ratio', () => {

@@ -1,6 +1,8 @@
-// A whole Voice, end to end, as a person waits for it: trainVoice on 40,000 characters of one
-// author on a SmolLM2-135M-shaped model (random weights) with a realistic tokenizer, timing each
-// stage from trainVoice's own progress events. Not a test: the figures depend on the machine.
+// A whole Voice, end to end, as a person waits for it: trainVoice on some writing on a model,
+// timing each stage from trainVoice's own progress events (measureWholeVoice). The bench's
+// section 4 runs it on 40,000 characters of one author on a SmolLM2-135M-shaped model (random
+// weights) with a realistic tokenizer, built here; section 6 on the real SmolLM2-135M-Instruct
+// (real-model.ts). Not a test: the figures depend on the machine.
 //
 // The tokenizer is a byte-level BPE trained on the corpus without the Voice's text, so that text
 // takes about as many tokens as under a real model's vocabulary; the vocabulary is padded to
@@ -23,7 +25,13 @@ import { GgmlType, ggmlTypeName } from '../src/gguf/types.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { type BpeVocabulary, trainBpe } from '../src/tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
-import { trainVoice, VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+import {
+  trainVoice,
+  VOICE_PRESETS,
+  VOICE_STAGES,
+  type VoicePreset,
+  type VoiceStage,
+} from '../src/voice/train-voice.js';
 
 /** SmolLM2-135M's shape (random weights): 30 layers, 576 wide, 9 heads / 3 kv heads, 49152 tokens. */
 export const SMOLLM2_135M: ModelHparams = {
@@ -120,6 +128,18 @@ function benchModelOf(dir: string, name: string, shape: ModelHparams, log: (l: s
 export const benchModel = (dir: string, log: (l: string) => void = () => {}): string =>
   benchModelOf(dir, 'smollm2-135m-shape', SMOLLM2_135M, log);
 
+/** A model a whole Voice is trained on: its file, and the name its PEFT export records. */
+export interface WholeVoiceModel {
+  path: string;
+  name: string;
+}
+
+/** The bench model at SmolLM2-135M's shape, as measureWholeVoice takes it. */
+export const benchVoiceModel = (dir: string, log: (l: string) => void = () => {}): WholeVoiceModel => ({
+  path: benchModel(dir, log),
+  name: 'smollm2-135m-shape',
+});
+
 /** The bench model at 360M's shape, the default model's: how much slower each stage runs there. */
 export const benchModel360 = (dir: string, log: (l: string) => void = () => {}): string =>
   benchModelOf(dir, 'smollm2-360m-shape', SMOLLM2_360M, log);
@@ -134,18 +154,29 @@ export interface WholeVoiceResult {
   trainPairs: number;
   /** Tokens per character of the Voice's text under the model's tokenizer (about 0.25 for English). */
   tokensPerChar?: number;
+  /** The finished Voice's adapter, when it was kept (keepVoiceIn). */
+  adapterPath?: string;
 }
 
-export async function measureWholeVoice(opts: {
+export interface WholeVoiceRun {
+  model: WholeVoiceModel;
+  /** The writing the Voice learns from. */
+  text: string;
+  preset: VoicePreset;
   threads: number;
-  /** Holds the bench model (built there once) and each run's files (removed after it). */
+  /** Each run's files go in a folder made here, removed after the run. */
   workDir: string;
+  /** Where the finished Voice goes and stays (say, to rewrite with it next); removed with the run when absent. */
+  keepVoiceIn?: string;
   log?: (l: string) => void;
-}): Promise<WholeVoiceResult> {
+}
+
+/** One whole Voice from `text` on `model`, as trainVoice builds it for a person, each stage timed. */
+export async function measureWholeVoice(opts: WholeVoiceRun): Promise<WholeVoiceResult> {
   const log = opts.log ?? (() => {});
-  const modelPath = benchModel(opts.workDir, log);
-  const { voice } = voiceText();
-  const engine = await VoiceEngine.start({ modelPath, threads: opts.threads });
+  const { model, text: voice } = opts;
+  const engine = await VoiceEngine.start({ modelPath: model.path, threads: opts.threads });
+  mkdirSync(opts.workDir, { recursive: true });
   const runDir = mkdtempSync(path.join(opts.workDir, 'voice-'));
   try {
     const tokensPerChar = engine.runtime.tokenize(voice).length / voice.length;
@@ -156,12 +187,12 @@ export async function measureWholeVoice(opts: {
     const started = performance.now();
     const trained = await trainVoice({
       engine,
-      baseModelPath: modelPath,
-      baseModelName: 'smollm2-135m-shape',
+      baseModelPath: model.path,
+      baseModelName: model.name,
       files: [{ name: 'writing.txt', data: Buffer.from(voice) }],
-      preset: VOICE_PRESETS.standard,
+      preset: opts.preset,
       workDir: path.join(runDir, 'work'),
-      outDir: path.join(runDir, 'out'),
+      outDir: opts.keepVoiceIn ?? path.join(runDir, 'out'),
       version: 'v1',
       threads: opts.threads,
       onProgress: (p) => lastSeen.set(p.stage, { at: performance.now(), message: p.message }),
@@ -185,6 +216,7 @@ export async function measureWholeVoice(opts: {
       passages: trained.trainPairs + trained.heldOut.length,
       trainPairs: trained.trainPairs,
       tokensPerChar,
+      ...(opts.keepVoiceIn ? { adapterPath: trained.adapterPath } : {}),
     };
   } finally {
     await engine.dispose();
@@ -194,6 +226,14 @@ export async function measureWholeVoice(opts: {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--once')) {
   const threads = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? cpus().length);
-  const result = await measureWholeVoice({ threads, workDir: BENCH_MODEL_DIR, log: (l) => console.log(l) });
+  const log = (l: string) => console.log(l);
+  const result = await measureWholeVoice({
+    model: benchVoiceModel(BENCH_MODEL_DIR, log),
+    text: voiceText().voice,
+    preset: VOICE_PRESETS.standard,
+    threads,
+    workDir: BENCH_MODEL_DIR,
+    log,
+  });
   console.log(JSON.stringify(result, null, 2));
 }
