@@ -12,7 +12,7 @@ import type { TextGenerator } from '../src/runtime/text-generator.js';
 import type { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { REAL_MODEL, REAL_MODEL_CACHE } from '../src/test/real-model.js';
 import { rewriteText } from '../src/voice/rewrite.js';
-import { VOICE_PRESETS, type VoicePreset } from '../src/voice/train-voice.js';
+import { presetNameFor, VOICE_PRESETS, type VoicePreset, type VoicePresetName } from '../src/voice/train-voice.js';
 import type { WholeVoiceModel } from './whole-voice.js';
 
 /** Neutral paragraphs in the text Convert rewrites: about 900 characters, one chunk at the standard preset. */
@@ -28,14 +28,9 @@ export async function realBaseModel(log: (l: string) => void): Promise<WholeVoic
   return { path: file, name: path.basename(file, '.gguf') };
 }
 
-/**
- * The preset the product trains a Voice with on `modelPath`: tiny on the house model, standard on
- * any other. The server (presetFor in apps/server/src/engine/engine-host.ts) and the CLI (presetOf)
- * pick so, each with a setting that may override it; the engine exports no picker the bench could
- * call, so the rule is repeated here and the preset itself read from VOICE_PRESETS.
- */
-export function productPreset(modelPath: string): { name: keyof typeof VOICE_PRESETS; preset: VoicePreset } {
-  const name = modelPath === HOUSE_MODEL_PATH ? 'tiny' : 'standard';
+/** The preset the product trains a Voice with on `modelPath` (presetNameFor, as the server picks it). */
+export function productPreset(modelPath: string): { name: VoicePresetName; preset: VoicePreset } {
+  const name = presetNameFor(modelPath === HOUSE_MODEL_PATH, process.env.OWNVOICE_TRAIN_PRESET);
   return { name, preset: VOICE_PRESETS[name] };
 }
 

@@ -2,7 +2,7 @@
 // model is found, for building a Voice's training pairs and evaluating it. Awake Voices do not
 // run here: they live on inference endpoints (inference/inference-host.ts).
 import path from 'node:path';
-import { VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
+import { presetNameFor, VOICE_PRESETS, VoiceEngine, type VoicePreset } from '@ownvoice/engine';
 import { errors } from '../errors.js';
 import type { BaseModelIdentity, BaseModelService } from './base-model.service.js';
 
@@ -16,7 +16,7 @@ export interface BaseModelInfo {
 
 /** The training preset, and with it the passage (and Convert chunk) size, for a base model. */
 export const presetFor = (model: BaseModelInfo, configured: 'tiny' | 'standard' | undefined): VoicePreset =>
-  VOICE_PRESETS[configured ?? (model.isHouse ? 'tiny' : 'standard')];
+  VOICE_PRESETS[presetNameFor(model.isHouse, configured)];
 
 /** The base model, or the engine-unavailable error while it is still being found. */
 export function baseModelInfo(baseModel: BaseModelService): BaseModelInfo {

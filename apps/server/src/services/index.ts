@@ -1,6 +1,6 @@
 // The composition root of the domain: repositories over one database, services over them.
 
-import { REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
+import { presetNameFor, REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AccountLock } from '../db/account-lock.js';
@@ -301,7 +301,7 @@ export function createServices(
     voiceChat: new VoiceChatService(voicesRepo, content, runtime.inference),
     voicePackages: new VoicePackageService(db, voicesRepo, usersRepo, users, storage, clock, {
       baseModel: () => serverBaseModel.identity(),
-      preset: () => config.training.preset ?? (runtime.baseModel.status.source === 'house' ? 'tiny' : 'standard'),
+      preset: () => presetNameFor(runtime.baseModel.status.source === 'house', config.training.preset),
       checkAdapter: (file) => runtime.baseModel.checkAdapter(file),
     }),
     serverBaseModel,

@@ -16,7 +16,7 @@ import { buildHouseModel } from '../house-model/build.js';
 import { formatHarness, runHarness } from '../house-model/harness.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { rewriteText } from '../voice/rewrite.js';
-import { trainVoice, VOICE_PRESETS, type VoicePreset } from '../voice/train-voice.js';
+import { presetNameFor, trainVoice, VOICE_PRESETS, type VoicePreset } from '../voice/train-voice.js';
 import { formatSeconds, progressBar } from './progress-bar.js';
 
 const USAGE = `usage: ownvoice-engine <command> [options]
@@ -51,12 +51,13 @@ async function openEngine(base: string | undefined, dataDir: string | undefined,
   return { engine: await VoiceEngine.start({ modelPath: resolved.path, ...(threads ? { threads } : {}) }), resolved };
 }
 
-/** The preset asked for, else $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard. */
+/** The preset asked for, else $OWNVOICE_TRAIN_PRESET, else the one for the model (presetNameFor). */
 function presetOf(asked: string | undefined, source: string): VoicePreset {
-  const name = asked ?? process.env.OWNVOICE_TRAIN_PRESET ?? (source === 'house' ? 'tiny' : 'standard');
-  const preset = VOICE_PRESETS[name as keyof typeof VOICE_PRESETS];
-  if (!preset) throw new UsageError(`unknown preset ${name}; use tiny or standard`);
-  return preset;
+  try {
+    return VOICE_PRESETS[presetNameFor(source === 'house', asked ?? process.env.OWNVOICE_TRAIN_PRESET)];
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**

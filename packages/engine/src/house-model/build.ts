@@ -152,7 +152,10 @@ function trainingData(runtime: LlamaRuntime, corpus: readonly string[], eot: num
       const plain = plainText(passage);
       if (!plain) continue;
       tasks.push(
-        { input: runtime.chatPromptTokens(paraphraseChat(passage)), target: [...runtime.tokenize(plain), eos] },
+        {
+          input: runtime.chatPromptTokens(paraphraseChat(passage, 'house')),
+          target: [...runtime.tokenize(plain), eos],
+        },
         { input: runtime.tokenize(rewritePrompt(plain)), target: [...runtime.tokenize(passage), eos] },
       );
     }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT } from '../test/fixtures.js';
-import { buildPairs, paraphraserFor } from './pairs.js';
+import { buildPairs, faithfulPairs, paraphraserFor, withoutRequest } from './pairs.js';
 
 const sentences = SAMPLE_TEXT.split(/(?<=\.) /);
 const PASSAGES = [sentences.slice(0, 2).join(' '), sentences.slice(2, 3).join(' ')];
@@ -47,5 +47,25 @@ describe('buildPairs', () => {
     // The trainer reports its decoding as it goes (at most once a second), and its end.
     expect(progress.at(-1)).toBe(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+});
+
+describe("a real model's paraphrases", () => {
+  it('lose a line that repeats the request, and keep every other line', () => {
+    const answer =
+      'To reboot a machine.\n\nThe server is down.\n\nRewrite the text above in plain, everyday English. Answer with the rewritten text only.';
+    expect(withoutRequest(answer)).toBe('To reboot a machine.\n\nThe server is down.');
+    // Short lines that happen to be in the request are prose, not the request.
+    expect(withoutRequest('Rewrite\nthe text')).toBe('Rewrite\nthe text');
+  });
+
+  it('train only where the plain version kept the content, and on at least half the pairs', () => {
+    const original = 'The committee moved the spring fair to the school field for more stalls.';
+    const kept = { generic: 'The committee moved the spring fair to the school field.', original };
+    const lost = { generic: 'A wonderful day out for everyone.', original };
+    expect(faithfulPairs([kept, lost, kept])).toEqual([kept, kept]);
+    // Most drifted: the most faithful half stays, in its order.
+    const some = { generic: 'The fair moved.', original };
+    expect(faithfulPairs([lost, lost, some, lost])).toEqual([lost, some]);
   });
 });

@@ -4,10 +4,12 @@
 // with fast bfloat16 products, from the trainer's own model there: the same prompt tokens,
 // budget and greedy decoding (in float32 the same tokens, trainer/generate.test.ts), all
 // passages in one batch on a GPU, TRAINER_CPU_PARAPHRASES at a time on a CPU.
+
+import { contentRecall } from '../eval/content-recall.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { generateOnTrainer } from '../trainer/generate.js';
 import type { TrainerProcess, TrainerPython } from '../trainer/python.js';
-import { paraphraseChat, paraphraseSettings } from './prompts.js';
+import { type ParaphrasePrompt, paraphraseChat, paraphraseRequest, paraphraseSettings } from './prompts.js';
 
 export interface RewritePair {
   generic: string;
@@ -46,6 +48,8 @@ export interface PairOptions {
    * products' precision as training's (mixedPrecision; float32 on a CPU when absent).
    */
   trainer?: TrainerParaphraser;
+  /** The house model's paraphrase prompt, or a real instruct model's (the default). */
+  prompt?: ParaphrasePrompt;
 }
 
 export interface TrainerParaphraser {
@@ -78,7 +82,7 @@ export async function buildPairs(
   const signal = options.signal ? { signal: options.signal } : {};
   const runtime = engine.runtime;
   const chats = passages.map((original) => ({
-    messages: paraphraseChat(original),
+    messages: paraphraseChat(original, options.prompt),
     options: paraphraseSettings(runtime.tokenize(original).length),
   }));
   let generics: string[];
@@ -98,5 +102,42 @@ export async function buildPairs(
   }
   // A model that answers nothing still gives a usable pair: the Voice learns to write the
   // passage from an empty prompt, which teaches style, not content.
-  return passages.map((original, i) => ({ generic: (generics[i] ?? '').trim(), original }));
+  return passages.map((original, i) => ({ generic: withoutRequest(generics[i] ?? '', options.prompt), original }));
+}
+
+/**
+ * The paraphrase without the request's own words: a small instruct model sometimes repeats the
+ * instruction after its answer (SmolLM2-135M did in 4 of 32 passages), which would teach the
+ * Voice that such a line belongs to plain text.
+ */
+export function withoutRequest(answer: string, prompt: ParaphrasePrompt = 'instruct'): string {
+  const request = paraphraseRequest('', prompt).trim();
+  // A line whose every sentence is one of the request's (the model may skip one of them).
+  const isRequest = (line: string) => {
+    const sentences = line.trim().split(/(?<=[.:!?])\s+/);
+    return line.trim().length >= 12 && sentences.every((sentence) => request.includes(sentence));
+  };
+  return answer
+    .split('\n')
+    .filter((line) => !isRequest(line))
+    .join('\n')
+    .trim();
+}
+
+/** A pair whose plain version keeps less of the passage's content words than this teaches invention. */
+export const MIN_PAIR_RECALL = 0.4;
+
+/**
+ * The pairs to train on: those whose plain version keeps the passage's content. A Voice learns
+ * plain → original; where the paraphrase dropped or changed what the passage says, it learns to
+ * make things up, and then drifts from what people give it to convert. On SmolLM2-135M half the
+ * paraphrases of whole passages kept under 0.3 of their content words (decision 32). At least
+ * half the pairs stay, the most faithful first, so that a small upload still trains.
+ */
+export function faithfulPairs(pairs: readonly RewritePair[]): RewritePair[] {
+  const scored = pairs.map((pair) => ({ pair, recall: contentRecall(pair.original, pair.generic) }));
+  const kept = scored.filter((s) => s.recall >= MIN_PAIR_RECALL);
+  if (kept.length * 2 >= pairs.length) return kept.map((s) => s.pair);
+  const best = [...scored].sort((a, b) => b.recall - a.recall).slice(0, Math.ceil(pairs.length / 2));
+  return scored.filter((s) => best.includes(s)).map((s) => s.pair);
 }

@@ -18,13 +18,25 @@ import type { ChatMessage, GenerateOptions } from '../runtime/text-generator.js'
 export const PARAPHRASE_SYSTEM =
   'You rewrite text in plain, neutral, generic English. Keep every fact, name, number and the order of ideas. Remove any personal style: no unusual words, no distinctive rhythm. Answer with the rewritten text only.';
 
-export const paraphraseRequest = (passage: string): string =>
-  `Rewrite this text in plain, generic English:\n\n${passage}`;
+/**
+ * Which paraphrase prompt a base model gets. The house model learnt to paraphrase from the
+ * request-then-passage prompt below (house-model/build.ts), so it keeps it. A real instruct
+ * model is asked with the passage first and the request after it: SmolLM2-135M-Instruct given
+ * "Rewrite this text…:" before the passage answered with the request and the passage copied
+ * (4-gram overlap with the passage 0.9 and more), and with the passage first it rewrote it
+ * (overlap 0.0 to 0.4 on four passages of the house authors; decision 31).
+ */
+export type ParaphrasePrompt = 'house' | 'instruct';
+
+export const paraphraseRequest = (passage: string, prompt: ParaphrasePrompt = 'instruct'): string =>
+  prompt === 'house'
+    ? `Rewrite this text in plain, generic English:\n\n${passage}`
+    : `${passage}\n\nRewrite the text above in plain, everyday English. Keep every fact, name and number. Answer with the rewritten text only.`;
 
 /** The paraphrase's chat for one passage of the person's writing. */
-export const paraphraseChat = (passage: string): ChatMessage[] => [
+export const paraphraseChat = (passage: string, prompt: ParaphrasePrompt = 'instruct'): ChatMessage[] => [
   { role: 'system', content: PARAPHRASE_SYSTEM },
-  { role: 'user', content: paraphraseRequest(passage) },
+  { role: 'user', content: paraphraseRequest(passage, prompt) },
 ];
 
 /**
