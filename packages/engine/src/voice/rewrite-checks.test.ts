@@ -34,6 +34,14 @@ describe('judgeRewrite', () => {
     expect(judgeRewrite(original, `${original} ${original} ${original.split(' ').reverse().join(' ')}`).ok).toBe(false);
   });
 
+  it('rejects a short piece rewritten into a sentence of its own', () => {
+    expect(judgeRewrite('Moving day', 'The day before yesterday was a very different story. The first thing')).toEqual({
+      ok: false,
+      reason: 'it was much longer than the original',
+    });
+    expect(judgeRewrite('Moving day', 'The day we move').ok).toBe(true);
+  });
+
   it('rejects output that runs into the next chunk or into the prompt format', () => {
     const next = 'Parking will be on the playground, and the gates open at nine.';
     expect(judgeRewrite(original, `The committee moved the fair to the field. ${next}`, next)).toEqual({

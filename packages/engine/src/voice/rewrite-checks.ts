@@ -48,9 +48,24 @@ export function judgeRewrite(original: string, rewritten: string, nextOriginal?:
     const ratio = out.length / length;
     if (ratio < MIN_LENGTH_RATIO) return { ok: false, reason: 'it was much shorter than the original' };
     if (ratio > MAX_LENGTH_RATIO) return { ok: false, reason: 'it was much longer than the original' };
+  } else if (words(out).length > SHORT_MAX_WORDS(words(original).length)) {
+    return { ok: false, reason: 'it was much longer than the original' };
   }
   return { ok: true };
 }
+
+/**
+ * Most words a rewrite of a short piece (a heading, a brief list item) may have. A real model's
+ * Voice learnt on paragraphs wrote a sentence of its own for the two-word heading "Moving day"
+ * ("The day before yesterday was a very different story. The first thing…").
+ */
+const SHORT_MAX_WORDS = (originalWords: number) => 2 * originalWords + 3;
+
+/**
+ * Whether a piece is short enough that, where no rewrite of it passes, it keeps its own words
+ * rather than failing its chunk: a heading or a brief item says little of anyone's style.
+ */
+export const isShortPiece = (original: string): boolean => original.trim().length < MIN_CHARS_FOR_RATIO;
 
 /** A line's markdown block prefix: indentation, quote markers, a heading's hashes, a list marker. */
 const BLOCK_PREFIX = /^\s*(?:>\s?)*(?:#{1,6}\s|[-*+]\s(?:\[[ xX]\]\s)?|\d+[.)]\s)?/;

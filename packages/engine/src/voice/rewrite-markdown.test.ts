@@ -170,10 +170,24 @@ describe('rewriteText on markdown, with a fake model', () => {
   it('ends a chunk of markdown with its error marker when a piece runs out of attempts', async () => {
     const model = new FakeModel((plain) => plain);
     const judge = (original: string) =>
-      original === 'two pairs of boots' ? ({ ok: false, reason: 'forced' } as const) : ({ ok: true } as const);
+      original.startsWith('Bring') ? ({ ok: false, reason: 'forced' } as const) : ({ ok: true } as const);
     const events = await collect(rewriteText(model, DOC, { maxChars: 1000, maxAttempts: 2, judge }));
     expect(events.at(-1)).toEqual({ type: 'chunk', chunkIndex: 0, text: chunkErrorMarker(0, 'forced') });
     expect(streamed(events)).toEqual([chunkErrorMarker(0, 'forced')]);
+  });
+
+  it('keeps the words of a heading or a brief item that runs out of attempts, and goes on', async () => {
+    const model = new FakeModel(withSynonyms);
+    const judge = (original: string) =>
+      original === 'Packing for the hills' || original === 'two pairs of boots'
+        ? ({ ok: false, reason: 'forced' } as const)
+        : ({ ok: true } as const);
+    const events = await collect(rewriteText(model, DOC, { maxChars: 1000, maxAttempts: 2, judge }));
+    const [text] = streamed(events);
+    expect(text).toContain('# Packing for the hills\n');
+    expect(text).toContain('- two pairs of boots\n');
+    expect(text).toContain('Pack a **warm coat** and study');
+    expect(text).not.toContain('[Error converting');
   });
 
   it('rewrites plain text exactly as before: each chunk whole, as the model writes it', async () => {

@@ -27,7 +27,7 @@ import type { TextGenerator } from '../runtime/text-generator.js';
 import { textDeltas } from './deltas.js';
 import { type ChunkPart, type PieceWriter, type ProsePiece, planChunks } from './markdown-structure.js';
 import { rewritePrompt } from './prompts.js';
-import { judgeRewrite, type RewriteVerdict } from './rewrite-checks.js';
+import { isShortPiece, judgeRewrite, type RewriteVerdict } from './rewrite-checks.js';
 
 /** Greedy decoding loops on small models; a mild penalty keeps rewrites readable. */
 export const REWRITE_REPEAT_PENALTY = 1.3;
@@ -70,7 +70,8 @@ export async function* rewriteText(
     baseText: text,
   };
   // In a text without markdown, a chunk is one piece, its own text, streamed as the model writes it.
-  const plans = planChunks(text, chunks) ?? chunks.map((c) => [{ plain: c.text, writer: () => AS_WRITTEN }]);
+  const markdown = planChunks(text, chunks);
+  const plans = markdown ?? chunks.map((c) => [{ plain: c.text, writer: () => AS_WRITTEN }]);
   // Everything the model rewrites, in order: the judge checks each rewrite against the next one.
   const pieces = plans.flat().filter((p): p is ProsePiece => typeof p !== 'string');
   const nextOf = new Map(pieces.map((p, i) => [p, pieces[i + 1]?.plain]));
@@ -82,7 +83,9 @@ export async function* rewriteText(
         yield { type: 'chunk', chunkIndex: chunk.index, text: part };
         continue;
       }
-      const written = yield* rewritePiece(model, chunk.index, part, nextOf.get(part), done, options);
+      // In markdown a heading or a brief item the Voice could not rewrite keeps its own words.
+      const keepShort = markdown !== null && isShortPiece(part.plain);
+      const written = yield* rewritePiece(model, chunk.index, part, nextOf.get(part), done, keepShort, options);
       if (written === null) break;
       done += written;
     }
@@ -91,9 +94,16 @@ export async function* rewriteText(
 
 const AS_WRITTEN: PieceWriter = { push: (delta) => delta, end: () => '' };
 
+/** A piece's own words, through its writer: what it reads as when the Voice leaves it as it is. */
+const asWritten = (piece: ProsePiece): string => {
+  const writer = piece.writer();
+  return writer.push(piece.plain) + writer.end();
+};
+
 /**
  * One piece's rewrite, attempt after attempt, as events of its chunk; `done` is the chunk's text
- * before it. Returns the piece's text, or null when attempts ran out (the chunk is then its marker).
+ * before it. Returns the piece's text, or null when attempts ran out (the chunk is then its marker),
+ * unless `keepShort`: then the piece keeps its own words.
  */
 async function* rewritePiece(
   model: TextGenerator,
@@ -101,6 +111,7 @@ async function* rewritePiece(
   piece: ProsePiece,
   nextPlain: string | undefined,
   done: string,
+  keepShort: boolean,
   { voiceId, maxAttempts = REWRITE_MAX_ATTEMPTS, judge = judgeRewrite, signal, variation = 0 }: RewriteOptions,
 ): AsyncGenerator<RewriteEvent, string | null> {
   const maxTokens = await rewriteBudget(model, piece.plain);
@@ -132,6 +143,12 @@ async function* rewritePiece(
       return out + text;
     }
     yield { type: 'chunk_reroll', chunkIndex, reason: verdict.reason };
+    if (attempt >= maxAttempts && keepShort) {
+      if (done) yield { type: 'chunk', chunkIndex, text: done };
+      const kept = asWritten(piece);
+      if (kept) yield { type: 'chunk', chunkIndex, text: kept };
+      return kept;
+    }
     if (attempt >= maxAttempts) {
       yield { type: 'chunk', chunkIndex, text: chunkErrorMarker(chunkIndex, verdict.reason) };
       return null;
