@@ -6,10 +6,9 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { contentRecall } from '../packages/engine/src/eval/content-recall';
 import { type SecondServer, startSecondServer } from './second-server';
-import { expect, logIn, prose, registerViaApi, screenshot, test } from './support';
+import { expect, logIn, pasteIntoEditor, prose, registerViaApi, screenshot, test } from './support';
 
 const REAL_MODEL =
   process.env.OWNVOICE_TEST_REAL_MODEL ??
@@ -43,16 +42,6 @@ const structure = (markdown: string) =>
 const proseOf = (markdown: string) => markdown.replace(/^(#{1,6} |- )/gm, '');
 
 let server: SecondServer;
-
-async function paste(page: Page, markdown: string) {
-  const editor = page.getByTestId('convert-editor');
-  await editor.click();
-  await editor.evaluate((element, text) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', text);
-    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, markdown);
-}
 
 test.describe
   .serial('A Voice on the real model', () => {
@@ -98,7 +87,7 @@ test.describe
       await expect(card).toHaveAttribute('data-status', 'active', { timeout: 60_000 });
       await card.getByRole('link', { name: 'Convert' }).click();
 
-      await paste(page, MARKDOWN);
+      await pasteIntoEditor(page, MARKDOWN);
       await expect(page.getByTestId('convert-editor').locator('ul > li')).toHaveCount(3);
       const sent = page.waitForRequest((request) => request.url().includes('/convert-stream'));
       await page.getByTestId('convert-submit').click();

@@ -276,3 +276,14 @@ export async function tabTo(page: Page, testId: string, { max = 40, back = false
   }
   throw new Error(`${testId} was not reached with the keyboard in ${max} presses`);
 }
+
+/** Pastes `text` into the Convert editor as a person pastes plain text (markdown becomes blocks). */
+export async function pasteIntoEditor(page: Page, text: string) {
+  const editor = page.getByTestId('convert-editor');
+  await editor.click();
+  await editor.evaluate((element, pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}

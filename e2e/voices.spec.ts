@@ -8,6 +8,7 @@ import {
   expect,
   logIn,
   mailTo,
+  pasteIntoEditor,
   payNowAtOnboarding,
   prose,
   quickTopUp,
@@ -275,12 +276,7 @@ test.describe
 
       // Markdown pasted as plain text arrives as headings and a list.
       const editor = page.getByTestId('convert-editor');
-      await editor.click();
-      await editor.evaluate((element, markdown) => {
-        const data = new DataTransfer();
-        data.setData('text/plain', markdown);
-        element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-      }, MARKDOWN);
+      await pasteIntoEditor(page, MARKDOWN);
       await expect(editor.locator('h1')).toHaveText('Spring fair');
       await expect(editor.locator('h2')).toHaveText('What changes');
       await expect(editor.locator('ul > li')).toHaveCount(3);

@@ -1,10 +1,15 @@
 // Finds the base model at start: the default is downloaded once into the data folder; when
 // it cannot be fetched the house model stands in, and both the log and the web app say so.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { adapterInfo, modelHparams, type ResolvedBaseModel, readGguf, resolveBaseModel } from '@ownvoice/engine';
+import {
+  adapterInfo,
+  modelHparams,
+  type ResolvedBaseModel,
+  readGguf,
+  resolveBaseModel,
+  sha256File,
+} from '@ownvoice/engine';
 import type { EngineStatus } from '@ownvoice/shared';
 
 export interface BaseModelIdentity {
@@ -14,18 +19,6 @@ export interface BaseModelIdentity {
   sha256: string;
   bytes: number;
   huggingFace: string | null;
-}
-
-async function hashFile(file: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  await pipeline(createReadStream(file), async (chunks: AsyncIterable<Buffer>) => {
-    for await (const chunk of chunks) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-  });
-  return { sha256: hash.digest('hex'), bytes };
 }
 
 export class BaseModelService {
@@ -64,11 +57,11 @@ export class BaseModelService {
   identity(): Promise<BaseModelIdentity> {
     const resolved = this.resolved;
     if (!resolved) return Promise.reject(new Error('the base model is not ready'));
-    this.hashed ??= hashFile(resolved.path).then(({ sha256, bytes }) => ({
+    this.hashed ??= sha256File(resolved.path).then((sha256) => ({
       name: resolved.name,
       file: path.basename(resolved.path),
       sha256,
-      bytes,
+      bytes: statSync(resolved.path).size,
       huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : (resolved.huggingFace ?? null),
     }));
     return this.hashed;

@@ -15,6 +15,7 @@ import type { DownloadProgress } from './progress.js';
 
 export const DEFAULT_BASE_MODEL = 'hf:bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0';
 
+export { PACKAGED_MODELS, type PackagedModel, PackagedModelError, SMOLLM2_135M, sha256File } from './packaged-model.js';
 export type { DownloadProgress } from './progress.js';
 
 export interface ResolvedBaseModel {
