@@ -21,6 +21,14 @@
 //      OWNVOICE_BENCH_RUNS (runs of a, rounds of b) and OWNVOICE_BENCH_CHARS (characters of the
 //      writing) make a short run that proves the code path, say RUNS=1 and CHARS=8000; below 3 runs
 //      or at another length its figures are printed but not judged against the target.
+//   7. the trainer on each PyTorch interpreter in OWNVOICE_BENCH_PYTHONS (comma-separated, the first
+//      the baseline; say Debian's /usr/bin/python3 and PyPI's torch in a virtualenv), interleaved on
+//      the real model (interpreters.ts): training tokens/s at the product's preset for it, and the
+//      pairs stage's paraphrases of a few passages on the trainer (its decoding tokens/s, and the
+//      whole run's seconds), each as a ratio to the first per round; and the install's cost, a note
+//      measured by hand. Without the variable the section says how to set it and skips.
+//      OWNVOICE_BENCH_ROUNDS rounds (default 3), OWNVOICE_BENCH_TRAIN_STEPS steps a sample (default
+//      3, the first untimed), OWNVOICE_BENCH_PASSAGES passages (default 4).
 // OWNVOICE_BENCH_THREADS (default: every core) and OWNVOICE_BENCH_ROUNDS (default 3 for training,
 // 5 for the rest; at least 3) make a smaller run; OWNVOICE_BENCH_SECTIONS (say "4" or "1,5") runs
 // only those sections (2 and 3 share their engine and run together).
@@ -41,9 +49,19 @@ import { splitPassages } from '../src/text/passages.js';
 import { tokenizerKv } from '../src/tokenizer/gguf-tokenizer.js';
 import { generateOnTrainer } from '../src/trainer/generate.js';
 import { findPython, runTrainer } from '../src/trainer/python.js';
-import { paraphraserFor, trainerDecoding } from '../src/voice/pairs.js';
+import { paraphraserFor, TRAINER_CPU_PARAPHRASES, trainerDecoding } from '../src/voice/pairs.js';
 import { paraphraseChat } from '../src/voice/prompts.js';
 import { VOICE_PRESETS, VOICE_STAGES, type VoiceStage } from '../src/voice/train-voice.js';
+import {
+  benchPythons,
+  generateSample,
+  PYPI_INSTALL_NOTE,
+  PYTHONS_HINT,
+  paraphraseWork,
+  probePythons,
+  pythonLabel,
+  trainSample,
+} from './interpreters.js';
 import {
   projectMoreWriting,
   projectOtherModel,
@@ -144,6 +162,7 @@ async function main() {
     if (runs(4)) await wholeVoice();
     if (runs(5)) await harness(dir);
     if (runs(6)) await realModel(dir);
+    if (runs(7)) await interpreters();
 
     console.log('\n| benchmark | result (median, min-max, samples) | target |\n|---|---|---|');
     for (const [what, value, target] of rows) console.log(`| ${what} | ${value} | ${target} |`);
@@ -388,6 +407,94 @@ async function convertWithAndWithout(
   } finally {
     await engine.dispose();
   }
+}
+
+/**
+ * The trainer on each interpreter of OWNVOICE_BENCH_PYTHONS, interleaved on the real model:
+ * training at the product's preset, then the pairs stage's paraphrases; every figure of an
+ * interpreter also as its ratio to the first's in the same round.
+ */
+async function interpreters() {
+  const pythons = benchPythons();
+  if (!pythons || pythons.length < 2) {
+    row('7. PyTorch interpreters', `skipped: ${PYTHONS_HINT}`);
+    return;
+  }
+  const steps = envInt('OWNVOICE_BENCH_TRAIN_STEPS') ?? 3;
+  const passages = envInt('OWNVOICE_BENCH_PASSAGES') ?? 4;
+  const model = await realBaseModel((l) => console.log(`    ${l}`));
+  const { name, preset } = productPreset(model.path);
+  const found = await probePythons(pythons);
+  const label = found.map(pythonLabel);
+  const base = label[0] as string;
+  console.log(
+    `7. The trainer on ${found.length} PyTorch interpreters, real ${model.name}, ${name} preset ` +
+      `(${trainRounds} rounds; training ${steps} steps of ${preset.batchSize} x ${preset.seqLen} tokens, ` +
+      `paraphrases of ${passages} passages)`,
+  );
+  const bf16 = new Map<string, boolean>();
+  const train = await measureInterleaved(
+    found.map((python, i) => ({
+      name: label[i] as string,
+      run: async () => {
+        const s = await trainSample(python, model.path, preset, steps, threads);
+        bf16.set(`train ${label[i]}`, s.bf16);
+        console.log(`    train ${label[i]}: ${s.tokensPerSecond.toFixed(0)} tokens/s${s.bf16 ? ', bfloat16' : ''}`);
+        return s.tokensPerSecond;
+      },
+    })),
+    trainRounds,
+  );
+  const work = await paraphraseWork(model.path, preset, passages, threads);
+  const wall = new Map<string, number[]>(label.map((l) => [l, []]));
+  const generate = await measureInterleaved(
+    found.map((python, i) => ({
+      name: label[i] as string,
+      run: async () => {
+        const s = await generateSample(python, model.path, preset, work, threads, TRAINER_CPU_PARAPHRASES);
+        bf16.set(`generate ${label[i]}`, s.bf16);
+        wall.get(label[i] as string)?.push(s.wallSeconds);
+        console.log(
+          `    generate ${label[i]}: ${s.tokens} tokens, ${s.tokensPerSecond.toFixed(1)} tokens/s decoding, ` +
+            `${s.wallSeconds.toFixed(1)} s in all${s.bf16 ? ', bfloat16' : ''}`,
+        );
+        return s.tokensPerSecond;
+      },
+    })),
+    trainRounds,
+  );
+  const precision = (what: string, l: string) => (bf16.get(`${what} ${l}`) ? 'bfloat16' : 'float32');
+  for (const l of label) {
+    row(`training tokens/s, ${l}, ${precision('train', l)}`, formatSummary(train[l] as Summary));
+  }
+  for (const l of label.slice(1)) {
+    row(
+      `  training, ${l} / ${base}`,
+      formatRatio(ratio((train[l] as Summary).samples, (train[base] as Summary).samples)),
+    );
+  }
+  for (const l of label) {
+    row(
+      `paraphrase decoding tokens/s, ${l}, ${precision('generate', l)}`,
+      formatSummary(generate[l] as Summary, { digits: 1 }),
+    );
+  }
+  for (const l of label.slice(1)) {
+    row(
+      `  paraphrase decoding, ${l} / ${base}`,
+      formatRatio(ratio((generate[l] as Summary).samples, (generate[base] as Summary).samples)),
+    );
+  }
+  for (const l of label) {
+    row(
+      `paraphrase run in all (start, load, decode), ${l}`,
+      formatSummary(summarize(wall.get(l) ?? []), { digits: 1, unit: ' s' }),
+    );
+  }
+  for (const l of label.slice(1)) {
+    row(`  paraphrase run time, ${l} / ${base}`, formatRatio(ratio(wall.get(l) ?? [], wall.get(base) ?? [])));
+  }
+  row("installing PyPI's torch (note)", PYPI_INSTALL_NOTE);
 }
 
 /** A projection's rows: its total, then each stage with its basis. */

@@ -95,7 +95,7 @@ async function partings(answers: number[][]): Promise<{ gap: number; scale: numb
 beforeAll(async () => {
   engine = await VoiceEngine.start({ modelPath: HOUSE_MODEL_PATH });
   const { runtime } = engine;
-  prompts = PASSAGES.map((p) => runtime.chatPromptTokens(paraphraseChat(p)));
+  prompts = PASSAGES.map((p) => runtime.chatPromptTokens(paraphraseChat(p, 'house')));
   budgets = PASSAGES.map((p) => paraphraseSettings(runtime.tokenize(p).length).maxTokens);
   // Every id llama.cpp ends a generation on (<|im_end|> and <|endoftext|> here).
   stopIds = Array.from({ length: runtime.hparams.nVocab }, (_, id) => id).filter((id) =>
@@ -120,7 +120,7 @@ describe('greedy decoding in the trainer', () => {
     // differently and can tip the same near-ties the other way.)
     const texts = await engine.chatBatch(
       PASSAGES.map((p) => ({
-        messages: paraphraseChat(p),
+        messages: paraphraseChat(p, 'house'),
         options: paraphraseSettings(engine.runtime.tokenize(p).length),
       })),
       { sequences: 1 },

@@ -2,7 +2,7 @@
 // answering meanwhile, and a missing interpreter is named in what to do next. What it measured
 // of the CPU settles a preset's 'auto' precision, so the trainer does not measure it again.
 import { describe, expect, it } from 'vitest';
-import { findPython, settledPrecision, TrainerUnavailableError } from './python.js';
+import { findPython, PYTHON_CANDIDATES, pickFastest, settledPrecision, TrainerUnavailableError } from './python.js';
 
 describe('findPython', () => {
   it('answers from its cache, and lets the event loop run while it probes', async () => {
@@ -26,6 +26,29 @@ describe('findPython', () => {
     const probe = findPython({ ...process.env, OWNVOICE_PYTHON: '/nonexistent/python3' });
     await expect(probe).rejects.toBeInstanceOf(TrainerUnavailableError);
     await expect(probe).rejects.toThrow(/\/nonexistent\/python3: .*Set OWNVOICE_PYTHON/s);
+  });
+});
+
+describe('pickFastest', () => {
+  const debian = { python: '/usr/bin/python3', torch: '1.13.0a0', cuda: false };
+  const pypi = { python: '/venv/bin/python', torch: '2.15.0+cu132', cuda: false };
+
+  it('keeps the first found on a CPU: a newer torch was not faster there', () => {
+    expect(pickFastest([debian, pypi])).toBe(debian);
+    expect(pickFastest([pypi, debian])).toBe(pypi);
+    expect(pickFastest([debian])).toBe(debian);
+    expect(pickFastest([])).toBeUndefined();
+  });
+
+  it('takes the first whose torch sees a CUDA device, wherever it was found', () => {
+    const gpu = { ...pypi, cuda: true };
+    expect(pickFastest([debian, gpu])).toBe(gpu);
+    expect(pickFastest([gpu, { ...debian, cuda: true }])).toBe(gpu);
+  });
+
+  it("looks for Debian's torch first and in no virtualenv: OWNVOICE_PYTHON names one", () => {
+    expect(PYTHON_CANDIDATES[0]).toBe('/usr/bin/python3');
+    expect(PYTHON_CANDIDATES.some((p) => p.includes('torch-pypi'))).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 // Runs the PyTorch trainer (packages/engine/python) as a child process. The interpreter is
-// the one named by OWNVOICE_PYTHON, else the first of Debian's /usr/bin/python3 and python3
-// on PATH that can import torch (another python3 may come first on PATH without torch).
+// the one named by OWNVOICE_PYTHON, else of Debian's /usr/bin/python3 and python3 on PATH those
+// that can import torch (another python3 may come first on PATH without torch), the first whose
+// torch sees a CUDA device, else the first (pickFastest).
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,7 @@ let cached: Promise<TrainerPython> | undefined;
 export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<TrainerPython> {
   if (env.OWNVOICE_PYTHON) return probe([env.OWNVOICE_PYTHON]);
   if (!cached) {
-    cached = probe(['/usr/bin/python3', 'python3']);
+    cached = probe(PYTHON_CANDIDATES);
     // A failed probe is tried again next time: PyTorch may have been installed since.
     cached.catch(() => {
       cached = undefined;
@@ -78,23 +79,55 @@ export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<Traine
   return cached;
 }
 
-async function probe(candidates: string[]): Promise<TrainerPython> {
-  const tried: string[] = [];
+/**
+ * Where findPython looks when OWNVOICE_PYTHON is not set. Not a virtualenv of PyPI's torch: a
+ * machine's CI uses Debian's unless told otherwise, so a person names that one in OWNVOICE_PYTHON.
+ */
+export const PYTHON_CANDIDATES: readonly string[] = ['/usr/bin/python3', 'python3'];
+
+/**
+ * Of the interpreters that import torch, in the order they were looked for, the first whose torch
+ * sees a CUDA device (the trainer then trains and paraphrases there), else the first. Not the
+ * newest torch: on a 2-core CPU PyPI's torch 2.15 trained the real model's standard preset at
+ * 0.92x the pace of Debian's 1.13 (0.83-0.95 over three interleaved rounds) and paraphrased no
+ * faster (0.96x, 0.67-1.13): the engine bench's section 7, README "Run it".
+ */
+export function pickFastest<T extends Pick<TrainerPython, 'cuda'>>(found: readonly T[]): T | undefined {
+  return found.find((p) => p.cuda) ?? found[0];
+}
+
+/**
+ * Probes the candidates one after another (each imports torch, seconds, and times bfloat16
+ * products: two at once would share the cores they time), up to one with CUDA, and picks the
+ * fastest.
+ */
+async function probe(candidates: readonly string[]): Promise<TrainerPython> {
+  const probes: (TrainerPython | string)[] = [];
   for (const python of candidates) {
-    try {
-      const { stdout } = await execFileAsync(python, ['-c', PROBE], {
-        encoding: 'utf8',
-        cwd: TRAINER_DIR,
-        env: { ...process.env, PYTHONPATH: TRAINER_DIR },
-      });
-      const [torch = '', cuda, bf16] = stdout.trim().split('\n').pop()?.split(' ') ?? [];
-      return { python, torch, cuda: cuda === 'True', cpuBf16: bf16 === 'True' };
-    } catch (error) {
-      const { stderr, message } = error as { stderr?: string; message: string };
-      tried.push(`${python}: ${(stderr?.trim().split('\n').pop() || message).slice(0, 200)}`);
-    }
+    const found = await probeOne(python);
+    probes.push(found);
+    if (typeof found !== 'string' && found.cuda) break; // none can beat it
   }
+  const best = pickFastest(probes.filter((p): p is TrainerPython => typeof p !== 'string'));
+  if (best) return best;
+  const tried = probes.filter((p): p is string => typeof p === 'string');
   throw new TrainerUnavailableError(`No Python with PyTorch found (${tried.join('; ')}). ${INSTALL_HINT}`);
+}
+
+/** The interpreter with what its torch offers, or why it could not be used. */
+async function probeOne(python: string): Promise<TrainerPython | string> {
+  try {
+    const { stdout } = await execFileAsync(python, ['-c', PROBE], {
+      encoding: 'utf8',
+      cwd: TRAINER_DIR,
+      env: { ...process.env, PYTHONPATH: TRAINER_DIR },
+    });
+    const [torch = '', cuda, bf16] = stdout.trim().split('\n').pop()?.split(' ') ?? [];
+    return { python, torch, cuda: cuda === 'True', cpuBf16: bf16 === 'True' };
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    return `${python}: ${(stderr?.trim().split('\n').pop() || message).slice(0, 200)}`;
+  }
 }
 
 export type TrainerEvent = { event: string; [key: string]: unknown };
@@ -156,9 +189,12 @@ export class TrainerProcess {
     });
   }
 
-  /** Starts a serving trainer whose commands run on `threads` threads (all cores by default). */
-  static async open(options: { threads?: number } = {}): Promise<TrainerProcess> {
-    const { python } = await findPython();
+  /**
+   * Starts a serving trainer whose commands run on `threads` threads (all cores by default), on
+   * `python` (findPython's by default).
+   */
+  static async open(options: { threads?: number; python?: string } = {}): Promise<TrainerProcess> {
+    const python = options.python ?? (await findPython()).python;
     const threads = options.threads ?? Math.max(1, cpus().length);
     const child = spawn(python, ['-m', 'ownvoice_trainer', 'serve'], {
       cwd: TRAINER_DIR,

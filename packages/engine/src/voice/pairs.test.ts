@@ -35,10 +35,14 @@ describe('paraphraserFor', () => {
 describe('buildPairs', () => {
   it('gives the same pairs from the trainer as from the engine, with progress from each', async () => {
     const answered: number[] = [];
-    const fromEngine = await buildPairs(engine, PASSAGES, { onProgress: (done, total) => answered.push(done / total) });
+    const fromEngine = await buildPairs(engine, PASSAGES, {
+      prompt: 'house',
+      onProgress: (done, total) => answered.push(done / total),
+    });
     expect(answered).toEqual([0.5, 1]);
     const progress: number[] = [];
     const fromTrainer = await buildPairs(engine, PASSAGES, {
+      prompt: 'house',
       trainer: { modelPath: HOUSE_MODEL_PATH, device: 'cpu' },
       onProgress: (done, total) => progress.push(done / total),
     });
