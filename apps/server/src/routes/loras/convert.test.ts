@@ -281,8 +281,12 @@ describe('rerolls', () => {
   });
 
   it('gives up on a chunk after a bounded number of attempts, with an inline marker', async () => {
+    // Every paragraph refused; the heading passes (one the Voice could not rewrite would keep its
+    // words, not fail the chunk: rewrite.ts).
     const events = await collect(
-      service(() => ({ ok: false, reason: 'it was much longer than the original' })),
+      service((original) =>
+        original.length < 40 ? { ok: true } : { ok: false, reason: 'it was much longer than the original' },
+      ),
       TEXT.slice(0, 300),
     );
     const rerolls = events.filter((e) => e.type === 'chunk_reroll');
