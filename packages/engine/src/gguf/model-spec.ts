@@ -4,7 +4,7 @@
 // so files are checked here first.
 import { GgufError } from './errors.js';
 import { kvValue } from './reader.js';
-import type { GgufFile, GgufTensorInfo } from './types.js';
+import { GgmlType, type GgufFile, type GgufTensorInfo, ggmlTypeName } from './types.js';
 
 export const SUPPORTED_ARCHITECTURES = ['llama', 'qwen2'] as const;
 export type Architecture = (typeof SUPPORTED_ARCHITECTURES)[number];
@@ -129,7 +129,14 @@ export interface AdapterInfo {
   tensors: GgufTensorInfo[];
 }
 
-/** Checks that a LoRA adapter file fits a base model; throws GgufError with the first problem. */
+/** The type of every tensor of a Voice's GGUF adapter (adapters/export.ts writes them). */
+export const ADAPTER_TENSOR_TYPE = GgmlType.F32;
+
+/**
+ * A LoRA adapter's facts, checked against the base model it is for: its type, architecture,
+ * alpha, and each tensor's name, type, shape and rank (readGguf has checked every sized tensor's
+ * byte range lies in the file). Throws GgufError saying what does not fit.
+ */
 export function adapterInfo(file: GgufFile, path: string, base: ModelHparams): AdapterInfo {
   if (kvValue(file, 'general.type') !== 'adapter' || kvValue(file, 'adapter.type') !== 'lora') {
     throw new GgufError(`${path} is not a LoRA adapter (general.type must be "adapter", adapter.type "lora").`);
@@ -137,6 +144,7 @@ export function adapterInfo(file: GgufFile, path: string, base: ModelHparams): A
   const arch = architectureOf(file, path);
   if (arch !== base.arch) throw new GgufError(`${path} was made for a ${arch} model, the base model is ${base.arch}.`);
   const alpha = num(file, path, 'adapter.lora.alpha');
+  if (!(alpha > 0)) throw new GgufError(`${path}: adapter.lora.alpha is ${alpha}; it must be above 0.`);
   const shapes = expectedTensors(base);
   const byName = new Map(file.tensors.map((t) => [t.name, t]));
   let rank = 0;
@@ -149,6 +157,11 @@ export function adapterInfo(file: GgufFile, path: string, base: ModelHparams): A
     if (!m || !weight || !target || !LORA_TARGETS.includes(target)) {
       throw new GgufError(`${path}: unexpected tensor ${t.name} in a LoRA adapter.`);
     }
+    // llama.cpp multiplies adapter tensors of any type it is handed, and a type its LoRA path
+    // does not expect (I32) crashed the inference process: only what the trainer writes.
+    if (t.type !== ADAPTER_TENSOR_TYPE) {
+      throw new GgufError(`${path}: ${t.name} is ${ggmlTypeName(t.type)}; a Voice's adapter holds F32 tensors.`);
+    }
     const w = shapes.get(weight);
     if (!w) throw new GgufError(`${path}: ${t.name} targets ${weight}, which the base model does not have.`);
     const [inDim, outDim] = w as [number, number];
@@ -157,7 +170,9 @@ export function adapterInfo(file: GgufFile, path: string, base: ModelHparams): A
     // lora_a: ne [in, r]; lora_b: ne [r, out] (so llama.cpp computes b·(a·x)).
     const r = m[3] === 'a' ? t.dims[1] : t.dims[0];
     const ok = m[3] === 'a' ? sameShape(t.dims, [inDim, r ?? 0]) : sameShape(t.dims, [r ?? 0, outDim]);
-    if (!ok || !r) throw new GgufError(`${path}: ${t.name} has shape [${t.dims}], which does not fit ${weight}.`);
+    if (!ok || !r || r > Math.min(inDim, outDim)) {
+      throw new GgufError(`${path}: ${t.name} has shape [${t.dims}], which does not fit ${weight}.`);
+    }
     if (rank && r !== rank) throw new GgufError(`${path}: tensors disagree on the rank (${rank} and ${r}).`);
     rank = r;
     targets.add(target);

@@ -178,6 +178,12 @@ export function readGguf(path: string): GgufFile {
     const dataOffset = Math.ceil(c.pos / alignment) * alignment;
     const file: GgufFile = { version, kv, tensors, alignment, dataOffset, size };
     for (const t of tensors) {
+      const block = DECODABLE_TYPES[t.type]?.blockSize ?? 1;
+      if ((t.dims[0] ?? 0) % block !== 0) {
+        throw new GgufError(
+          `${path} is corrupt: tensor ${t.name}'s rows of ${t.dims[0]} are not whole ${ggmlTypeName(t.type)} blocks.`,
+        );
+      }
       const bytes = tensorByteSize(t);
       if (bytes !== undefined && dataOffset + t.offset + bytes > size) {
         throw new GgufError(

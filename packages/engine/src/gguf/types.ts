@@ -55,6 +55,13 @@ export enum GgmlType {
   Q5_K = 13,
   Q6_K = 14,
   Q8_K = 15,
+  // Integer and double tensors (ggml.h): never in a model or adapter OwnVoice writes; named so a
+  // file that holds them is refused by name.
+  I8 = 24,
+  I16 = 25,
+  I32 = 26,
+  I64 = 27,
+  F64 = 28,
   BF16 = 30,
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainedAdapter, writeGgufAdapter } from '../adapters/export.js';
 import { writeSafetensors } from '../adapters/safetensors.js';
 import { readGguf } from '../gguf/reader.js';
+import { GgmlType } from '../gguf/types.js';
 import { writeGguf } from '../gguf/writer.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, writeRandomModel } from '../test/fixtures.js';
 import { LlamaRuntime } from './llama-runtime.js';
@@ -27,6 +28,28 @@ function variant(name: string, edit: (kv: ReturnType<typeof readGguf>['kv']) => 
       const start = g.dataOffset + t.offset;
       const n = t.dims.reduce((a, b) => a * b, 1) * 4;
       return { name: t.name, dims: t.dims, type: t.type, data: raw.subarray(start, start + n) };
+    }),
+  );
+  return file;
+}
+
+/** Rewrites an adapter with each tensor (and the metadata) changed, its bytes as they were. */
+function adapterVariant(
+  from: string,
+  name: string,
+  tensor: (t: ReturnType<typeof readGguf>['tensors'][number]) => ReturnType<typeof readGguf>['tensors'][number],
+  editKv: (kv: ReturnType<typeof readGguf>['kv']) => ReturnType<typeof readGguf>['kv'] = (kv) => kv,
+) {
+  const g = readGguf(from);
+  const raw = readFileSync(from);
+  const file = path.join(dir, `${name}.gguf`);
+  writeGguf(
+    file,
+    editKv(g.kv),
+    g.tensors.map((t) => {
+      const start = g.dataOffset + t.offset;
+      const n = t.dims.reduce((a, b) => a * b, 1) * 4;
+      return { ...tensor(t), data: raw.subarray(start, start + n) };
     }),
   );
   return file;
@@ -94,7 +117,33 @@ describe('bad adapters', () => {
     const notAdapter = path.join(dir, 'base-as-adapter.gguf');
     copyFileSync(basePath, notAdapter);
 
+    // One that fits the base, then retyped (a hostile package: llama.cpp crashed on I32 tensors)
+    // and with its alpha zeroed.
+    const base = smallHparams();
+    const fitting = path.join(dir, 'fitting.safetensors');
+    writeSafetensors(
+      fitting,
+      new Map([
+        ['blk.0.attn_q.weight.lora_a', { shape: [rank, base.nEmbd], data: new Float32Array(rank * base.nEmbd) }],
+        ['blk.0.attn_q.weight.lora_b', { shape: [base.nEmbd, rank], data: new Float32Array(rank * base.nEmbd) }],
+      ]),
+      { arch: 'llama', rank: String(rank), alpha: '4' },
+    );
+    const good = path.join(dir, 'fitting.gguf');
+    writeGgufAdapter(good, readTrainedAdapter(fitting));
+    const retyped = adapterVariant(good, 'i32', (t) => ({ ...t, type: GgmlType.I32 }));
+    const halved = adapterVariant(good, 'f16', (t) => ({ ...t, type: GgmlType.F16 }));
+    const noAlpha = adapterVariant(
+      good,
+      'alpha',
+      (t) => t,
+      (kv) => kv.map((e) => (e.key === 'adapter.lora.alpha' ? { ...e, value: 0 } : e)),
+    );
+
     const cases: [string, RegExp][] = [
+      [retyped, /lora_a is I32; a Voice's adapter holds F32 tensors/],
+      [halved, /is F16; a Voice's adapter holds F32 tensors/],
+      [noAlpha, /adapter\.lora\.alpha is 0; it must be above 0/],
       [mismatched, /does not fit/],
       [truncated, /truncated/],
       [notAdapter, /not a LoRA adapter/],
