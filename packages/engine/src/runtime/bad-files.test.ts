@@ -16,44 +16,28 @@ let dir: string;
 let basePath: string;
 let runtime: LlamaRuntime;
 
-/** Rewrites a model with some metadata entries dropped or changed. */
-function variant(name: string, edit: (kv: ReturnType<typeof readGguf>['kv']) => ReturnType<typeof readGguf>['kv']) {
-  const g = readGguf(basePath);
-  const raw = readFileSync(basePath);
-  const file = path.join(dir, `${name}.gguf`);
-  writeGguf(
-    file,
-    edit(g.kv),
-    g.tensors.map((t) => {
-      const start = g.dataOffset + t.offset;
-      const n = t.dims.reduce((a, b) => a * b, 1) * 4;
-      return { name: t.name, dims: t.dims, type: t.type, data: raw.subarray(start, start + n) };
-    }),
-  );
-  return file;
-}
+type Kv = ReturnType<typeof readGguf>['kv'];
+type Tensor = ReturnType<typeof readGguf>['tensors'][number];
 
-/** Rewrites an adapter with each tensor (and the metadata) changed, its bytes as they were. */
-function adapterVariant(
-  from: string,
-  name: string,
-  tensor: (t: ReturnType<typeof readGguf>['tensors'][number]) => ReturnType<typeof readGguf>['tensors'][number],
-  editKv: (kv: ReturnType<typeof readGguf>['kv']) => ReturnType<typeof readGguf>['kv'] = (kv) => kv,
-) {
+/** Rewrites a GGUF file (float32 tensors) with its metadata and each tensor's header edited, its bytes as they were. */
+function rewritten(from: string, name: string, edit: { kv?: (kv: Kv) => Kv; tensor?: (t: Tensor) => Tensor }) {
   const g = readGguf(from);
   const raw = readFileSync(from);
   const file = path.join(dir, `${name}.gguf`);
   writeGguf(
     file,
-    editKv(g.kv),
+    (edit.kv ?? ((kv) => kv))(g.kv),
     g.tensors.map((t) => {
       const start = g.dataOffset + t.offset;
       const n = t.dims.reduce((a, b) => a * b, 1) * 4;
-      return { ...tensor(t), data: raw.subarray(start, start + n) };
+      return { ...(edit.tensor ?? ((x) => x))(t), data: raw.subarray(start, start + n) };
     }),
   );
   return file;
 }
+
+/** Rewrites the base model with some metadata entries dropped or changed. */
+const variant = (name: string, kv: (kv: Kv) => Kv) => rewritten(basePath, name, { kv });
 
 beforeAll(async () => {
   dir = tempDir();
@@ -131,14 +115,11 @@ describe('bad adapters', () => {
     );
     const good = path.join(dir, 'fitting.gguf');
     writeGgufAdapter(good, readTrainedAdapter(fitting));
-    const retyped = adapterVariant(good, 'i32', (t) => ({ ...t, type: GgmlType.I32 }));
-    const halved = adapterVariant(good, 'f16', (t) => ({ ...t, type: GgmlType.F16 }));
-    const noAlpha = adapterVariant(
-      good,
-      'alpha',
-      (t) => t,
-      (kv) => kv.map((e) => (e.key === 'adapter.lora.alpha' ? { ...e, value: 0 } : e)),
-    );
+    const retyped = rewritten(good, 'i32', { tensor: (t) => ({ ...t, type: GgmlType.I32 }) });
+    const halved = rewritten(good, 'f16', { tensor: (t) => ({ ...t, type: GgmlType.F16 }) });
+    const noAlpha = rewritten(good, 'alpha', {
+      kv: (kv) => kv.map((e) => (e.key === 'adapter.lora.alpha' ? { ...e, value: 0 } : e)),
+    });
 
     const cases: [string, RegExp][] = [
       [retyped, /lora_a is I32; a Voice's adapter holds F32 tensors/],

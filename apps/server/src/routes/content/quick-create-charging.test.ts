@@ -43,21 +43,30 @@ async function generateThenHangUp(after: string, times: number) {
   expect(stream.body()).not.toContain('"type":"generation_complete"');
   stream.hangUp();
   await stream.done;
-  // The stream's own clean-up (a refund, if any) runs once the server sees the hang-up.
-  await new Promise((r) => setTimeout(r, 1000));
+}
+
+/**
+ * The balance once the stream's own clean-up (a refund, if any) has run, which it does when the
+ * server sees the hang-up: asked until it is `expected` (a busy machine took over a second), then
+ * asked again a moment later, so a late change is still seen.
+ */
+async function settledBalance(expected: number): Promise<number> {
+  await expect.poll(shortContentLeft, { timeout: 15_000 }).toBe(expected);
+  await new Promise((r) => setTimeout(r, 500));
+  return shortContentLeft();
 }
 
 describe('a reader who hangs up during Quick Create', () => {
   it('is charged once part of the draft reached them', async () => {
     const before = await shortContentLeft();
     await generateThenHangUp('"type":"content_chunk"', 5);
-    expect(await shortContentLeft()).toBe(before - 1);
+    expect(await settledBalance(before - 1)).toBe(before - 1);
   }, 30_000);
 
   it('is not charged when only the plan reached them', async () => {
     const before = await shortContentLeft();
     await generateThenHangUp('"type":"thinking"', 1);
-    expect(await shortContentLeft()).toBe(before);
+    expect(await settledBalance(before)).toBe(before);
   }, 30_000);
 });
 
