@@ -2,13 +2,14 @@
 // gguf_reader.py), decode ggml's quantized blocks to exactly the float32 values ggml does. The
 // known blocks in quant-blocks.json were hand-built and their values checked bit for bit against
 // ggml-quants.c's dequantize_row_* when the fixture was made; here nothing but the two readers
-// runs. With OWNVOICE_TEST_REAL_MODEL naming a real GGUF file (e.g. SmolLM2-135M-Instruct in
-// Q4_1), both readers also decode its tensors to the same bytes.
+// runs. On the real model (SmolLM2-135M-Instruct in Q4_1, test/real-model.ts) both readers also
+// decode its tensors to the same bytes.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/fixtures.js';
+import { REAL_MODEL, SKIP_REAL_MODEL } from '../test/real-model.js';
 import { findPython, TRAINER_DIR } from '../trainer/python.js';
 import { decodeTensor } from './quant.js';
 import { readGguf, readTensor } from './reader.js';
@@ -153,10 +154,7 @@ describe('a GGUF file of quantized tensors', () => {
   });
 });
 
-const REAL_MODEL = process.env.OWNVOICE_TEST_REAL_MODEL;
-
-// Skipped unless OWNVOICE_TEST_REAL_MODEL names a GGUF file: the repository ships no real model.
-describe.skipIf(!REAL_MODEL)('a real quantized model (runs only with OWNVOICE_TEST_REAL_MODEL=<a GGUF file>)', () => {
+describe.skipIf(SKIP_REAL_MODEL)('the real quantized model', () => {
   it('decodes to the same float32 values here and in the trainer', async () => {
     const file = REAL_MODEL as string;
     const g = readGguf(file);
