@@ -84,7 +84,7 @@ import {
   BENCH_MODEL_DIR,
   benchModel,
   benchModel360,
-  benchVoiceModel,
+  houseShapeRun,
   measureWholeVoice,
   SMOLLM2_135M,
   VOICE_CHARS,
@@ -252,14 +252,11 @@ async function wholeVoice() {
   console.log(`4. A whole Voice from ${VOICE_CHARS} characters, standard preset (${trainRounds} runs)`);
   // The model and its tokenizer are built once per machine, before the first run.
   const log = (l: string) => console.log(`    ${l}`);
-  const { medians, size } = await wholeVoiceRows('a whole Voice (135M shape)', trainRounds, {
-    model: benchVoiceModel(BENCH_MODEL_DIR, log),
-    text: voiceText().voice,
-    preset: VOICE_PRESETS.standard,
-    threads,
-    workDir: BENCH_MODEL_DIR,
-    log,
-  });
+  const { medians, size } = await wholeVoiceRows(
+    'a whole Voice (135M shape)',
+    trainRounds,
+    houseShapeRun(threads, log),
+  );
   const more = voiceSizeOf(200_000);
   projected(
     `200,000 characters, 135M shape (${more.passages} passages; projected from the runs above)`,

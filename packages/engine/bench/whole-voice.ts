@@ -171,6 +171,16 @@ export interface WholeVoiceRun {
   log?: (l: string) => void;
 }
 
+/** Section 4's run: the 135M-shaped house-vocabulary model on the bench's 40,000 characters, standard preset. */
+export const houseShapeRun = (threads: number, log: (l: string) => void): WholeVoiceRun => ({
+  model: benchVoiceModel(BENCH_MODEL_DIR, log),
+  text: voiceText().voice,
+  preset: VOICE_PRESETS.standard,
+  threads,
+  workDir: BENCH_MODEL_DIR,
+  log,
+});
+
 /** One whole Voice from `text` on `model`, as trainVoice builds it for a person, each stage timed. */
 export async function measureWholeVoice(opts: WholeVoiceRun): Promise<WholeVoiceResult> {
   const log = opts.log ?? (() => {});
@@ -227,13 +237,6 @@ export async function measureWholeVoice(opts: WholeVoiceRun): Promise<WholeVoice
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--once')) {
   const threads = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? cpus().length);
   const log = (l: string) => console.log(l);
-  const result = await measureWholeVoice({
-    model: benchVoiceModel(BENCH_MODEL_DIR, log),
-    text: voiceText().voice,
-    preset: VOICE_PRESETS.standard,
-    threads,
-    workDir: BENCH_MODEL_DIR,
-    log,
-  });
+  const result = await measureWholeVoice(houseShapeRun(threads, log));
   console.log(JSON.stringify(result, null, 2));
 }
