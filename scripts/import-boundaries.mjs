@@ -49,14 +49,14 @@ const FEATURE =
 
 /** The engine's folders by rank: a folder imports only folders of a lower rank (docs/architecture.md). */
 export const ENGINE_RANKS = [
-  ['gguf', 'chunking', 'corpus'],
+  ['gguf', 'chunking', 'corpus', 'isolation'],
   ['tokenizer', 'base-model', 'runtime', 'trainer', 'adapters', 'text', 'eval'],
   ['voice'],
   ['house-model'],
   ['cli'],
 ];
 const ENGINE_ORDER =
-  'cli → house-model → voice → {text, eval, runtime, trainer, adapters, tokenizer, base-model} → {gguf, chunking, corpus} → the root modules';
+  'cli → house-model → voice → {text, eval, runtime, trainer, adapters, tokenizer, base-model} → {gguf, chunking, corpus, isolation} → the root modules';
 
 /** Folder rules: [workspace, includes, pattern groups] — tests (*.test.ts) are exempt from folder rules. */
 function folderRules() {

@@ -151,7 +151,7 @@ export async function buildApp({
         // Uploads stream through voice-upload.ts with their own limits.
         await api.register(multipart, MULTIPART_OPTIONS);
         await lorasRoutes(api, services, { dataDir: config.dataDir });
-        await voicePackageRoutes(api, services);
+        await voicePackageRoutes(api, services, { dataDir: config.dataDir });
         await convertRoutes(api, services);
         await contentRoutes(api, services, { dataDir: config.dataDir });
         await adminRoutes(api, services);

@@ -13,6 +13,8 @@ export * from './trainer/python.js';
 export * from './trainer/train.js';
 export * from './voice/train-voice.js';
 export * from './voice/voice-package.js';
+export * from './voice/voice-package-import.js';
+export { VoicePackageError } from './voice/voice-package-unpack.js';
 
 export const ENGINE_VERSION = '0.1.0';
 export * from './voice/deltas.js';

@@ -3,7 +3,12 @@
 // adapter needs (the base model, by name and SHA-256 of its file), how it was trained and how it
 // measured; the evaluation's figures only, since its samples quote the owner's writing.
 import { z } from 'zod';
-import { voiceEvaluationSchema, voiceNameSchema } from './validation/voice.js';
+import {
+  MAX_PASTED_CHARS,
+  MAX_TOTAL_UPLOAD_BYTES,
+  voiceEvaluationSchema,
+  voiceNameSchema,
+} from './validation/voice.js';
 
 export const VOICE_PACKAGE_FORMAT = 'ownvoice-voice';
 export const VOICE_PACKAGE_VERSION = 1;
@@ -18,6 +23,27 @@ export const VOICE_PACKAGE_FILES = {
 } as const;
 /** Largest package an import takes: an adapter of a 0.5B model at rank 16, twice, with room. */
 export const MAX_VOICE_PACKAGE_BYTES = 300 * 1024 * 1024;
+/** Entries a package may have: its six files, and a few an archiver adds (a folder, __MACOSX). */
+export const MAX_VOICE_PACKAGE_ENTRIES = 16;
+/** The manifest and the PEFT config are a few kilobytes each. */
+export const MAX_VOICE_PACKAGE_TEXT_BYTES = 64 * 1024;
+/**
+ * The most writing one Voice can have been trained on: the pasted text and every uploaded byte
+ * (a file gives at most one character per byte of its extracted text).
+ */
+export const MAX_VOICE_CHARACTERS = MAX_PASTED_CHARS + MAX_TOTAL_UPLOAD_BYTES;
+/** Hugging Face's names for the projections an adapter may target (the engine's LORA_TARGETS). */
+export const PEFT_TARGET_MODULES = [
+  'q_proj',
+  'k_proj',
+  'v_proj',
+  'o_proj',
+  'gate_proj',
+  'up_proj',
+  'down_proj',
+] as const;
+/** The largest LoRA rank: at or below every projection's smaller side; the engine checks it exactly. */
+export const MAX_LORA_RANK = 4096;
 
 export const voicePackageManifestSchema = z.object({
   format: z.literal(VOICE_PACKAGE_FORMAT),
@@ -26,7 +52,7 @@ export const voicePackageManifestSchema = z.object({
     /** Checked as the create form checks a name: an imported Voice's is no less clean. */
     name: voiceNameSchema,
     /** Characters of writing it was trained on. */
-    characters: z.number().int().nonnegative().nullable(),
+    characters: z.number().int().nonnegative().max(MAX_VOICE_CHARACTERS).nullable(),
     trainedAt: z.string(),
   }),
   baseModel: z.object({
@@ -48,7 +74,7 @@ export const voicePackageManifestSchema = z.object({
       .max(300)
       .regex(/^[\w.-]+$/),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    bytes: z.number().int().positive(),
+    bytes: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
     /** Where it is published, as `hf:owner/repo:quant`; null for a model file of one's own. */
     huggingFace: z
       .string()
@@ -57,8 +83,8 @@ export const voicePackageManifestSchema = z.object({
   }),
   training: z.object({
     preset: z.string().max(40),
-    rank: z.number().int().positive(),
-    alpha: z.number().positive(),
+    rank: z.number().int().positive().max(MAX_LORA_RANK),
+    alpha: z.number().positive().max(1e6),
     targetModules: z.array(z.string().max(40)).max(20),
   }),
   /** How it measured when trained, without the samples (they quote the owner's writing). */
@@ -68,6 +94,27 @@ export const voicePackageManifestSchema = z.object({
   exportedBy: z.object({ app: z.literal('OwnVoice'), version: z.string().max(40) }),
 });
 export type VoicePackageManifest = z.infer<typeof voicePackageManifestSchema>;
+
+/**
+ * A package's `peft/adapter_config.json`, as the engine's PEFT export writes it (PEFT's LoraConfig
+ * fields): exactly these keys. The import checks it against the GGUF adapter, then stores its own
+ * rewrite of it, so nothing of a package's text but the validated values is kept.
+ */
+export const peftAdapterConfigSchema = z
+  .object({
+    peft_type: z.literal('LORA'),
+    task_type: z.literal('CAUSAL_LM'),
+    base_model_name_or_path: z.string().max(500),
+    r: z.number().int().positive().max(MAX_LORA_RANK),
+    lora_alpha: z.number().positive().max(1e6),
+    lora_dropout: z.number().min(0).max(1),
+    bias: z.literal('none'),
+    target_modules: z.array(z.enum(PEFT_TARGET_MODULES)).min(1).max(PEFT_TARGET_MODULES.length),
+    fan_in_fan_out: z.literal(false),
+    inference_mode: z.boolean(),
+    use_rslora: z.literal(false),
+  })
+  .strict();
 
 export const VOICE_PACKAGE_MESSAGES = {
   notAPackage: 'This file is not an OwnVoice Voice package: download one from a Voice’s page, then import that .zip.',

@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
-  adapterInfo,
+  type ModelHparams,
   modelHparams,
   type ResolvedBaseModel,
   readGguf,
@@ -33,6 +33,7 @@ export class BaseModelService {
   };
   private resolved: ResolvedBaseModel | undefined;
   private hashed: Promise<BaseModelIdentity> | undefined;
+  private shape: ModelHparams | undefined;
 
   get status(): EngineStatus {
     return this.current;
@@ -43,11 +44,12 @@ export class BaseModelService {
     return this.resolved?.path;
   }
 
-  /** Throws GgufError, saying why, when `file` is not a LoRA adapter that fits this model. */
-  checkAdapter(file: string): void {
-    const base = this.resolved?.path;
-    if (!base) throw new Error('the base model is not ready');
-    adapterInfo(readGguf(file), path.basename(file), modelHparams(readGguf(base), base));
+  /** The model's shape, read from its file once: what an imported adapter must fit. */
+  hparams(): ModelHparams {
+    const resolved = this.resolved;
+    if (!resolved) throw new Error('the base model is not ready');
+    this.shape ??= modelHparams(readGguf(resolved.path), resolved.path);
+    return this.shape;
   }
 
   /**
@@ -81,6 +83,7 @@ export class BaseModelService {
     let lastLogged = -10;
     try {
       this.hashed = undefined;
+      this.shape = undefined;
       this.resolved = await resolveBaseModel({
         spec: options.spec,
         dataDir: options.dataDir,

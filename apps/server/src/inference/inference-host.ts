@@ -63,7 +63,30 @@ interface Watched {
   up: boolean;
   /** Generations running on it now, from this server. */
   running: number;
+  /** The Voices among them, and those being loaded there: who was in it when it crashed. */
+  inUse: Map<string, number>;
+  /**
+   * When a Voice's call there last failed for want of an answer (ms): a crash closes the
+   * connections before the process's exit is seen, so its Voices have unwound by then.
+   */
+  cutOff: Map<string, number>;
 }
+
+/** A call cut off this long before the process's exit was seen was in it when it crashed. */
+const CUT_OFF_MS = 5_000;
+
+/**
+ * The signals a process dies of when its own code faults (llama.cpp on a hostile adapter: SIGSEGV;
+ * on an assertion: SIGABRT), as opposed to being killed from outside (SIGKILL by the kernel's OOM
+ * killer or an operator, SIGTERM).
+ */
+const FAULT_SIGNALS: ReadonlySet<string> = new Set(['SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE', 'SIGABRT']);
+
+const using = (watched: Watched, voiceId: string, by: 1 | -1): void => {
+  const n = (watched.inUse.get(voiceId) ?? 0) + by;
+  if (n > 0) watched.inUse.set(voiceId, n);
+  else watched.inUse.delete(voiceId);
+};
 
 /** What a generation on a Voice its endpoint no longer holds tells the person; it is loaded again meanwhile. */
 export const ADAPTER_MISSING =
@@ -77,6 +100,8 @@ interface HostEvents {
   back: [endpointId: string];
   /** A Voice placed on the endpoint is not loaded there (unloaded behind this server's back). */
   missing: [voiceId: string, endpointId: string];
+  /** The endpoint's process faulted while these Voices were loading or writing there. */
+  crashed: [endpointId: string, voiceIds: string[]];
 }
 
 export class InferenceHost extends EventEmitter<HostEvents> {
@@ -115,7 +140,13 @@ export class InferenceHost extends EventEmitter<HostEvents> {
     if (settings.urls.length) {
       for (const url of settings.urls) {
         const endpoint = new InferenceEndpoint({ id: url, url, apiKey: settings.apiKey });
-        this.watched.set(url, { endpoint, up: await endpoint.healthy(), running: 0 });
+        this.watched.set(url, {
+          endpoint,
+          up: await endpoint.healthy(),
+          running: 0,
+          inUse: new Map(),
+          cutOff: new Map(),
+        });
       }
     } else {
       await this.startEmbedded();
@@ -142,9 +173,16 @@ export class InferenceHost extends EventEmitter<HostEvents> {
     this.supervisor = supervisor;
     const url = await supervisor.url();
     const endpoint = new InferenceEndpoint({ id: EMBEDDED_ENDPOINT, url, apiKey });
-    const watched: Watched = { endpoint, up: true, running: 0 };
+    const watched: Watched = { endpoint, up: true, running: 0, inUse: new Map(), cutOff: new Map() };
     this.watched.set(EMBEDDED_ENDPOINT, watched);
-    supervisor.on('down', () => this.mark(watched, false));
+    supervisor.on('down', (_how, signal) => {
+      const now = Date.now();
+      const cutOff = [...watched.cutOff].filter(([, at]) => now - at < CUT_OFF_MS).map(([id]) => id);
+      watched.cutOff.clear();
+      const suspects = [...new Set([...watched.inUse.keys(), ...cutOff])];
+      this.mark(watched, false);
+      if (signal && FAULT_SIGNALS.has(signal) && suspects.length) this.emit('crashed', EMBEDDED_ENDPOINT, suspects);
+    });
     supervisor.on('up', (next) => {
       endpoint.moveTo(next);
       this.mark(watched, true);
@@ -215,13 +253,17 @@ export class InferenceHost extends EventEmitter<HostEvents> {
     }
     let lastError: unknown;
     for (const watched of candidates) {
+      using(watched, voiceId, 1);
       try {
         await watched.endpoint.loadAdapter(voiceId, this.adapterPath(localAdapterPath));
         return watched.endpoint.id;
       } catch (error) {
         if (!(error instanceof InferenceUnavailableError)) throw error;
+        watched.cutOff.set(voiceId, Date.now());
         lastError = error;
         this.mark(watched, false);
+      } finally {
+        using(watched, voiceId, -1);
       }
     }
     throw lastError;
@@ -292,6 +334,7 @@ export class InferenceHost extends EventEmitter<HostEvents> {
         this.inFlight.set(voiceId, mine);
       }
       watched.running++;
+      if (voiceId) using(watched, voiceId, 1);
       try {
         return await call(watched.endpoint, { ...options, ...(voiceId ? { voiceId } : {}), signal });
       } catch (error) {
@@ -302,9 +345,11 @@ export class InferenceHost extends EventEmitter<HostEvents> {
           this.emit('missing', voiceId, watched.endpoint.id);
           throw new VoiceNotAwakeError(voiceId, ADAPTER_MISSING);
         }
+        if (voiceId && error instanceof InferenceUnavailableError) watched.cutOff.set(voiceId, Date.now());
         throw this.failure(watched, error);
       } finally {
         watched.running--;
+        if (voiceId) using(watched, voiceId, -1);
         if (mine) {
           mine.delete(controller);
           if (!mine.size && voiceId) this.inFlight.delete(voiceId);

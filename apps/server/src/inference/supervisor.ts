@@ -92,7 +92,11 @@ export function childEnvironment(parent: NodeJS.ProcessEnv, own: Record<string, 
 /** The socket's name in its folder. */
 export const INFERENCE_SOCKET = 'inference.sock';
 
-export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down: [reason: string] }> {
+export class InferenceSupervisor extends EventEmitter<{
+  up: [url: string];
+  /** It exited unexpectedly: how, and the signal that ended it (null for an exit code). */
+  down: [reason: string, signal: NodeJS.Signals | null];
+}> {
   private child: ChildProcess | undefined;
   private socket: PrivateSocketPlace | undefined;
   private current: Promise<string> | undefined;
@@ -174,7 +178,7 @@ export class InferenceSupervisor extends EventEmitter<{ up: [url: string]; down:
           failed = rej;
         });
         this.current.catch(() => {});
-        this.emit('down', how);
+        this.emit('down', how, signal);
         this.restartTimer = setTimeout(() => {
           this.launch().then(restarted, (error: unknown) => {
             this.current = undefined;

@@ -46,7 +46,14 @@ export const SLEEP_MESSAGES = {
     'This Voice went to sleep because the writing service it ran on stopped answering. Wake it again to use it.',
   adapterLost:
     'This Voice went to sleep because its writing service dropped it and it could not be loaded again. Wake it again to use it.',
+  crashed:
+    'This Voice went to sleep because the writing service crashed while running it. So that the service stays up for everyone, it can be woken again in an hour; if it happens again, train it anew.',
 } as const;
+
+/** A Voice blamed for a crash of the writing service may not be woken for this long. */
+export const CRASH_QUARANTINE_MS = 60 * MINUTE_MS;
+/** A Voice in use at two crashes within this time is blamed, even when others were in use too. */
+const CRASH_STRIKE_WINDOW_MS = 60 * MINUTE_MS;
 
 /** What a generation cut short by its Voice going to sleep tells the person. */
 export const STOPPED_MESSAGES = {
@@ -72,6 +79,10 @@ export class ActivationService {
   private readonly lostAt = new Map<string, Date>();
   /** When each awake Voice was last known loaded on its endpoint: it is not charged past a loss it did not see. */
   private readonly seenLoaded = new Map<string, Date>();
+  /** When each Voice was in use at a crash of its writing service (ms), within the strike window. */
+  private readonly crashStrikes = new Map<string, number[]>();
+  /** Voices blamed for a crash, and until when (ms) they may not be woken. */
+  private readonly quarantined = new Map<string, number>();
 
   constructor(
     private readonly voices: VoicesRepository,
@@ -88,6 +99,7 @@ export class ActivationService {
       void this.relocate(endpointId);
     });
     inference.on('back', (endpointId) => void this.relocate(endpointId));
+    inference.on('crashed', (_endpointId, voiceIds) => this.blame(voiceIds));
     inference.on('missing', (voiceId) => {
       this.queue
         .run(voiceId, async () => {
@@ -118,6 +130,12 @@ export class ActivationService {
 
   private async wake(user: UserRow, voice: VoiceRow): Promise<Voice> {
     const id = voice.id;
+    const quarantinedFor = (this.quarantined.get(id) ?? 0) - this.clock.now().getTime();
+    if (quarantinedFor > 0) {
+      throw errors.voiceNotReady(
+        `This Voice crashed the writing service while it ran, so it stays asleep for ${Math.ceil(quarantinedFor / MINUTE_MS)} more minutes. If it happens again, train it anew.`,
+      );
+    }
     if (voice.status === 'active' && voice.inferenceEndpoint) {
       // Awake by its row: make sure it really is, so that waking it is never a no-op on a lost Voice.
       await this.verify(voice, voice.inferenceEndpoint);
@@ -350,6 +368,34 @@ export class ActivationService {
         statusMessage: SLEEP_MESSAGES.restartFailed,
         inferenceEndpoint: null,
       });
+    }
+  }
+
+  /**
+   * The writing service's process faulted (a native crash) while `voiceIds` were loading or
+   * writing there. Alone, a Voice is taken to be the cause; among several, once it has been there
+   * at two crashes within the hour. The cause is put to sleep, not placed again when the process
+   * is back, may not be woken for CRASH_QUARANTINE_MS, and its page says why.
+   */
+  private blame(voiceIds: string[]): void {
+    const now = this.clock.now().getTime();
+    for (const id of voiceIds) {
+      const strikes = [...(this.crashStrikes.get(id) ?? []).filter((t) => now - t < CRASH_STRIKE_WINDOW_MS), now];
+      this.crashStrikes.set(id, strikes);
+      if (voiceIds.length > 1 && strikes.length < 2) continue;
+      this.quarantined.set(id, now + CRASH_QUARANTINE_MS);
+      this.options.log.warn(`Voice ${id} was running when the inference process crashed: it is put to sleep`);
+      this.queue
+        .run(id, async () => {
+          const voice = await this.voices.findById(id);
+          if (voice?.status === 'active' || voice?.status === 'activating') {
+            await this.sleep(voice, SLEEP_MESSAGES.crashed, SLEEP_MESSAGES.crashed);
+          } else if (voice?.status === 'ready') {
+            // A wake that crashed the process while loading it has already failed.
+            await this.voices.transition(id, ['ready'], { statusMessage: SLEEP_MESSAGES.crashed });
+          }
+        })
+        .catch((error: unknown) => this.options.log.error(error, `putting Voice ${id} to sleep after a crash failed`));
     }
   }
 

@@ -302,7 +302,7 @@ export function createServices(
     voicePackages: new VoicePackageService(db, voicesRepo, usersRepo, users, storage, clock, {
       baseModel: () => serverBaseModel.identity(),
       preset: () => presetNameFor(runtime.baseModel.status.source === 'house', config.training.preset),
-      checkAdapter: (file) => runtime.baseModel.checkAdapter(file),
+      baseHparams: () => runtime.baseModel.hparams(),
     }),
     serverBaseModel,
     interactive: new InteractiveService(

@@ -1,13 +1,19 @@
 // Taking a Voice home and bringing it into another OwnVoice (the package: the engine's
 // voice/voice-package.ts). Downloading is the owner's, of a Voice they trained or imported
 // (policies: a fork stays in OwnVoice); the package names the Voice's own base model, not this
-// server's (decision 31). Importing checks the package against the base model this server runs,
-// by the SHA-256 of its file, and refuses another up front; it then makes a ready Voice of it,
-// recording the package's base, in one transaction under the user's row lock, as forking does: a
-// storage slot, not a training.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// server's (decision 31). Importing checks the package in a child process against the base model
+// this server runs, by the SHA-256 of its file first, then every file a model server will read; it
+// then makes a ready Voice of it, recording the package's base, in one transaction under the
+// user's row lock, as forking does: a storage slot, not a training.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildVoicePackage, readVoicePackage, rewritePrompt, VoicePackageError } from '@ownvoice/engine';
+import {
+  buildVoicePackage,
+  importVoicePackage,
+  type ModelHparams,
+  rewritePrompt,
+  VoicePackageError,
+} from '@ownvoice/engine';
 import {
   VOICE_PACKAGE_FORMAT,
   VOICE_PACKAGE_MESSAGES,
@@ -38,8 +44,8 @@ export interface VoicePackageDeps {
   baseModel: () => Promise<BaseModelIdentity>;
   /** The training preset this server's Voices are trained with. */
   preset: () => string;
-  /** Throws, saying why, when the GGUF file is not a LoRA adapter that fits the base model. */
-  checkAdapter: (file: string) => void;
+  /** The shape of the base model this server runs: an imported adapter must fit it. */
+  baseHparams: () => ModelHparams;
 }
 
 /** A file name for the download: the Voice's name in plain characters. */
@@ -102,34 +108,29 @@ export class VoicePackageService {
     return { fileName: downloadName(voice), data };
   }
 
-  /** A package made into a ready Voice of `user`'s, on this server's base model. */
-  async import(user: UserRow, data: Buffer): Promise<Voice> {
-    let pkg: Awaited<ReturnType<typeof readVoicePackage>>;
-    try {
-      pkg = await readVoicePackage(data);
-    } catch (error) {
-      if (error instanceof VoicePackageError) throw errors.voicePackageInvalid(error.message);
-      throw error;
+  /** Refuses, before a package is received, an account whose storage slots are all taken. */
+  async checkRoom(user: UserRow): Promise<void> {
+    const fresh = await this.users.findById(user.id);
+    if (!fresh) throw errors.unauthenticated();
+    if ((await this.voices.countByOwner(user.id)) >= fresh.modelStorageSlotsTotal) {
+      throw errors.insufficientLimit('storageSlots');
     }
+  }
+
+  /**
+   * A received package made into a ready Voice of `user`'s, on this server's base model. It is
+   * unpacked and checked in a child process (the engine's voice-package-import.ts) straight into
+   * the new Voice's folder; the row follows in one transaction that takes the storage slot.
+   */
+  async import(user: UserRow, received: { file: string; bytes: number }): Promise<Voice> {
     const ours = await this.deps.baseModel();
-    const theirs = pkg.manifest.baseModel;
-    if (theirs.sha256 !== ours.sha256) {
-      const name = (m: { file: string; sha256: string }) => `${m.file} (SHA-256 ${m.sha256.slice(0, 12)}…)`;
-      throw errors.baseModelMismatch(VOICE_PACKAGE_MESSAGES.otherBaseModel(name(theirs), name(ours)));
-    }
     const id = newId(this.clock.now());
-    const adapterKey = `${adapterFolderKey(id)}/voice-${id.slice(-8)}.gguf`;
+    const ggufName = `voice-${id.slice(-8)}.gguf`;
+    const adapterKey = `${adapterFolderKey(id)}/${ggufName}`;
     try {
-      // Written before the row: a Voice is never without its files.
-      const folder = this.storage.localPath(adapterFolderKey(id));
-      await writeFiles(folder, path.posix.basename(adapterKey), pkg);
-      try {
-        this.deps.checkAdapter(path.join(folder, path.posix.basename(adapterKey)));
-      } catch (error) {
-        throw errors.voicePackageInvalid(
-          `${VOICE_PACKAGE_MESSAGES.notAPackage} (its voice.gguf does not fit the base model: ${(error as Error).message})`,
-        );
-      }
+      const unpacked = await this.unpack(user, received, { folder: adapterFolderKey(id), ggufName, ours });
+      const manifest = unpacked.manifest;
+      const theirs = manifest.baseModel;
       const created = await this.db.transaction(async (tx) => {
         const locked = await this.users.lockById(tx, user.id);
         if (!locked) throw errors.unauthenticated();
@@ -140,16 +141,16 @@ export class VoicePackageService {
           {
             id,
             userId: user.id,
-            name: pkg.manifest.voice.name,
+            name: manifest.voice.name,
             status: 'ready',
             progress: 100,
             statusMessage: 'Imported from a Voice package',
             isPublic: false,
             adapterKey,
-            characters: pkg.manifest.voice.characters,
-            evaluation: pkg.manifest.evaluation ? { ...pkg.manifest.evaluation, samples: [] } : null,
-            // The package's base, which is this server's by its SHA-256 (checked above); the
-            // package's name for it when it has one.
+            characters: manifest.voice.characters,
+            evaluation: manifest.evaluation ? { ...manifest.evaluation, samples: [] } : null,
+            // The package's base, which is this server's by its SHA-256 (checked in unpacking);
+            // the package's name for it when it has one.
             ...recordedBase({ ...theirs, name: theirs.name ?? theirs.huggingFace ?? ours.name }),
           },
           tx,
@@ -163,15 +164,34 @@ export class VoicePackageService {
       throw error;
     }
   }
-}
 
-async function writeFiles(
-  folder: string,
-  ggufName: string,
-  pkg: { gguf: Buffer; peftConfig: Buffer; peftWeights: Buffer },
-): Promise<void> {
-  await mkdir(path.join(folder, PEFT_FOLDER), { recursive: true, mode: 0o700 });
-  await writeFile(path.join(folder, ggufName), pkg.gguf, { mode: 0o600 });
-  await writeFile(path.join(folder, PEFT_FOLDER, 'adapter_config.json'), pkg.peftConfig, { mode: 0o600 });
-  await writeFile(path.join(folder, PEFT_FOLDER, 'adapter_model.safetensors'), pkg.peftWeights, { mode: 0o600 });
+  /** Unpacks into the Voice's folder; refusals as the API's errors. */
+  private async unpack(
+    user: UserRow,
+    received: { file: string; bytes: number },
+    target: { folder: string; ggufName: string; ours: BaseModelIdentity },
+  ) {
+    let reply: Awaited<ReturnType<typeof importVoicePackage>>;
+    try {
+      reply = await importVoicePackage(
+        {
+          packagePath: received.file,
+          folder: this.storage.localPath(target.folder),
+          ggufName: target.ggufName,
+          base: this.deps.baseHparams(),
+          baseSha256: target.ours.sha256,
+          baseModelName: target.ours.name,
+        },
+        { owner: user.id, bytes: received.bytes },
+      );
+    } catch (error) {
+      if (error instanceof VoicePackageError) throw errors.voicePackageInvalid(error.message);
+      throw error;
+    }
+    if (!reply.ok) {
+      const name = (m: { file: string; sha256: string }) => `${m.file} (SHA-256 ${m.sha256.slice(0, 12)}…)`;
+      throw errors.baseModelMismatch(VOICE_PACKAGE_MESSAGES.otherBaseModel(name(reply.otherBase), name(target.ours)));
+    }
+    return reply;
+  }
 }

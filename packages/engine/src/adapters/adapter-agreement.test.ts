@@ -5,7 +5,7 @@
 //     rotate-half RoPE), gives the trainer's logits, so vLLM and transformers serve the same Voice;
 //  4. both, taken out of a Voice package (voice-package.ts) as a person downloads it, still do.
 // Tolerance as in forward-agreement: max |difference| <= 2e-3 x the largest logit.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { VoicePackageManifest } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import { readGguf } from '../gguf/reader.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { SAMPLE_TEXT, smallHparams, tempDir, trainQuickAdapter, writeRandomModel } from '../test/fixtures.js';
 import { compareLogits, trainerLogits } from '../test/logits.js';
-import { buildVoicePackage, readVoicePackage } from '../voice/voice-package.js';
+import { buildVoicePackage } from '../voice/voice-package.js';
+import { importVoicePackage } from '../voice/voice-package-import.js';
 import { readTrainedAdapter, writeGgufAdapter, writePeftAdapter } from './export.js';
 import { mergeAdapter } from './merge.js';
 
@@ -92,12 +93,12 @@ describe('a trained LoRA adapter', () => {
       prompt: '{text}',
       exportedBy: { app: 'OwnVoice', version: 'test' },
     };
-    const unpacked = await readVoicePackage(await buildVoicePackage(manifest, { ggufPath: adapterGguf(), peftDir }));
+    // Unpacked as an import does: checked in its child process, its PEFT config rewritten.
+    const packagePath = path.join(dir, 'voice.zip');
+    writeFileSync(packagePath, await buildVoicePackage(manifest, { ggufPath: adapterGguf(), peftDir }));
     const out = path.join(dir, 'unpacked');
-    mkdirSync(path.join(out, 'peft'), { recursive: true });
-    writeFileSync(path.join(out, 'voice.gguf'), unpacked.gguf);
-    writeFileSync(path.join(out, 'peft', 'adapter_config.json'), unpacked.peftConfig);
-    writeFileSync(path.join(out, 'peft', 'adapter_model.safetensors'), unpacked.peftWeights);
+    const job = { packagePath, folder: out, ggufName: 'voice.gguf', base, baseSha256: '0'.repeat(64) };
+    await importVoicePackage({ ...job, baseModelName: 'ownvoice/test-base' }, { owner: 'test', bytes: 1 });
 
     const V = runtime.hparams.nVocab;
     const torchVoice = await trainerLogits(dir, 'forward', { model: basePath, adapter: adapterSafetensors }, tokens, V);

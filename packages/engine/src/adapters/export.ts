@@ -76,6 +76,44 @@ export function unpermuteRows(data: Float32Array, rows: number, cols: number, nH
   return out;
 }
 
+/** Hugging Face's name for a GGUF adapter tensor "blk.N.<target>.weight.lora_a|b"; null for another. */
+export function peftTensorName(ggufName: string): { name: string; layer: string; target: string; ab: string } | null {
+  const m = /^blk\.(\d+)\.(\w+)\.weight\.lora_(a|b)$/.exec(ggufName);
+  if (!m) return null;
+  const [, layer, target, ab] = m as unknown as [string, string, string, 'a' | 'b'];
+  const module = HF_MODULE[target];
+  if (!module) return null;
+  return {
+    name: `base_model.model.model.layers.${layer}.${module}.lora_${ab.toUpperCase()}.weight`,
+    layer,
+    target,
+    ab,
+  };
+}
+
+/** Hugging Face's short module name (q_proj ...) of a GGUF target (attn_q ...). */
+export const peftModuleName = (target: string): string | undefined => HF_MODULE[target]?.split('.')[1];
+
+/** The PEFT adapter_config.json of an adapter: what vLLM and transformers read. */
+export function peftConfig(adapter: { rank: number; alpha: number; targets: Iterable<string> }, baseModelName: string) {
+  return {
+    peft_type: 'LORA',
+    task_type: 'CAUSAL_LM',
+    base_model_name_or_path: baseModelName,
+    r: adapter.rank,
+    lora_alpha: adapter.alpha,
+    lora_dropout: 0,
+    bias: 'none',
+    target_modules: [...new Set(adapter.targets)].sort(),
+    fan_in_fan_out: false,
+    inference_mode: true,
+    use_rslora: false,
+  };
+}
+
+export const writePeftConfig = (dir: string, config: ReturnType<typeof peftConfig>): void =>
+  writeFileSync(path.join(dir, 'adapter_config.json'), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+
 export function writePeftAdapter(
   dir: string,
   adapter: TrainedAdapter,
@@ -86,35 +124,17 @@ export function writePeftAdapter(
   const out = new Map<string, NamedTensor>();
   const targets = new Set<string>();
   for (const [name, t] of adapter.tensors) {
-    const m = /^blk\.(\d+)\.(\w+)\.weight\.lora_(a|b)$/.exec(name);
-    if (!m) throw new Error(`unexpected adapter tensor ${name}`);
-    const [, layer, target, ab] = m as unknown as [string, string, string, string];
-    const module = HF_MODULE[target];
-    if (!module) throw new Error(`unexpected adapter target ${target}`);
-    targets.add(module.split('.')[1] as string);
+    const peft = peftTensorName(name);
+    if (!peft) throw new Error(`unexpected adapter tensor ${name}`);
+    const { target, ab } = peft;
+    targets.add(peftModuleName(target) as string);
     let data = t.data;
     if (ab === 'b' && base.arch === 'llama' && (target === 'attn_q' || target === 'attn_k')) {
       const [rows, cols] = t.shape as [number, number];
       data = unpermuteRows(data, rows, cols, target === 'attn_q' ? base.nHead : base.nHeadKv);
     }
-    out.set(`base_model.model.model.layers.${layer}.${module}.lora_${ab.toUpperCase()}.weight`, {
-      shape: t.shape,
-      data,
-    });
+    out.set(peft.name, { shape: t.shape, data });
   }
   writeSafetensors(path.join(dir, 'adapter_model.safetensors'), out, { format: 'pt' });
-  const config = {
-    peft_type: 'LORA',
-    task_type: 'CAUSAL_LM',
-    base_model_name_or_path: baseModelName,
-    r: adapter.rank,
-    lora_alpha: adapter.alpha,
-    lora_dropout: 0,
-    bias: 'none',
-    target_modules: [...targets].sort(),
-    fan_in_fan_out: false,
-    inference_mode: true,
-    use_rslora: false,
-  };
-  writeFileSync(path.join(dir, 'adapter_config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  writePeftConfig(dir, peftConfig({ rank: adapter.rank, alpha: adapter.alpha, targets }, baseModelName));
 }

@@ -3,7 +3,7 @@
 // the whole process on some missing keys (llama.attention.head_count, llama.feed_forward_length),
 // so files are checked here first.
 import { GgufError } from './errors.js';
-import { kvValue } from './reader.js';
+import { ADAPTER_HEADER_LIMITS, kvValue, readGguf } from './reader.js';
 import { GgmlType, type GgufFile, type GgufTensorInfo, ggmlTypeName } from './types.js';
 
 export const SUPPORTED_ARCHITECTURES = ['llama', 'qwen2'] as const;
@@ -179,3 +179,7 @@ export function adapterInfo(file: GgufFile, path: string, base: ModelHparams): A
   }
   return { arch, alpha, rank, targets: [...targets], tensors: file.tensors };
 }
+
+/** Reads the LoRA adapter file at `path` within an adapter's header limits and checks it against `base`. */
+export const readAdapter = (path: string, base: ModelHparams, name = path): AdapterInfo =>
+  adapterInfo(readGguf(path, ADAPTER_HEADER_LIMITS), name, base);

@@ -21,6 +21,40 @@ import {
 const MAX_DIMS = 4;
 const CHUNK = 1 << 20;
 
+/**
+ * How much header a GGUF file may hold. Counts that fit in the file can still cost seconds to
+ * read (one 150-million-element array did), so the reader stops at these, well above any real
+ * file of its kind.
+ */
+export interface GgufHeaderLimits {
+  /** Metadata entries. */
+  kv: number;
+  /** Elements in one metadata array, and in all of them together. */
+  arrayElements: number;
+  totalArrayElements: number;
+  /** Bytes of one string (a key, a value, an array element, a tensor's name). */
+  stringBytes: number;
+  tensors: number;
+}
+
+/** A base model: the largest vocabularies are about 260,000 tokens, with about as many merges. */
+export const MODEL_HEADER_LIMITS: GgufHeaderLimits = {
+  kv: 4096,
+  arrayElements: 4_000_000,
+  totalArrayElements: 8_000_000,
+  stringBytes: 4 * 1024 * 1024,
+  tensors: 65_536,
+};
+
+/** A LoRA adapter: five metadata entries and two tensors per targeted projection (adapters/export.ts). */
+export const ADAPTER_HEADER_LIMITS: GgufHeaderLimits = {
+  kv: 64,
+  arrayElements: 256,
+  totalArrayElements: 1024,
+  stringBytes: 4096,
+  tensors: 2 * 7 * 512,
+};
+
 /** Sequential little-endian reads over a file descriptor, buffered in 1 MiB chunks. */
 class FileCursor {
   private buf = Buffer.alloc(0);
@@ -31,6 +65,7 @@ class FileCursor {
     private readonly fd: number,
     readonly size: number,
     private readonly path: string,
+    private readonly limits: GgufHeaderLimits,
   ) {}
 
   private ensure(n: number): void {
@@ -73,8 +108,16 @@ class FileCursor {
     return Number(n);
   }
 
+  /** A count that must also stay within `limit`, what it counts being named in `what`. */
+  bounded(what: string, limit: number, bytesEach = 1): number {
+    const n = this.count(what, bytesEach);
+    if (n > limit)
+      throw new GgufError(`${this.path} holds ${what} of ${n}, above the ${limit} a file of its kind may hold.`);
+    return n;
+  }
+
   string(): string {
-    const n = this.count('a string length');
+    const n = this.bounded('a string length', this.limits.stringBytes);
     return this.take(n).toString('utf8');
   }
 }
@@ -125,20 +168,27 @@ function readScalar(c: FileCursor, type: GgufValueType, path: string): GgufScala
   }
 }
 
-function readKv(c: FileCursor, path: string): GgufKv {
+function readKv(c: FileCursor, path: string, budget: { arrayElements: number }, limits: GgufHeaderLimits): GgufKv {
   const key = c.string();
   const type = c.u32() as GgufValueType;
   if (type !== GgufValueType.ARRAY) return { key, type, value: readScalar(c, type, path) };
   const arrayType = c.u32() as GgufValueType;
   if (arrayType === GgufValueType.ARRAY) throw new GgufError(`${path}: nested arrays are not supported (${key}).`);
-  const n = c.count(`the length of ${key}`, SCALAR_SIZE[arrayType] ?? 1);
+  const n = c.bounded(`an array (${key}) with a length`, limits.arrayElements, SCALAR_SIZE[arrayType] ?? 1);
+  budget.arrayElements -= n;
+  if (budget.arrayElements < 0) {
+    throw new GgufError(`${path} holds more than ${limits.totalArrayElements} metadata array elements in all.`);
+  }
   const value: GgufScalar[] = new Array(n);
   for (let i = 0; i < n; i++) value[i] = readScalar(c, arrayType, path);
   return { key, type, arrayType, value };
 }
 
-/** Reads the header of a GGUF file. Throws GgufError for anything that is not a usable GGUF. */
-export function readGguf(path: string): GgufFile {
+/**
+ * Reads the header of a GGUF file within `limits` (a base model's unless told). Throws GgufError
+ * for anything that is not a usable GGUF.
+ */
+export function readGguf(path: string, limits: GgufHeaderLimits = MODEL_HEADER_LIMITS): GgufFile {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -147,7 +197,7 @@ export function readGguf(path: string): GgufFile {
   }
   try {
     const size = fstatSync(fd).size;
-    const c = new FileCursor(fd, size, path);
+    const c = new FileCursor(fd, size, path, limits);
     if (size < 24 || c.u32() !== GGUF_MAGIC) {
       throw new GgufError(`${path} is not a GGUF file (it does not start with "GGUF").`);
     }
@@ -155,10 +205,11 @@ export function readGguf(path: string): GgufFile {
     if (version < 2 || version > 3) {
       throw new GgufError(`${path} is GGUF version ${version}; only versions 2 and 3 are supported.`);
     }
-    const tensorCount = c.count('the tensor count', 24);
-    const kvCount = c.count('the metadata count', 12);
+    const tensorCount = c.bounded('a tensor count', limits.tensors, 24);
+    const kvCount = c.bounded('a metadata count', limits.kv, 12);
     const kv: GgufKv[] = [];
-    for (let i = 0; i < kvCount; i++) kv.push(readKv(c, path));
+    const budget = { arrayElements: limits.totalArrayElements };
+    for (let i = 0; i < kvCount; i++) kv.push(readKv(c, path, budget, limits));
     const alignmentKv = kv.find((e) => e.key === 'general.alignment');
     const alignment = alignmentKv ? Number(alignmentKv.value) : GGUF_DEFAULT_ALIGNMENT;
     if (!Number.isInteger(alignment) || alignment <= 0 || alignment % 8 !== 0) {

@@ -12,7 +12,7 @@ import {
   resolveChatWrapper,
   type Token,
 } from 'node-llama-cpp';
-import { adapterInfo, type ModelHparams, modelHparams } from '../gguf/model-spec.js';
+import { type ModelHparams, modelHparams, readAdapter } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
 import type { ChatMessage } from './text-generator.js';
 
@@ -134,7 +134,7 @@ export class LlamaRuntime {
 
   /** Checks that an adapter file fits this base model (throws GgufError otherwise). */
   validateAdapter(adapterPath: string): void {
-    adapterInfo(readGguf(adapterPath), adapterPath, this.hparams);
+    readAdapter(adapterPath, this.hparams);
   }
 
   /** The threads of each context wide work spreads over, for work `width` sequences wide at most. */

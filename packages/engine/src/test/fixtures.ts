@@ -3,10 +3,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeGgufAdapter, writePeftAdapter } from '../adapters/export.js';
+import type { NamedTensor } from '../adapters/safetensors.js';
 import { randomWeights, writeLlamaGguf } from '../gguf/llama-model.js';
 import type { ModelHparams } from '../gguf/model-spec.js';
 import { GgmlType } from '../gguf/types.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
+import { seededRandom } from '../seeded-random.js';
 import { type BpeVocabulary, trainBpe } from '../tokenizer/bpe-trainer.js';
 import { HOUSE_SPECIAL_TOKENS, tokenizerKv } from '../tokenizer/gguf-tokenizer.js';
 import { TRAINING_PRESETS, train } from '../trainer/train.js';
@@ -102,4 +105,33 @@ export async function trainQuickAdapter(dir: string, basePath: string, tokens: n
   });
   if (!result.adapterPath) throw new Error('no adapter trained');
   return result.adapterPath;
+}
+
+/**
+ * A Voice's adapter folder for a model of shape `h`, as training leaves it: `voice.gguf` and the
+ * PEFT export in `peft/`, with small seeded weights on every layer's attn_q and attn_v.
+ */
+export function writeRandomAdapterFolder(
+  dir: string,
+  h: ModelHparams,
+  { rank = 2, alpha = 4 }: { rank?: number; alpha?: number } = {},
+): { ggufPath: string; peftDir: string } {
+  const tensors = new Map<string, NamedTensor>();
+  const next = seededRandom(7);
+  const random = (n: number) => Float32Array.from({ length: n }, () => (next() - 0.5) / 50);
+  for (let layer = 0; layer < h.nLayer; layer++) {
+    for (const [target, out] of [
+      ['attn_q', h.nHead * h.headDim],
+      ['attn_v', h.nHeadKv * h.headDim],
+    ] as const) {
+      tensors.set(`blk.${layer}.${target}.weight.lora_a`, { shape: [rank, h.nEmbd], data: random(rank * h.nEmbd) });
+      tensors.set(`blk.${layer}.${target}.weight.lora_b`, { shape: [out, rank], data: random(out * rank) });
+    }
+  }
+  const adapter = { arch: h.arch, rank, alpha, tensors };
+  const ggufPath = path.join(dir, 'voice.gguf');
+  const peftDir = path.join(dir, 'peft');
+  writeGgufAdapter(ggufPath, adapter);
+  writePeftAdapter(peftDir, adapter, h, 'ownvoice/test-base');
+  return { ggufPath, peftDir };
 }

@@ -1,27 +1,22 @@
 // The extraction process isolated.ts starts: reads one file at a time and answers with its text
-// or its TextExtractionError. Exits when its parent goes.
+// or its TextExtractionError.
+import { childSide } from '../isolation/child-pool.js';
 import { TextExtractionError } from './errors.js';
-import type { ChildReply, ChildRequest } from './isolated.js';
+import type { ExtractionJob, ExtractionReply } from './isolated.js';
 import { parseFile, parseTrainingText } from './parse.js';
 
-const send = (reply: ChildReply | 'ready') => process.send?.(reply);
-
-process.on('message', async (request: ChildRequest) => {
-  const data = Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength);
-  const file = { name: request.name, data };
+childSide<ExtractionJob, ExtractionReply>(async (job) => {
+  const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
+  const file = { name: job.name, data };
   try {
-    const result = request.mode === 'training' ? await parseTrainingText(file) : await parseFile(file);
-    send({ id: request.id, ok: true, result, rss: process.memoryUsage.rss() });
+    const result = job.mode === 'training' ? await parseTrainingText(file) : await parseFile(file);
+    return { ok: true, result };
   } catch (error) {
     const known = error instanceof TextExtractionError;
-    send({
-      id: request.id,
+    return {
       ok: false,
       code: known ? error.code : 'UNREADABLE',
-      message: known ? error.message : `${request.name} could not be read`,
-      rss: process.memoryUsage.rss(),
-    });
+      message: known ? error.message : `${job.name} could not be read`,
+    };
   }
 });
-process.on('disconnect', () => process.exit(0));
-send('ready');

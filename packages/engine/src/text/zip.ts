@@ -6,8 +6,13 @@ import { ExtractionLimitError, MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_TOT
 
 export class ZipFormatError extends Error {}
 
-interface Entry {
+/** An entry as the central directory describes it (PKWARE's APPNOTE, 4.3.12). */
+export interface ZipEntry {
+  /** 0 stored, 8 deflated. */
   method: number;
+  /** General purpose flags; bit 0 is encryption. */
+  flags: number;
+  crc32: number;
   compressedSize: number;
   size: number;
   localHeader: number;
@@ -28,9 +33,14 @@ const DEFAULT_LIMITS: ZipLimits = {
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
+/** The end-of-central-directory record's fixed part; a comment of at most 65,535 bytes follows. */
+export const EOCD_BYTES = 22;
+export const MAX_EOCD_SEARCH = EOCD_BYTES + 0xffff;
+/** A local file header's fixed part. */
+export const LOCAL_HEADER_BYTES = 30;
 
 export class BoundedZip {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: Map<string, ZipEntry>;
   private readonly cache = new Map<string, Buffer>();
   private inflated = 0;
 
@@ -38,29 +48,8 @@ export class BoundedZip {
     private readonly data: Buffer,
     private readonly limits: ZipLimits = DEFAULT_LIMITS,
   ) {
-    const end = findEndOfCentralDirectory(data);
-    const count = data.readUInt16LE(end + 10);
-    const dirOffset = data.readUInt32LE(end + 16);
-    if (count === 0xffff || dirOffset === 0xffffffff) throw new ExtractionLimitError('zip64 archives are not read');
-    if (count > limits.entries) throw new ExtractionLimitError(`the archive has more than ${limits.entries} entries`);
-    let declared = 0;
-    let p = dirOffset;
-    for (let i = 0; i < count; i++) {
-      if (p + 46 > data.length || data.readUInt32LE(p) !== CENTRAL) throw new ZipFormatError('damaged zip directory');
-      const entry: Entry = {
-        method: data.readUInt16LE(p + 10),
-        compressedSize: data.readUInt32LE(p + 20),
-        size: data.readUInt32LE(p + 24),
-        localHeader: data.readUInt32LE(p + 42),
-      };
-      const nameLength = data.readUInt16LE(p + 28);
-      const name = data.toString('utf8', p + 46, p + 46 + nameLength);
-      if (entry.size > limits.entryBytes) throw new ExtractionLimitError(`${name} would inflate past the limit`);
-      declared += entry.size;
-      if (declared > limits.totalBytes) throw new ExtractionLimitError('the archive would inflate past the limit');
-      if (!this.entries.has(name)) this.entries.set(name, entry);
-      p += 46 + nameLength + data.readUInt16LE(p + 30) + data.readUInt16LE(p + 32);
-    }
+    const { count, dirOffset } = endOfCentralDirectory(data, 0, limits);
+    this.entries = centralDirectory(data.subarray(dirOffset), count, limits);
   }
 
   has(name: string): boolean {
@@ -75,8 +64,8 @@ export class BoundedZip {
     if (!entry) throw new ZipFormatError(`${name} is missing`);
     const data = this.data;
     const h = entry.localHeader;
-    if (h + 30 > data.length || data.readUInt32LE(h) !== LOCAL) throw new ZipFormatError(`${name} is damaged`);
-    const start = h + 30 + data.readUInt16LE(h + 26) + data.readUInt16LE(h + 28);
+    if (h + LOCAL_HEADER_BYTES > data.length) throw new ZipFormatError(`${name} is damaged`);
+    const start = entryDataStart(data.subarray(h, h + LOCAL_HEADER_BYTES), name) + h;
     const raw = data.subarray(start, start + entry.compressedSize);
     if (raw.length !== entry.compressedSize) throw new ZipFormatError(`${name} is truncated`);
     const allowed = Math.min(this.limits.entryBytes, this.limits.totalBytes - this.inflated);
@@ -107,10 +96,63 @@ export class BoundedZip {
   }
 }
 
-function findEndOfCentralDirectory(data: Buffer): number {
-  // The record is 22 bytes plus a comment of at most 65,535.
-  for (let p = data.length - 22; p >= Math.max(0, data.length - 22 - 0xffff); p--) {
-    if (data.readUInt32LE(p) === EOCD) return p;
+/**
+ * Where the central directory is and how many entries it holds, from the end record in `tail`
+ * (the archive's last bytes, `tailOffset` being where they start in it). The count is checked
+ * before the directory is read: a few bytes must not make the reader walk millions of entries.
+ */
+export function endOfCentralDirectory(
+  tail: Buffer,
+  tailOffset: number,
+  limits: Pick<ZipLimits, 'entries'>,
+): { count: number; dirOffset: number; dirBytes: number } {
+  let end = -1;
+  for (let p = tail.length - EOCD_BYTES; p >= Math.max(0, tail.length - MAX_EOCD_SEARCH); p--) {
+    if (tail.readUInt32LE(p) === EOCD) {
+      end = p;
+      break;
+    }
   }
-  throw new ZipFormatError('not a zip archive');
+  if (end < 0) throw new ZipFormatError('not a zip archive');
+  const count = tail.readUInt16LE(end + 10);
+  const dirBytes = tail.readUInt32LE(end + 12);
+  const dirOffset = tail.readUInt32LE(end + 16);
+  if (count === 0xffff || dirOffset === 0xffffffff) throw new ExtractionLimitError('zip64 archives are not read');
+  if (count > limits.entries) throw new ExtractionLimitError(`the archive has more than ${limits.entries} entries`);
+  if (dirOffset + dirBytes > tailOffset + end) throw new ZipFormatError('damaged zip directory');
+  return { count, dirOffset, dirBytes };
+}
+
+/** The entries of a central directory (`dir` starts at it), by name, checked against the limits. */
+export function centralDirectory(dir: Buffer, count: number, limits: ZipLimits): Map<string, ZipEntry> {
+  const entries = new Map<string, ZipEntry>();
+  let declared = 0;
+  let p = 0;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > dir.length || dir.readUInt32LE(p) !== CENTRAL) throw new ZipFormatError('damaged zip directory');
+    const entry: ZipEntry = {
+      method: dir.readUInt16LE(p + 10),
+      flags: dir.readUInt16LE(p + 8),
+      crc32: dir.readUInt32LE(p + 16),
+      compressedSize: dir.readUInt32LE(p + 20),
+      size: dir.readUInt32LE(p + 24),
+      localHeader: dir.readUInt32LE(p + 42),
+    };
+    const nameLength = dir.readUInt16LE(p + 28);
+    const name = dir.toString('utf8', p + 46, p + 46 + nameLength);
+    if (entry.size > limits.entryBytes) throw new ExtractionLimitError(`${name} would inflate past the limit`);
+    declared += entry.size;
+    if (declared > limits.totalBytes) throw new ExtractionLimitError('the archive would inflate past the limit');
+    if (!entries.has(name)) entries.set(name, entry);
+    p += 46 + nameLength + dir.readUInt16LE(p + 30) + dir.readUInt16LE(p + 32);
+  }
+  return entries;
+}
+
+/** Where an entry's data starts, counted from its local header (given as its first 30 bytes). */
+export function entryDataStart(localHeader: Buffer, name: string): number {
+  if (localHeader.length < LOCAL_HEADER_BYTES || localHeader.readUInt32LE(0) !== LOCAL) {
+    throw new ZipFormatError(`${name} is damaged`);
+  }
+  return LOCAL_HEADER_BYTES + localHeader.readUInt16LE(26) + localHeader.readUInt16LE(28);
 }

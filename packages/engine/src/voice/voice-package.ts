@@ -8,35 +8,12 @@
 //   README.md                       how to use each, and how to import it into another OwnVoice
 //
 // Adapters are stored, not deflated: float weights barely compress, and a stored entry reads back
-// without inflating. Reading checks every entry's declared size before inflating it, so a crafted
-// archive cannot make the reader allocate more than the package limit, then its size and CRC-32.
+// without inflating. Reading one back is voice-package-import.ts's, in a child process.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import {
-  MAX_VOICE_PACKAGE_BYTES,
-  VOICE_PACKAGE_FILES,
-  VOICE_PACKAGE_MESSAGES,
-  type VoicePackageManifest,
-  voicePackageManifestSchema,
-} from '@ownvoice/shared';
+import { VOICE_PACKAGE_FILES, type VoicePackageManifest } from '@ownvoice/shared';
 import JSZip from 'jszip';
 import { REWRITE_REPEAT_PENALTY } from './rewrite.js';
-
-/** Why a file is not a Voice package this version reads; its message is the person's. */
-export class VoicePackageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'VoicePackageError';
-  }
-}
-
-/** What a package carries besides its manifest, read back into memory. */
-export interface VoicePackageFiles {
-  gguf: Buffer;
-  peftConfig: Buffer;
-  peftWeights: Buffer;
-}
 
 /** `hf:owner/repo:quant` as Ollama names it; null for a file that only exists on one machine. */
 export const ollamaModelName = (huggingFace: string | null): string | null =>
@@ -129,58 +106,4 @@ export async function buildVoicePackage(
     stored,
   );
   return zip.generateAsync({ type: 'nodebuffer', platform: 'UNIX' });
-}
-
-/**
- * What the archive's directory says of an entry before it is inflated: its size and CRC-32
- * (JSZip keeps them, unexported; its own CRC check would inflate every entry while loading).
- */
-const declared = (entry: JSZip.JSZipObject): { size: number; crc32: number | undefined } => {
-  const data = (entry as unknown as { _data?: { uncompressedSize?: number; crc32?: number } })._data;
-  return { size: data?.uncompressedSize ?? Number.POSITIVE_INFINITY, crc32: data?.crc32 };
-};
-
-/** Reads a package back; throws VoicePackageError, worded for the person, when it is not one. */
-export async function readVoicePackage(data: Buffer): Promise<{ manifest: VoicePackageManifest } & VoicePackageFiles> {
-  if (data.length > MAX_VOICE_PACKAGE_BYTES) throw new VoicePackageError(VOICE_PACKAGE_MESSAGES.tooLarge);
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(data);
-  } catch {
-    throw new VoicePackageError(VOICE_PACKAGE_MESSAGES.notAPackage);
-  }
-  let budget = MAX_VOICE_PACKAGE_BYTES;
-  const read = async (name: string): Promise<Buffer> => {
-    const entry = zip.file(name);
-    if (!entry || entry.dir) throw new VoicePackageError(`${VOICE_PACKAGE_MESSAGES.notAPackage} (${name} is missing)`);
-    const { size, crc32 } = declared(entry);
-    budget -= size;
-    if (budget < 0) throw new VoicePackageError(VOICE_PACKAGE_MESSAGES.tooLarge);
-    const damaged = new VoicePackageError(`${VOICE_PACKAGE_MESSAGES.notAPackage} (${name} is damaged)`);
-    let content: Buffer;
-    try {
-      content = await entry.async('nodebuffer');
-    } catch {
-      throw damaged;
-    }
-    if (content.length !== size || (crc32 !== undefined && zlib.crc32(content) !== crc32 >>> 0)) throw damaged;
-    return content;
-  };
-  let manifest: VoicePackageManifest;
-  try {
-    manifest = voicePackageManifestSchema.parse(
-      JSON.parse((await read(VOICE_PACKAGE_FILES.manifest)).toString('utf8')),
-    );
-  } catch (error) {
-    if (error instanceof VoicePackageError) throw error;
-    throw new VoicePackageError(
-      `${VOICE_PACKAGE_MESSAGES.notAPackage} (its manifest.json is not one this OwnVoice reads: it may come from a newer version)`,
-    );
-  }
-  return {
-    manifest,
-    gguf: await read(VOICE_PACKAGE_FILES.gguf),
-    peftConfig: await read(VOICE_PACKAGE_FILES.peftConfig),
-    peftWeights: await read(VOICE_PACKAGE_FILES.peftWeights),
-  };
 }

@@ -6,11 +6,14 @@
 // - dying as llama.cpp dies when it aborts on a model file (SIGABRT): the same, without the API
 //   noticing beyond the restart;
 // - a Voice unloaded from the process behind the API's back: found at the next metering round, a
-//   Convert or a wake, loaded again, and never charged for the time it was gone.
+//   Convert or a wake, loaded again, and never charged for the time it was gone;
+// - crashing (SIGSEGV) while a Voice writes: that Voice is put to sleep and not woken again by
+//   the restart, so a hostile adapter cannot crash the process over and over for everyone.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceRow, voices } from '../../db/schema.js';
 import { ADAPTER_MISSING, EMBEDDED_ENDPOINT, STOPPED_MIDWAY } from '../../inference/inference-host.js';
+import { CRASH_QUARANTINE_MS, SLEEP_MESSAGES } from '../../services/activation.service.js';
 import { embeddedEndpoint, isLoaded } from '../../test/inference.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
@@ -176,6 +179,32 @@ describe('a Voice unloaded from the inference process behind the API server', ()
     await unloadBehindTheBack();
     expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
     expect(await isLoaded(ctx, voice.id)).toBe(true);
+    await convertsAgain();
+  }, 180_000);
+});
+
+describe('a Voice running when the inference process crashes (SIGSEGV, as llama.cpp did on a hostile adapter)', () => {
+  it('is put to sleep and kept asleep: not loaded again after the restart, its page says why, a wake waits an hour', async () => {
+    expect((await rowOf()).status).toBe('active');
+    const stream = await openStream(ctx, owner, `/api/loras/${voice.id}/convert-stream`, jsonBody({ text: LONG_TEXT }));
+    await stream.seen();
+    process.kill(inference().embeddedPid as number, 'SIGSEGV');
+    expect(streamEvents(await stream.done).at(-1)).toEqual({
+      type: 'error',
+      code: 'ENGINE_UNAVAILABLE',
+      error: STOPPED_MIDWAY,
+    });
+    await expect.poll(async () => (await rowOf()).status, { timeout: 30_000 }).toBe('ready');
+    expect((await rowOf()).statusMessage).toBe(SLEEP_MESSAGES.crashed);
+    await expect.poll(() => inference().isUp(EMBEDDED_ENDPOINT), { timeout: 60_000, interval: 200 }).toBe(true);
+    expect(await isLoaded(ctx, voice.id)).toBe(false);
+    expect((await rowOf()).status).toBe('ready');
+
+    const refused = await owner.post(`/api/loras/${voice.id}/activate`);
+    expect([refused.statusCode, refused.json().code]).toEqual([400, 'VOICE_NOT_READY']);
+    expect(refused.json().msg).toContain('crashed the writing service');
+    ctx.clock.advance(CRASH_QUARANTINE_MS);
+    expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
     await convertsAgain();
   }, 180_000);
 });

@@ -7,10 +7,17 @@
 // On PGlite only: two servers and a Voice each, and nothing here that a database engine decides
 // (the slot check's transaction is the fork's, tested on both).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HOUSE_MODEL_PATH, TRAINING_PRESETS } from '@ownvoice/engine';
-import { VOICE_PACKAGE_FILES, voicePackageManifestSchema } from '@ownvoice/shared';
+import { deflateRawSync } from 'node:zlib';
+import { GgmlType, HOUSE_MODEL_PATH, readGguf, TRAINING_PRESETS, writeGguf } from '@ownvoice/engine';
+import {
+  MAX_VOICE_PACKAGE_BYTES,
+  VOICE_PACKAGE_FILES,
+  VOICE_PACKAGE_MESSAGES,
+  voicePackageManifestSchema,
+} from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,3 +191,111 @@ describe('POST /api/loras/import', () => {
     expect((await person.get('/api/loras')).json()).toEqual([]);
   });
 });
+
+describe('POST /api/loras/import of a hostile package', () => {
+  /** The downloaded package with `name` replaced, stored as a real package stores its adapters. */
+  async function withEntry(name: string, content: Buffer | string): Promise<Buffer> {
+    const archive = await JSZip.loadAsync(zip);
+    archive.file(name, content, { compression: 'STORE' });
+    return archive.generateAsync({ type: 'nodebuffer' });
+  }
+  const read = async (name: string) => (await JSZip.loadAsync(zip)).file(name)?.async('nodebuffer') as Promise<Buffer>;
+
+  it('refuses an adapter retyped to crash inference, and the server’s files and Voices stay as they were', async () => {
+    const person = second.client();
+    await person.register();
+    const dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-hostile-'));
+    const original = path.join(dir, 'voice.gguf');
+    writeFileSync(original, await read(VOICE_PACKAGE_FILES.gguf));
+    const g = readGguf(original);
+    const raw = readFileSync(original);
+    const retyped = path.join(dir, 'i32.gguf');
+    writeGguf(
+      retyped,
+      g.kv,
+      g.tensors.map((t) => ({
+        ...t,
+        type: GgmlType.I32,
+        data: raw.subarray(g.dataOffset + t.offset, g.dataOffset + t.offset + t.dims.reduce((a, b) => a * b, 4)),
+      })),
+    );
+    const res = await importZip(person, await withEntry(VOICE_PACKAGE_FILES.gguf, readFileSync(retyped)));
+    expect([res.statusCode, res.json().code]).toEqual([400, 'VOICE_PACKAGE_INVALID']);
+    expect(res.json().msg).toContain("is I32; a Voice's adapter holds F32 tensors");
+    expect((await person.get('/api/loras')).json()).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a PEFT config that carries text of its own, and a count of writing past its column', async () => {
+    const person = second.client();
+    await person.register();
+    const config = JSON.parse((await read(VOICE_PACKAGE_FILES.peftConfig)).toString());
+    const injected = { ...config, base_model_name_or_path: config.base_model_name_or_path, r: '16; see README' };
+    const bad = await importZip(person, await withEntry(VOICE_PACKAGE_FILES.peftConfig, JSON.stringify(injected)));
+    expect([bad.statusCode, bad.json().msg]).toEqual([400, expect.stringContaining('adapter_config.json')]);
+
+    const huge = await withManifest(zip, (m) => {
+      (m.voice as { characters: number }).characters = 3_000_000_000;
+    });
+    const counted = await importZip(person, huge);
+    expect([counted.statusCode, counted.json().code]).toEqual([400, 'VOICE_PACKAGE_INVALID']);
+    expect((await person.get('/api/loras')).json()).toEqual([]);
+  });
+
+  it('refuses an archive of many entries and a deflate bomb, keeping no file of either', async () => {
+    const person = second.client();
+    await person.register();
+    const tmp = path.join(second.config.dataDir, 'tmp');
+    const many = new JSZip();
+    for (let i = 0; i < 5_000; i++) many.file(`e${i}`, '');
+    const manyRes = await importZip(person, await many.generateAsync({ type: 'nodebuffer' }));
+    expect([manyRes.statusCode, manyRes.json().msg]).toEqual([400, expect.stringContaining('more than 16 files')]);
+
+    // manifest.json declared as 200 bytes, deflating to 64 MiB of zeros.
+    const archive = await JSZip.loadAsync(zip);
+    archive.file(VOICE_PACKAGE_FILES.manifest, Buffer.alloc(200), { compression: 'DEFLATE' });
+    const small = await archive.generateAsync({ type: 'nodebuffer' });
+    const bomb = inflateBomb(small, VOICE_PACKAGE_FILES.manifest, deflateRawSync(Buffer.alloc(64 * 1024 * 1024)));
+    const bombRes = await importZip(person, bomb);
+    expect([bombRes.statusCode, bombRes.json().msg]).toEqual([
+      400,
+      expect.stringContaining('manifest.json is damaged'),
+    ]);
+    expect(existsSync(tmp) ? readdirSync(tmp).filter((f) => f.startsWith('package-')) : []).toEqual([]);
+  });
+
+  it('refuses a package larger than the limit from its declared length, before reading it', async () => {
+    const person = second.client();
+    await person.register();
+    const res = await person.request('POST', '/api/loras/import', Buffer.alloc(16), {
+      'content-type': 'application/zip',
+      'content-length': String(MAX_VOICE_PACKAGE_BYTES + 1),
+    });
+    expect([res.statusCode, res.json().msg]).toEqual([413, VOICE_PACKAGE_MESSAGES.tooLarge]);
+  });
+});
+
+/**
+ * `data` with the entry `name`'s compressed bytes replaced by `bomb`, its declared (inflated) size
+ * kept: what a zip directory says against what inflation gives.
+ */
+function inflateBomb(data: Buffer, name: string, bomb: Buffer): Buffer {
+  const CENTRAL = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+  let entry = -1;
+  for (let p = data.indexOf(CENTRAL); p >= 0; p = data.indexOf(CENTRAL, p + 4)) {
+    if (data.toString('utf8', p + 46, p + 46 + data.readUInt16LE(p + 28)) === name) entry = p;
+  }
+  const local = data.readUInt32LE(entry + 42);
+  const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
+  const oldLength = data.readUInt32LE(entry + 20);
+  const grow = bomb.length - oldLength;
+  const out = Buffer.concat([data.subarray(0, start), bomb, data.subarray(start + oldLength)]);
+  const shifted = (at: number) => (at > local ? at + grow : at);
+  for (let p = out.indexOf(CENTRAL); p >= 0; p = out.indexOf(CENTRAL, p + 4)) {
+    if (p === entry + grow) out.writeUInt32LE(bomb.length, p + 20);
+    out.writeUInt32LE(shifted(out.readUInt32LE(p + 42)), p + 42);
+  }
+  const end = out.length - 22;
+  out.writeUInt32LE(shifted(out.readUInt32LE(end + 16)), end + 16);
+  return out;
+}

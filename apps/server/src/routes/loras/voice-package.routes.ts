@@ -2,18 +2,23 @@
 // /loras/:id/package downloads the owner's Voice as a .zip; POST /loras/import takes such a .zip
 // as the request body (application/zip) and answers the new Voice. Both are the signed-in
 // browser's: a key cannot carry a Voice's adapter away.
-import { apiErrorBodySchema, MAX_VOICE_PACKAGE_BYTES, VOICE_PACKAGE_MESSAGES, voiceSchema } from '@ownvoice/shared';
+import { apiErrorBodySchema, voiceSchema } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, errors } from '../../errors.js';
+import { uploadsTempDir } from '../../data-folder.js';
+import { AppError } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
-import { errorAnswer, sendApiError } from '../../plugins/error-handler.js';
 import type { Services } from '../../services/index.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
+import { afterThePackage, beforeThePackage, type ReceivedPackage, receivePackage } from './package-upload.js';
 
 const PACKAGE_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
 
-export async function voicePackageRoutes(app: FastifyInstance, { voicePackages }: Services): Promise<void> {
+export async function voicePackageRoutes(
+  app: FastifyInstance,
+  { voicePackages }: Services,
+  { dataDir }: { dataDir: string },
+): Promise<void> {
   const auth = { onRequest: app.requireUser };
 
   // A .zip, not JSON: no response schema (the params are still checked by theirs).
@@ -30,43 +35,34 @@ export async function voicePackageRoutes(app: FastifyInstance, { voicePackages }
     },
   );
 
-  // Its own scope: only here is a .zip a body, read whole up to a package's size.
+  // Its own scope: only here is a .zip a body, streamed to a file (package-upload.ts) once the
+  // account has a free storage slot and an upload slot is taken.
   await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      PACKAGE_TYPES,
-      { parseAs: 'buffer', bodyLimit: MAX_VOICE_PACKAGE_BYTES },
-      (_request, body, done) => done(null, body),
-    );
+    scope.addContentTypeParser(PACKAGE_TYPES, receivePackage(uploadsTempDir(dataDir)));
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/loras/import',
       {
         schema: { response: { 201: voiceSchema, ...errorResponses, 409: apiErrorBodySchema, 413: apiErrorBodySchema } },
         ...auth,
-        // The body limit's own 413 says what a package's limit is.
-        errorHandler: (error, request, reply) =>
-          sendApiError(
-            reply,
-            errorAnswer(
-              error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-                ? errors.uploadTooLarge(VOICE_PACKAGE_MESSAGES.tooLarge)
-                : error,
-              request,
-            ),
-          ),
+        preParsing: beforeThePackage((request) => voicePackages.checkRoom(authOf(request).user)),
+        onResponse: afterThePackage,
+        onRequestAbort: afterThePackage,
       },
       async (request, reply) => {
-        if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
+        const body = request.body as Partial<ReceivedPackage> | undefined;
+        if (typeof body?.file !== 'string' || !body.bytes) {
           throw new AppError(
             415,
             'UNSUPPORTED_MEDIA_TYPE',
             'Send the Voice package (.zip) as the body, as application/zip.',
           );
         }
-        const release = request.server.uploadSlots.take(authOf(request).user.id, request.ip);
+        const received = { file: body.file, bytes: body.bytes };
         try {
-          return reply.status(201).send(await voicePackages.import(authOf(request).user, request.body));
+          return reply.status(201).send(await voicePackages.import(authOf(request).user, received));
         } finally {
-          release();
+          // Given back before the answer goes; the hooks cover the paths that never get here.
+          await afterThePackage(request);
         }
       },
     );
