@@ -18,6 +18,7 @@ import { readGguf } from '../gguf/reader.js';
 import { GgmlType, GgufValueType } from '../gguf/types.js';
 import { writeGguf } from '../gguf/writer.js';
 import { smallHparams, tempDir, writeRandomAdapterFolder } from '../test/fixtures.js';
+import { writeZip } from '../test/hostile-files.js';
 import { rewritePrompt } from './prompts.js';
 import { buildVoicePackage, voiceModelfile } from './voice-package.js';
 import { importVoicePackage } from './voice-package-import.js';
@@ -175,46 +176,10 @@ describe('an archive that is not a package', () => {
   it('whose entry inflates past its declared size is stopped there (a deflate bomb)', async () => {
     // 256 MiB of zeros deflate to about 256 KB; the directory says the entry is 200 bytes.
     const bomb = zlib.deflateRawSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
-    const data = zipOf([{ name: 'manifest.json', method: 8, data: bomb, size: 200, crc32: 0 }]);
+    const data = writeZip([{ name: 'manifest.json', data: bomb, deflated: true, declaredSize: 200 }]);
     expect(await refusal(data)).toContain('manifest.json is damaged');
   });
 });
-
-/** A zip archive written by hand (PKWARE's APPNOTE 4.3.7, 4.3.12, 4.3.16), entries as given. */
-function zipOf(entries: { name: string; method: number; data: Buffer; size: number; crc32: number }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc32, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(e.method, 10);
-    central.writeUInt32LE(e.crc32, 16);
-    central.writeUInt32LE(e.data.length, 20);
-    central.writeUInt32LE(e.size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, e.data);
-    centrals.push(central, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 describe('an adapter in a package', () => {
   it('of a type llama.cpp was crashed with is refused', async () => {
