@@ -1,6 +1,8 @@
 // A yes/no question in a modal, for actions that must be confirmed first (delete, visibility).
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+// It opens on the safe answer, so an Enter pressed out of habit never deletes or pays.
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Dialog } from './Dialog';
 
 export interface ConfirmDialogProps {
   opened: boolean;
@@ -23,7 +25,7 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   return (
-    <Modal
+    <Dialog
       opened={opened}
       onClose={onCancel}
       title={title}
@@ -34,14 +36,14 @@ export function ConfirmDialog({
       <Stack gap="lg">
         <Text fz="sm">{children}</Text>
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={onCancel} data-autofocus>
             Cancel
           </Button>
-          <Button color={danger ? 'red' : undefined} onClick={onConfirm} data-autofocus>
+          <Button color={danger ? 'red' : undefined} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

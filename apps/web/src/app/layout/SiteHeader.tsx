@@ -21,6 +21,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { RoleBadge } from '../../components/RoleBadge';
+import { useDialogFocus } from '../../lib/dialog-focus';
 import { PATHS } from '../../lib/paths';
 import { useSession } from '../../lib/session/session-context';
 import { type NavItem, navItems } from './nav-items';
@@ -97,6 +98,7 @@ export function SiteHeader() {
   // The signed-in bar holds twice as many links, so it needs a wider screen before it fits.
   const breakpoint = user ? 'lg' : 'sm';
 
+  const drawerFocus = useDialogFocus(drawerOpened);
   const closeDrawer = drawer.close;
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every navigation is the point
   useEffect(() => closeDrawer(), [location.pathname, location.search, closeDrawer]);
@@ -174,6 +176,8 @@ export function SiteHeader() {
         title={<Logo size={28} />}
         zIndex={300}
         closeButtonProps={{ 'aria-label': 'Close navigation' }}
+        {...drawerFocus}
+        returnFocus={false}
       >
         <Stack gap="xs">
           {user && (

@@ -1,7 +1,8 @@
 // Asked before an edit pass that needs more proofreads than are left (lib/rewrite/proofread-plan):
 // how many it needs and has, and the three ways on. Closing it skips the pass; what is not
 // proofread is marked so beside the output either way.
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { formatCount } from '../../lib/format';
 import { useProofreadQuestion } from '../../lib/rewrite/proofread-plan';
 
@@ -10,7 +11,7 @@ const proofreads = (n: number) => `${formatCount(n)} ${n === 1 ? 'proofread' : '
 export function ProofreadPlanDialog() {
   const question = useProofreadQuestion();
   return (
-    <Modal
+    <Dialog
       opened={question !== null}
       onClose={() => question?.answer('skip')}
       title="Not enough proofreads"
@@ -27,7 +28,8 @@ export function ProofreadPlanDialog() {
             Chunks that are not proofread keep the Voice's wording and are marked as not proofread.
           </Text>
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => question.answer('skip')}>
+            {/* Opens on the choice that spends nothing. */}
+            <Button variant="default" onClick={() => question.answer('skip')} data-autofocus>
               Skip proofreading
             </Button>
             {question.left > 0 && (
@@ -39,6 +41,6 @@ export function ProofreadPlanDialog() {
           </Group>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,9 +2,10 @@
 // feature ran out of a resource raised it through lib/purchase-prompt. Titled Insufficient
 // resources, it names the blocked resource and offers the quick top-up for it (where the server
 // sells packs), View plans and Close.
-import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
+import { Dialog } from '../../components/Dialog';
 import { useBillingAvailability } from '../../lib/billing/billing-queries';
 import { quickTopUpPacks } from '../../lib/billing/quick-top-up';
 import { PATHS } from '../../lib/paths';
@@ -26,7 +27,7 @@ export function PurchaseModal() {
   };
 
   return (
-    <Modal
+    <Dialog
       opened={limit !== null}
       onClose={closePurchasePrompt}
       title="Insufficient resources"
@@ -47,7 +48,8 @@ export function PurchaseModal() {
         </Group>
         {packs && <QuickTopUp key={packs.join()} packs={packs} />}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={closePurchasePrompt}>
+          {/* Opens here, not on the paying button above. */}
+          <Button variant="default" onClick={closePurchasePrompt} data-autofocus>
             Close
           </Button>
           <Button variant={packs ? 'light' : 'filled'} onClick={goToPlans}>
@@ -55,6 +57,6 @@ export function PurchaseModal() {
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

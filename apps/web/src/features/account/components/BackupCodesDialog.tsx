@@ -1,9 +1,10 @@
 // The ten backup codes, shown once after two-factor is turned on: copy them or download them as
 // a text file, since the server keeps only their hashes.
-import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PRODUCT_NAME } from '@ownvoice/shared';
 import { IconDownload } from '@tabler/icons-react';
 import { CopyTextButton } from '../../../components/CopyTextButton';
+import { Dialog } from '../../../components/Dialog';
 import { saveFile } from '../../../lib/save-file';
 
 export const backupCodesText = (codes: readonly string[], issuedAt: Date): string =>
@@ -21,7 +22,7 @@ const download = (text: string) =>
 export function BackupCodesDialog({ codes, onClose }: { codes: string[] | null; onClose: () => void }) {
   const text = codes ? backupCodesText(codes, new Date()) : '';
   return (
-    <Modal
+    <Dialog
       opened={codes !== null}
       onClose={onClose}
       title="Save your backup codes"
@@ -55,6 +56,6 @@ export function BackupCodesDialog({ codes, onClose }: { codes: string[] | null; 
           <Button onClick={onClose}>I have saved them</Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 // "Change address": the new address, the current password and, while two-factor is on, a code.
 // Nothing changes until the link sent to the new address is opened.
-import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { EMAIL_LINK_HOURS, EMAIL_MAX, PASSWORD_MAX } from '@ownvoice/shared';
 import type { FormEvent } from 'react';
 import { AuthCodeField } from '../../../components/AuthCodeField';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import type { ChangeEmail } from '../hooks/use-change-email';
 
@@ -14,7 +15,7 @@ export function ChangeEmailDialog({ change, currentEmail }: { change: ChangeEmai
   };
 
   return (
-    <Modal opened={change.open} onClose={change.close} title="Change your address" centered>
+    <Dialog opened={change.open} onClose={change.close} title="Change your address" centered>
       <form onSubmit={submit} noValidate aria-label="Change address" data-testid="change-email-form">
         <Stack gap="md">
           <Text fz="sm">
@@ -52,6 +53,6 @@ export function ChangeEmailDialog({ change, currentEmail }: { change: ChangeEmai
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 // "Change password": the current password, the new one twice (the sign-up fields and hints) and,
 // while two-factor is on, a code.
-import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { PASSWORD_MAX } from '@ownvoice/shared';
 import type { FormEvent } from 'react';
 import { AuthCodeField } from '../../../components/AuthCodeField';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { NewPasswordFields } from '../../../components/NewAccountFields';
 import { useCurrentUser } from '../../../lib/session/session-context';
@@ -17,7 +18,7 @@ export function ChangePasswordDialog({ change }: { change: ChangePassword }) {
   };
 
   return (
-    <Modal opened={change.open} onClose={change.close} title="Change your password" centered>
+    <Dialog opened={change.open} onClose={change.close} title="Change your password" centered>
       <form onSubmit={submit} noValidate aria-label="Change password" data-testid="change-password-form">
         <Stack gap="md">
           {/* For password managers: whose password this is (not shown, not read out). */}
@@ -51,6 +52,6 @@ export function ChangePasswordDialog({ change }: { change: ChangePassword }) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 // Delete Account: confirmed with the password (and a code when two-factor is on), then final.
 // Why it works this way: docs/decisions/0009-account-deletion-and-admin-gate.md.
-import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { ACCOUNT_MESSAGES, DELETE_ACCOUNT_MESSAGES, filterLoginCodeInput, LOGIN_CODE_MIN } from '@ownvoice/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session/session-context';
@@ -46,7 +47,7 @@ export function DeleteAccountButton() {
       <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setOpen(true)}>
         Delete Account
       </Button>
-      <Modal opened={open} onClose={close} title="Delete your account" centered data-testid="delete-account-dialog">
+      <Dialog opened={open} onClose={close} title="Delete your account" centered data-testid="delete-account-dialog">
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             <Text fz="sm">{DELETE_ACCOUNT_MESSAGES.confirm}</Text>
@@ -76,7 +77,7 @@ export function DeleteAccountButton() {
             </Group>
           </Stack>
         </form>
-      </Modal>
+      </Dialog>
     </>
   );
 }

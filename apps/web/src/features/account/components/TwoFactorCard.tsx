@@ -1,6 +1,6 @@
 // Two-factor settings: set up with an authenticator app (QR code, 6-digit code), see the backup
 // codes once, and turn it off with a current code. ?setup=two-factor starts setup at once.
-import { Badge, Button, Card, Group, Image, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
   ACCOUNT_MESSAGES,
   filterLoginCodeInput,
@@ -10,6 +10,7 @@ import {
 } from '@ownvoice/shared';
 import { IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useCallback, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session/session-context';
@@ -131,7 +132,7 @@ function SetupDialog({
   };
 
   return (
-    <Modal opened onClose={onClose} title="Set up two-factor authentication" centered data-testid="mfa-setup-dialog">
+    <Dialog opened onClose={onClose} title="Set up two-factor authentication" centered data-testid="mfa-setup-dialog">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Text fz="sm">
@@ -169,7 +170,7 @@ function SetupDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -192,7 +193,7 @@ function DisableDialog({ onClose, onDisabled }: { onClose: () => void; onDisable
   };
 
   return (
-    <Modal
+    <Dialog
       opened
       onClose={onClose}
       title="Turn off two-factor authentication"
@@ -221,6 +222,6 @@ function DisableDialog({ onClose, onDisabled }: { onClose: () => void; onDisable
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

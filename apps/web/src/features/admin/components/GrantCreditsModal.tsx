@@ -1,6 +1,6 @@
 // Granting credits: an amount (1 to 10,000) and a reason the activity log keeps, checked with the
 // shared grantCreditsBodySchema before anything is sent.
-import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import {
   ADMIN_GRANT_MAX,
   ADMIN_REASON_MAX,
@@ -10,6 +10,7 @@ import {
   type User,
 } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatCount } from '../../../lib/format';
 import { useGrantCredits } from '../hooks/use-admin-actions';
@@ -37,7 +38,7 @@ export function GrantCreditsModal({ user, onClose }: { user: User; onClose: () =
   };
 
   return (
-    <Modal
+    <Dialog
       opened
       onClose={onClose}
       title={`Grant credits to ${user.username}`}
@@ -85,6 +86,6 @@ export function GrantCreditsModal({ user, onClose }: { user: User; onClose: () =
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
 // Edit limits: a usage grant and the account's settings in one form; only what changed is sent
 // (limits-form.ts), with a second-factor code.
-import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import type { User } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useBillingAvailability } from '../../../lib/billing/billing-queries';
 import { useUpdateLimits } from '../hooks/use-admin-actions';
@@ -33,7 +34,7 @@ export function LimitsModal({ user, onClose }: { user: User; onClose: () => void
   };
 
   return (
-    <Modal
+    <Dialog
       opened
       onClose={onClose}
       title={`Edit limits of ${user.username}`}
@@ -61,6 +62,6 @@ export function LimitsModal({ user, onClose }: { user: User; onClose: () => void
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
 // The second-factor code for a sensitive admin action: a current authenticator code or a backup
 // code. A refused code leaves the dialog open with the server's reason, to try another.
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { filterMfaCode, isMfaCodeComplete, MFA_CODE_HINT } from '../mfa-retry';
 
@@ -22,7 +23,7 @@ export function MfaDialog({ error, busy, onSubmit, onCancel }: MfaDialogProps) {
   };
 
   return (
-    <Modal
+    <Dialog
       opened
       onClose={onCancel}
       title="Confirm with two-factor"
@@ -64,6 +65,6 @@ export function MfaDialog({ error, busy, onSubmit, onCancel }: MfaDialogProps) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

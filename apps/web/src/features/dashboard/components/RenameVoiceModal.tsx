@@ -1,7 +1,8 @@
 // Rename: the new name is filtered as typed with the shared rule; a blank one is ignored.
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { filterVoiceNameInput, VOICE_NAME_MAX, type Voice } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 
 export interface RenameVoiceModalProps {
   voice: Voice | null;
@@ -40,9 +41,9 @@ function RenameForm({ voice, onRename, onClose }: { voice: Voice } & Omit<Rename
 
 export function RenameVoiceModal({ voice, onRename, onClose }: RenameVoiceModalProps) {
   return (
-    <Modal opened={voice !== null} onClose={onClose} title="Rename Voice" centered>
+    <Dialog opened={voice !== null} onClose={onClose} title="Rename Voice" centered>
       {/* Keyed by Voice, so each opening starts from that Voice's current name. */}
       {voice && <RenameForm key={voice._id} voice={voice} onRename={onRename} onClose={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 // A humorous stop when the chosen files would pass 50 MB together.
-import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, List, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../../components/Dialog';
 
 export function EgadModal({ fileNames, onClose }: { fileNames: string[]; onClose: () => void }) {
   return (
-    <Modal opened={fileNames.length > 0} onClose={onClose} title="EGAD!" centered data-testid="egad-modal">
+    <Dialog opened={fileNames.length > 0} onClose={onClose} title="EGAD!" centered data-testid="egad-modal">
       <Stack gap="md">
         <Text fz="sm">
           That is more than 50 MB of writing. Our trainer took one look, loosened its collar and had to sit down. A
@@ -25,6 +26,6 @@ export function EgadModal({ fileNames, onClose }: { fileNames: string[]; onClose
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

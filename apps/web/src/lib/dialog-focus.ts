@@ -1,0 +1,113 @@
+// Gives focus back to the control that opened a dialog once it closes (issue 57), for a keyboard
+// or screen-reader user who would otherwise be dropped at the top of the page. Mantine's own return
+// misses three of the app's cases: a dialog mounted already open (it records nothing), an opener
+// that is gone by then (a menu item: the menu closed), and a dialog opened from another dialog.
+import { useId, useLayoutEffect } from 'react';
+
+/** Where focus goes back: `element`, else (once it is gone or refuses focus) its fallback. */
+interface Opener {
+  element: HTMLElement;
+  fallback: Opener | null;
+}
+
+const DIALOG_ATTRIBUTE = 'data-dialog-focus';
+/** Each mounted dialog's opener, so a control inside it can name it as its own way back. */
+const openers = new Map<string, Opener | null>();
+/** Open dialogs in the order they opened, each with its place in that order. */
+const openDialogs: { id: string; order: number }[] = [];
+let openings = 0;
+/** The last control focused or pressed: the opener when the active element is gone by the time a dialog opens. */
+let lastControl: Opener | null = null;
+let tracking = false;
+
+const CONTROL = 'button, a[href], input, select, textarea, [tabindex]';
+
+function menuButton(element: HTMLElement): HTMLElement | null {
+  const menuId = element.closest('[role="menu"]')?.id;
+  if (!menuId) return null;
+  for (const candidate of document.querySelectorAll<HTMLElement>('[aria-controls]')) {
+    if (candidate.getAttribute('aria-controls') === menuId) return candidate;
+  }
+  return null;
+}
+
+/** `element` as an opener, with its way back worked out now, while its menu or dialog still stands. */
+function openerOf(element: Element | null): Opener | null {
+  if (!(element instanceof HTMLElement) || element === document.body || !element.isConnected) return null;
+  const dialog = element.closest(`[${DIALOG_ATTRIBUTE}]`)?.getAttribute(DIALOG_ATTRIBUTE);
+  if (dialog) return { element, fallback: openers.get(dialog) ?? null };
+  const button = menuButton(element);
+  return { element, fallback: button ? openerOf(button) : null };
+}
+
+function rememberControl(event: Event): void {
+  const target = event.target instanceof Element ? event.target.closest(CONTROL) : null;
+  lastControl = openerOf(target) ?? lastControl;
+}
+
+function track(): void {
+  if (tracking) return;
+  tracking = true;
+  // Pressing counts too: Safari does not focus a button that is clicked.
+  document.addEventListener('focusin', rememberControl, true);
+  document.addEventListener('pointerdown', rememberControl, true);
+}
+
+/** A busy opener (a loading button) is disabled and loses focus: the last control pressed stands in. */
+const currentOpener = (): Opener | null => openerOf(document.activeElement) ?? lastControl;
+
+const dialogElement = (id: string): Element | null =>
+  [...document.querySelectorAll(`[${DIALOG_ATTRIBUTE}]`)].find((e) => e.getAttribute(DIALOG_ATTRIBUTE) === id) ?? null;
+
+/** Whether `element` is on screen to stay: not gone, and not in a dialog or menu that is closing. */
+function standing(element: HTMLElement): boolean {
+  const dialog = element.closest(`[${DIALOG_ATTRIBUTE}]`)?.getAttribute(DIALOG_ATTRIBUTE);
+  const menuClosing = menuButton(element)?.getAttribute('aria-expanded') === 'false';
+  return element.isConnected && !menuClosing && (!dialog || openDialogs.some((open) => open.id === dialog));
+}
+
+function restore(opener: Opener | null): void {
+  // Under a dialog still open (a form behind a two-factor prompt), focus stays inside that one.
+  const under = openDialogs.at(-1);
+  const inside = under ? dialogElement(under.id) : null;
+  for (let next = opener; next; next = next.fallback) {
+    const { element } = next;
+    if (!standing(element) || (inside && !inside.contains(element))) continue;
+    element.focus({ preventScroll: true });
+    if (document.activeElement === element) return;
+  }
+}
+
+/**
+ * For a dialog's root: remembers what had focus when `opened` turned true (or the dialog mounted
+ * open) and gives it focus back when it closes or unmounts. Spread the answer on the dialog and
+ * turn Mantine's own return off.
+ */
+export function useDialogFocus(opened: boolean): { [DIALOG_ATTRIBUTE]: string } {
+  const id = useId();
+  useLayoutEffect(() => {
+    track();
+    return () => {
+      openers.delete(id);
+    };
+  }, [id]);
+  useLayoutEffect(() => {
+    if (!opened) return;
+    const opener = currentOpener();
+    const order = ++openings;
+    openers.set(id, opener);
+    openDialogs.push({ id, order });
+    return () => {
+      openDialogs.splice(
+        openDialogs.findIndex((open) => open.id === id),
+        1,
+      );
+      // After the commit, so a dialog that replaces this one (a question leading to the purchase
+      // window) is open by then and keeps focus: it hands it back to this opener when it closes.
+      queueMicrotask(() => {
+        if (!openDialogs.some((open) => open.order > order)) restore(opener);
+      });
+    };
+  }, [opened, id]);
+  return { [DIALOG_ATTRIBUTE]: id };
+}
