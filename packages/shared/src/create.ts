@@ -41,6 +41,13 @@ export const generateFieldsSchema = z.object({
 export const CREATE_STAGES = ['content', 'rephrase'] as const;
 const stage = z.enum(CREATE_STAGES);
 
+/**
+ * On the stream's last event: the short content this Create was charged, 1 when any of its rewrite
+ * came out in the Voice, 0 when it was given back (decision 37). Absent where the stream cannot
+ * know it yet (/v1 settles once it has sent the passages).
+ */
+const chargedSchema = z.number().int().min(0).max(1).optional();
+
 export const createEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('generation_start'), stage }),
   z.object({ type: z.literal('thinking_start'), stage }),
@@ -56,8 +63,13 @@ export const createEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('chunk'), stage, chunkIndex: z.number().int().nonnegative(), text: z.string() }),
   z.object({ type: z.literal('chunk_reroll'), stage, chunkIndex: z.number().int().nonnegative(), reason: z.string() }),
-  z.object({ type: z.literal('complete') }),
+  z.object({ type: z.literal('complete'), charged: chargedSchema }),
   /** `code` is one of ERROR_CODES: VOICE_NOT_READY when the Voice went to sleep mid-stream. */
-  z.object({ type: z.literal('error'), error: z.string(), code: z.enum(ERROR_CODES).optional() }),
+  z.object({
+    type: z.literal('error'),
+    error: z.string(),
+    code: z.enum(ERROR_CODES).optional(),
+    charged: chargedSchema,
+  }),
 ]);
 export type CreateEvent = z.infer<typeof createEventSchema>;

@@ -30,8 +30,9 @@ const WATCH_INTERVAL_MS = 5_000;
 const STOPPED_MEMORY_MS = 5 * 60_000;
 const NOT_ANSWERING = 'The writing service is not answering. Try again in a minute.';
 /** What a generation cut short by its endpoint going away tells the person. */
+// What was charged is not this message's to say: a Create's last event says it (decision 37).
 export const STOPPED_MIDWAY =
-  'The writing service stopped in the middle of this and is starting again. Nothing was charged for it: try again in a moment.';
+  'The writing service stopped in the middle of this and is starting again: try again in a moment.';
 
 export interface InferenceSettings {
   /** OWNVOICE_INFERENCE_URLS; empty runs the embedded process. */

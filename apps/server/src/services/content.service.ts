@@ -1,8 +1,7 @@
 // Create Content, Quick mode: the plain base model thinks (a short plan), then drafts from the
 // prompt, streamed; the awake Voice then rewrites the draft chunk by chunk, as Convert does.
-// One generation spends one short content, given back when no part of the draft reached the
-// person (a reader who takes the draft and hangs up has had it), or when the writing service
-// stopped under them.
+// One generation spends one short content, charged only when some of its rewrite came out in the
+// Voice, however it ends, and given back otherwise (voice-output-charge.ts, decision 37).
 import {
   BASE_CHAT_SETTINGS,
   createRequest,
@@ -12,17 +11,18 @@ import {
   planChat,
   SHORT_ANSWER_TOKENS,
 } from '@ownvoice/engine';
-import { type ContentFormat, type CreateEvent, rewriteIsUsable } from '@ownvoice/shared';
-import type { UserRow, VoiceRow } from '../db/schema.js';
-import { AppError, errors } from '../errors.js';
+import type { ContentFormat, CreateEvent } from '@ownvoice/shared';
+import type { VoiceRow } from '../db/schema.js';
+import { errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import { streamText } from '../inference/streams.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
 import type { Caller } from './sessions.service.js';
-import type { UsageReceipt, UsageService } from './usage.service.js';
+import type { UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
+import { VoiceOutputCharge, type VoiceOutputWitness } from './voice-output-charge.js';
 
 export interface QuickCreateRequest {
   prompt: string;
@@ -44,19 +44,13 @@ interface QuickCreateInput {
 export interface PreparedCreate {
   events(signal: AbortSignal): AsyncGenerator<CreateEvent>;
   /**
-   * With `chargeWhen: 'rewrite sent'`: the caller says a piece of the rewrite reached its client.
-   * Call it before pulling the next event: the charge is settled when the events end.
+   * With the caller as witness: a piece of the Voice's rewrite reached its client. Call it before
+   * pulling the next event: the charge is settled when the events end.
    */
   rewriteSent(): void;
+  /** The short content charged, once settled (the events ended or completed); else undefined. */
+  charged(): 0 | 1 | undefined;
 }
-
-/**
- * When a quick Create is charged: once a piece of the draft reached the reader (the pages, which
- * show the draft as it is written), or only once a piece of the Voice's rewrite reached the
- * caller's client (/v1, which sends nothing of the draft). Either way, never when no part of the
- * rewrite came out in the Voice.
- */
-export type ChargeWhen = 'draft seen' | 'rewrite sent';
 
 export class ContentService {
   constructor(
@@ -74,33 +68,26 @@ export class ContentService {
   async prepareQuick(
     { user, apiKey }: Caller,
     request: QuickCreateRequest,
-    chargeWhen: ChargeWhen = 'draft seen',
+    witness: VoiceOutputWitness = 'events',
   ): Promise<PreparedCreate> {
     const voice = await awakeVoice(this.voices, this.inference, user, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
     const receipt = await this.usage.consume(user.id, 'shortContent', 1, { apiKeyId: apiKey?.id });
-    const delivery = { chargeWhen, rewriteSent: false };
+    const charge = new VoiceOutputCharge(witness, () => this.usage.refund(user.id, 'shortContent', 1, receipt));
     return {
-      events: (signal) => this.quick(user, voice, input, receipt, delivery, signal),
-      rewriteSent: () => {
-        delivery.rewriteSent = true;
-      },
+      events: (signal) => this.quick(voice, input, charge, signal),
+      rewriteSent: () => charge.pieceSent(),
+      charged: () => charge.outcome,
     };
   }
 
   private async *quick(
-    user: UserRow,
     voice: VoiceRow,
     request: QuickCreateInput,
-    receipt: UsageReceipt,
-    delivery: { chargeWhen: ChargeWhen; rewriteSent: boolean },
+    charge: VoiceOutputCharge,
     signal: AbortSignal,
   ): AsyncGenerator<CreateEvent> {
-    // Set once a piece of the draft has been handed to the reader: from then on it is charged,
-    // unless no part of its rewrite came out in the Voice.
-    let delivered = false;
-    let usable = true;
     try {
       const base = await this.inference.base();
       await this.activation.touch(voice.id);
@@ -124,8 +111,6 @@ export class ContentService {
       )) {
         draft += text;
         yield { type: 'content_chunk', stage: 'content', text };
-        // The stream pulls the next event only once this one was written out.
-        if (text.trim()) delivered = true;
       }
       draft = draft.trim();
       yield { type: 'generation_complete', stage: 'content', text: draft };
@@ -134,34 +119,20 @@ export class ContentService {
           type: 'error',
           code: 'ENGINE_UNAVAILABLE',
           error: 'The model wrote nothing for this prompt. Please rephrase it and try again.',
+          charged: await charge.settle(),
         };
         return;
       }
-      // Each chunk's rewrite as it stands (a reroll starts it again), to know what was delivered.
-      const rewritten: string[] = [];
       for await (const event of this.conversion.rewrite(voice, draft, signal)) {
-        if (event.type === 'chunk') rewritten[event.chunkIndex] = (rewritten[event.chunkIndex] ?? '') + event.text;
-        if (event.type === 'chunk_reroll') rewritten[event.chunkIndex] = '';
         yield { ...event, stage: 'rephrase' };
+        // The stream pulls the next event only once this one was written out.
+        charge.reached(event);
       }
       await this.activation.touch(voice.id);
-      // A draft whose every chunk failed to come out in the Voice is not what Create sells: the
-      // short content is given back (the page says so and offers to retry those parts).
-      usable = rewriteIsUsable(Array.from(rewritten, (text) => text ?? ''));
-      if (!usable) delivered = false;
-      yield { type: 'complete' };
-    } catch (error) {
-      // The writing service stopped under them (its message says nothing was charged): they did
-      // not get what they paid for, whatever reached them.
-      if (error instanceof AppError && error.code === 'ENGINE_UNAVAILABLE') {
-        delivered = false;
-        usable = false;
-      }
-      throw error;
+      yield { type: 'complete', charged: await charge.settleAtComplete() };
     } finally {
-      // Nothing they were to get reached them: the short content is theirs again.
-      const charged = delivery.chargeWhen === 'draft seen' ? delivered : delivery.rewriteSent && usable;
-      if (!charged) await this.usage.refund(user.id, 'shortContent', 1, receipt);
+      // However the events ended (an error, the client gone), the same rule settles the charge.
+      await charge.settle();
     }
   }
 }

@@ -87,8 +87,8 @@ export class VoiceChatService {
         voiceId: request.voiceId,
         reference: reference === undefined ? undefined : async () => reference,
       },
-      // The client sees only the Voice's rewrite: it is charged once a piece of it was sent.
-      'rewrite sent',
+      // The client sees only whole passages, which the route sends: its word says what came out.
+      'caller',
     );
     return {
       text: (signal) => takenPassages(prepared.events(signal)),

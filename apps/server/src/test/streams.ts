@@ -81,3 +81,14 @@ export function streamEvents(body: string): Record<string, unknown>[] {
 }
 
 export const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), contentType: 'application/json' });
+
+/** Each chunk of a Create's rewrite as the body so far has it (a reroll starts it again); a cut last block is left out. */
+export function rewriteChunksOf(body: string): string[] {
+  const chunks: string[] = [];
+  for (const e of streamEvents(body.slice(0, body.lastIndexOf('\n\n') + 2))) {
+    if (e.stage !== 'rephrase' || typeof e.chunkIndex !== 'number') continue;
+    if (e.type === 'chunk') chunks[e.chunkIndex] = (chunks[e.chunkIndex] ?? '') + String(e.text);
+    if (e.type === 'chunk_reroll') chunks[e.chunkIndex] = '';
+  }
+  return Array.from(chunks, (t) => t ?? '');
+}

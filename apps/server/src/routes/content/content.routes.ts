@@ -64,6 +64,8 @@ export async function contentRoutes(
       try {
         await sendEventStream(request, reply, (signal) => prepared.events(signal), 'Failed to generate content', {
           stallMs: conversion.gate.limits.stallMs,
+          // The events settled the charge as they ended: the last one says what it was.
+          errorEvent: (failure) => ({ type: 'error', ...failure, charged: prepared.charged() }),
         });
       } finally {
         release();

@@ -109,7 +109,8 @@ describe('POST /api/content/generate-stream', () => {
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(parseEvents(res.body).at(-1)).toEqual({ type: 'complete' });
+    // What it was charged comes with the end (create-endings.test.ts holds the rule).
+    expect(parseEvents(res.body).at(-1)).toEqual({ type: 'complete', charged: expect.any(Number) });
   });
 
   it('refuses before any event: no prompt, no Voice, a sleeping Voice, a bad format or reference file', async () => {

@@ -1,7 +1,8 @@
-// Quick Create's charge under hostile clients: a reader who takes the draft and hangs up before
-// it is complete has had it (charged); one who hangs up before any draft reached them is not.
-// And a refused request costs no file parsing: the Voice and the balance are checked before the
-// reference file is read. A draft none of whose rewrite came out in the Voice is not charged.
+// Quick Create's charge under hostile clients, by the one rule (decision 37): a reader who hangs
+// up once some of the rewrite reached them in the Voice is charged; one who hangs up before (with
+// the plan, or the draft, and nothing in the Voice) is not. A draft none of whose rewrite came
+// out in the Voice is not charged. And a refused request costs no file parsing: the Voice and the
+// balance are checked before the reference file is read.
 import { type CreateEvent, isFailedRewrite } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { type UserRow, users, type VoiceRow } from '../../db/schema.js';
 import { ContentService } from '../../services/content.service.js';
 import { ConversionService } from '../../services/conversion.service.js';
 import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
-import { openStream } from '../../test/streams.js';
+import { openStream, rewriteChunksOf } from '../../test/streams.js';
 import { createTestContext, encodeMultipart, type TestClient, type TestContext } from '../../test/test-app.js';
 
 let ctx: TestContext;
@@ -30,7 +31,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => ctx.close());
 
-async function generateThenHangUp(after: string, times: number) {
+/** Hangs up once `reached(body)` holds, before the stream completes. */
+async function generateThenHangUp(reached: (body: string) => boolean) {
   const { payload, contentType } = encodeMultipart({
     fields: {
       prompt: 'A blog post about our school’s spring fair moving to the field',
@@ -39,8 +41,8 @@ async function generateThenHangUp(after: string, times: number) {
     },
   });
   const stream = await openStream(ctx, owner, '/api/content/generate-stream', { body: payload, contentType });
-  await expect.poll(() => stream.body().split(after).length - 1, { timeout: 20_000 }).toBeGreaterThanOrEqual(times);
-  expect(stream.body()).not.toContain('"type":"generation_complete"');
+  await expect.poll(() => reached(stream.body()), { timeout: 20_000, interval: 20 }).toBe(true);
+  expect(stream.body()).not.toContain('"type":"complete"');
   stream.hangUp();
   await stream.done;
 }
@@ -57,15 +59,21 @@ async function settledBalance(expected: number): Promise<number> {
 }
 
 describe('a reader who hangs up during Quick Create', () => {
-  it('is charged once part of the draft reached them', async () => {
+  it('is charged once part of the rewrite reached them in the Voice', async () => {
     const before = await shortContentLeft();
-    await generateThenHangUp('"type":"content_chunk"', 5);
+    await generateThenHangUp((body) => rewriteChunksOf(body).some((text) => !isFailedRewrite(text)));
     expect(await settledBalance(before - 1)).toBe(before - 1);
+  }, 30_000);
+
+  it('is not charged when only the draft reached them', async () => {
+    const before = await shortContentLeft();
+    await generateThenHangUp((body) => body.split('"type":"content_chunk"').length > 5);
+    expect(await settledBalance(before)).toBe(before);
   }, 30_000);
 
   it('is not charged when only the plan reached them', async () => {
     const before = await shortContentLeft();
-    await generateThenHangUp('"type":"thinking"', 1);
+    await generateThenHangUp((body) => body.includes('"type":"thinking"'));
     expect(await settledBalance(before)).toBe(before);
   }, 30_000);
 });

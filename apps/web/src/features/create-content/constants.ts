@@ -18,6 +18,12 @@ export const CREATE_STATUS = {
   drafting: '(drafting...)',
 } as const;
 
+/** What a finished Quick run was charged, as the server's last event says (decision 37). */
+export const CREATE_CHARGE = {
+  charged: 'One short content was used for this draft.',
+  notCharged: 'Nothing was charged: no part of this draft came out in your Voice, so its short content was given back.',
+} as const;
+
 export const GENERATE_LABELS = {
   idle: 'Generate Content',
   generating: 'Generating...',

@@ -18,6 +18,8 @@ export interface DraftState {
   thinkingActive: boolean;
   /** The draft (markdown), as streamed; the whole draft once generation completed. */
   draft: string;
+  /** The short content the server charged, from the stream's last event: 0 when it was given back. */
+  charged: 0 | 1 | undefined;
 }
 
 export type DraftAction =
@@ -32,9 +34,14 @@ export const initialDraftState: DraftState = {
   thinking: '',
   thinkingActive: false,
   draft: '',
+  charged: undefined,
 };
 
 function applyEvent(state: DraftState, event: CreateEvent): DraftState {
+  // The last event says what the run was charged, whatever stage it ended in.
+  if ((event.type === 'complete' || event.type === 'error') && event.charged !== undefined) {
+    state = { ...state, charged: event.charged as 0 | 1 };
+  }
   if (state.phase !== 'generating') return state;
   switch (event.type) {
     case 'thinking_start':

@@ -1,7 +1,7 @@
 // What Quick mode shows from its two states (the draft and the shared rewrite state): the status
 // texts beside the Rephrased panel, the Generate button's label, and whether re-rephrase may run.
 import { type ConversionState, isBusy, runPhase, statusTexts } from '../../lib/rewrite/conversion';
-import { GENERATE_LABELS } from './constants';
+import { CREATE_CHARGE, GENERATE_LABELS } from './constants';
 import type { DraftState } from './draft';
 
 const isGenerating = (draft: DraftState, rewrite: ConversionState): boolean =>
@@ -28,3 +28,9 @@ export const isCreateBusy = (draft: DraftState, rewrite: ConversionState): boole
 /** Re-rephrase needs a whole draft and nothing running. */
 export const canRerephrase = (draft: DraftState, rewrite: ConversionState): boolean =>
   draft.phase === 'drafted' && draft.draft.trim() !== '' && !isCreateBusy(draft, rewrite);
+
+/** What the run was charged, once the server said it; null before (or from a server that did not). */
+export function chargeNote(draft: DraftState): string | null {
+  if (draft.charged === undefined) return null;
+  return draft.charged === 0 ? CREATE_CHARGE.notCharged : CREATE_CHARGE.charged;
+}

@@ -142,6 +142,39 @@ describe('CreateContentPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(await screen.findByRole('button', { name: 'Generate Content' })).toBeTruthy();
   });
 
+  it('says nothing was charged when the Voice was put to sleep before any of the rewrite came out', async () => {
+    const server = serve();
+    serveRun(server, [
+      { type: 'content_chunk', stage: 'content', text: DRAFT },
+      { type: 'generation_complete', stage: 'content', text: DRAFT },
+      DRAFT_POSITIONS,
+      { type: 'error', code: 'VOICE_NOT_READY', error: 'This Voice was put to sleep.', charged: 0 },
+    ]);
+    const { person } = open();
+
+    await screen.findByRole('textbox', { name: 'Voice' });
+    await typePrompt(person, PROMPT);
+    await person.click(screen.getByRole('button', { name: 'Generate Content' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain('This Voice was put to sleep.');
+    expect(fieldValue('Original draft')).toBe(DRAFT);
+    expect((await screen.findByTestId('create-charge')).textContent).toBe(
+      'Nothing was charged: no part of this draft came out in your Voice, so its short content was given back.',
+    );
+  });
+
+  it('says one short content was used when the rewrite came out in the Voice', async () => {
+    const server = serve();
+    serveRun(server, [...quickRun('They shut at dusk.').slice(0, -1), { type: 'complete', charged: 1 }]);
+    const { person } = open();
+
+    await screen.findByRole('textbox', { name: 'Voice' });
+    await typePrompt(person, PROMPT);
+    await person.click(screen.getByRole('button', { name: 'Generate Content' }));
+
+    expect((await screen.findByTestId('create-charge')).textContent).toBe('One short content was used for this draft.');
+  });
+
   it('says which parts did not come out in the Voice, and retries just those', async () => {
     const server = serve();
     serveRun(server, quickRun(chunkErrorMarker(1, 'timed out')));

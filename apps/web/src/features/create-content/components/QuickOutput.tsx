@@ -1,10 +1,11 @@
-// Quick mode under the form: why the rewrite failed, which parts did not come out in the Voice
-// (with their retry), and the Original and Rephrased panels.
+// Quick mode under the form: why the rewrite failed, what the run was charged, which parts did
+// not come out in the Voice (with their retry), and the Original and Rephrased panels.
+import { Text } from '@mantine/core';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { RewriteFailures } from '../../../components/RewriteFailures';
 import { hasUsableRewrite } from '../../../lib/rewrite/conversion';
 import type { useCreateRun } from '../hooks/use-create-run';
-import { canRerephrase, createStatusTexts } from '../quick-view';
+import { canRerephrase, chargeNote, createStatusTexts } from '../quick-view';
 import { QuickPanels } from './QuickPanels';
 
 export interface QuickOutputProps {
@@ -17,9 +18,15 @@ export interface QuickOutputProps {
 
 export function QuickOutput({ run, noVoice, onRerephrase, onRetry }: QuickOutputProps) {
   const { draft, rewrite, output } = run;
+  const charge = chargeNote(draft);
   return (
     <>
       {rewrite.phase === 'error' && <ErrorAlert message={rewrite.error} />}
+      {charge && (
+        <Text size="sm" c="dimmed" data-testid="create-charge">
+          {charge}
+        </Text>
+      )}
       <RewriteFailures
         rewrite={rewrite}
         onRetry={onRetry}
