@@ -3,7 +3,16 @@
 // the backup codes, log out, log in with a code, log in with a backup code, and turn it off; then
 // delete the account. Screenshots of the setup dialog and the account page go to e2e/artifacts/.
 import type { Page } from '@playwright/test';
-import { enableTwoFactorOnAccountPage, expect, logIn, registerViaApi, screenshot, test, totp } from './support';
+import {
+  confirmAddress,
+  enableTwoFactorOnAccountPage,
+  expect,
+  logIn,
+  registerViaApi,
+  screenshot,
+  test,
+  totp,
+} from './support';
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).click();
@@ -23,6 +32,8 @@ test('two-factor: set up on the account page, log in with a code and a backup co
   page,
 }) => {
   const account = await registerViaApi(page.request, 'mfa');
+  // Two-factor needs a confirmed address.
+  await confirmAddress(page, account.email);
   await page.goto('/auth?tab=login&redirect=%2Fdashboard%2Faccount');
   await logIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard\/account$/);
@@ -102,6 +113,7 @@ test('two-factor: set up on the account page, log in with a code and a backup co
 
 test('wrong codes in the second step lock out a browser the account does not know', async ({ page }) => {
   const account = await registerViaApi(page.request, 'lock');
+  await confirmAddress(page, account.email);
   await page.goto('/auth?tab=login&redirect=%2Fdashboard%2Faccount');
   await logIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard\/account$/);

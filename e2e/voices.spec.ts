@@ -166,6 +166,7 @@ test.describe
       await page.getByTestId('api-keys-card').getByTestId('api-key-new').click();
       const dialog = page.getByTestId('api-key-dialog');
       await dialog.getByTestId('api-key-name').fill('Take-home check');
+      await dialog.getByTestId('api-key-password').fill(writer.password);
       await dialog.getByTestId('api-key-create').click();
       const secret = await dialog.getByTestId('api-key-secret').inputValue();
       await dialog.getByTestId('api-key-done').click();

@@ -2,7 +2,8 @@
 # `npm test`: every check and test of the project, as CI runs them.
 #   lint and format, type checks, unit and API tests (on PGlite, and on PostgreSQL when a server
 #   is given in TEST_DATABASE_URL or can be started from Debian's package), the production
-#   build, then the end-to-end tests in chromium against the built service. The tests that are
+#   build, the public API fuzzed against its OpenAPI document (fuzz-api.sh), then the end-to-end
+#   tests in chromium against the built service. The tests that are
 #   about writing run on the real base model, fetched once per machine (fetch-real-model.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,9 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vi
 
 echo "== build"
 npm run build --silent
+
+echo "== the public API against its OpenAPI document (Schemathesis, from PyPI)"
+bash scripts/fuzz-api.sh || status=1
 
 echo "== end-to-end tests (chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \

@@ -120,18 +120,32 @@ describe('loadConfig', () => {
 
   it('bounds how long a request may take to arrive and how many uploads run at once', () => {
     expect(loadConfig({})).toMatchObject({
-      http: { requestTimeoutMs: 300_000, headersTimeoutMs: 30_000, bodyIdleTimeoutMs: 30_000 },
+      http: {
+        requestTimeoutMs: 900_000,
+        headersTimeoutMs: 30_000,
+        bodyIdleTimeoutMs: 30_000,
+        bodyMinBytesPerSecond: 64 * 1024,
+        bodyGraceMs: 20_000,
+      },
       uploads: { perUser: 2, perIp: 4, total: 32 },
     });
     const config = loadConfig({
       OWNVOICE_REQUEST_TIMEOUT_SECONDS: '20',
       OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: '5',
+      OWNVOICE_BODY_MIN_KB_PER_SECOND: '16',
+      OWNVOICE_BODY_GRACE_SECONDS: '10',
       OWNVOICE_UPLOADS_PER_USER: '1',
       OWNVOICE_UPLOADS_PER_IP: '3',
       OWNVOICE_UPLOADS_TOTAL: '4',
     });
     expect(config).toMatchObject({
-      http: { requestTimeoutMs: 20_000, headersTimeoutMs: 20_000, bodyIdleTimeoutMs: 5_000 },
+      http: {
+        requestTimeoutMs: 20_000,
+        headersTimeoutMs: 20_000,
+        bodyIdleTimeoutMs: 5_000,
+        bodyMinBytesPerSecond: 16 * 1024,
+        bodyGraceMs: 10_000,
+      },
       uploads: { perUser: 1, perIp: 3, total: 4 },
     });
   });

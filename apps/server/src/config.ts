@@ -27,8 +27,11 @@ const envSchema = z.object({
   OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: envInt(1, 1_000_000).default(10),
   OWNVOICE_AUTH_RATE_WINDOW_SECONDS: envInt(1, 86_400).default(60),
   OWNVOICE_TRUST_PROXY: bool.default(false),
-  OWNVOICE_REQUEST_TIMEOUT_SECONDS: envInt(10, 3600).default(300),
+  // Long enough for a 50 MB upload at the body pace below (decision 34); the pace is what cuts a slow body.
+  OWNVOICE_REQUEST_TIMEOUT_SECONDS: envInt(10, 3600).default(900),
   OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: envInt(1, 600).default(30),
+  OWNVOICE_BODY_MIN_KB_PER_SECOND: envInt(1, 1_000_000).default(64),
+  OWNVOICE_BODY_GRACE_SECONDS: envInt(1, 600).default(20),
   OWNVOICE_UPLOADS_PER_USER: envInt(1, 1000).default(2),
   OWNVOICE_UPLOADS_PER_IP: envInt(1, 10_000).default(4),
   OWNVOICE_UPLOADS_TOTAL: envInt(1, 100_000).default(32),
@@ -131,6 +134,12 @@ export type Config = {
     headersTimeoutMs: number;
     /** A body that stops arriving for this long is cut, and an upload's files deleted. */
     bodyIdleTimeoutMs: number;
+    /**
+     * After `bodyGraceMs` of being read, a body must have come at this many bytes a second on
+     * average, or it is refused with 408 (plugins/body-pace.ts): a trickle cannot hold an upload slot.
+     */
+    bodyMinBytesPerSecond: number;
+    bodyGraceMs: number;
   };
   /** Uploads received at once, per signed-in user and in all; one more is refused with a 429. */
   /**
@@ -239,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       requestTimeoutMs: e.OWNVOICE_REQUEST_TIMEOUT_SECONDS * 1000,
       headersTimeoutMs: Math.min(30, e.OWNVOICE_REQUEST_TIMEOUT_SECONDS) * 1000,
       bodyIdleTimeoutMs: e.OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS * 1000,
+      bodyMinBytesPerSecond: e.OWNVOICE_BODY_MIN_KB_PER_SECOND * 1024,
+      bodyGraceMs: e.OWNVOICE_BODY_GRACE_SECONDS * 1000,
     },
     uploads: {
       perUser: e.OWNVOICE_UPLOADS_PER_USER,

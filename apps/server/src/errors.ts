@@ -167,6 +167,14 @@ export const errors = {
       `This API key made too many requests. Please wait ${formatDuration(retryAfterSeconds)} and try again.`,
       { retryAfterSeconds },
     ),
+  /** A client that sent too many wrong API keys is shut out of keys for a while (services/login-guard.ts). */
+  apiKeysLockedOut: (retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'RATE_LIMITED',
+      `Too many requests with wrong API keys came from your address. Check the key your program sends, then try again in ${formatDuration(retryAfterSeconds)}.`,
+      { retryAfterSeconds },
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(
       429,

@@ -2,6 +2,7 @@
 // the activity log, invitations, and what each admin action answers.
 import { z } from 'zod';
 import { healthResponseSchema, userSchema } from './api.js';
+import { DISPUTE_STATUSES } from './billing/disputes.js';
 import { ID_PATTERN, ROLES } from './constants.js';
 import { newPasswordSchema, usernameSchema } from './validation/auth.js';
 import { cleanString } from './validation/text.js';
@@ -126,8 +127,10 @@ export const ACTIVITY_ACTIONS = {
   subscription_rejected: { kind: 'billing', label: 'Second subscription refunded' },
   payment_refunded: { kind: 'billing', label: 'Payment refunded' },
   payment_disputed: { kind: 'billing', label: 'Payment disputed' },
+  dispute_rehearsed: { kind: 'admin', label: 'Dispute rehearsed' },
   billing_reconciled: { kind: 'admin', label: 'Billing reconciled' },
   mail_retried: { kind: 'admin', label: 'E-mail sent again' },
+  mail_viewed: { kind: 'admin', label: 'E-mail read in the console' },
 } as const satisfies Record<string, { kind: ActivityKind; label: string }>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
 export const ACTIVITY_ACTION_NAMES = Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]];
@@ -227,7 +230,7 @@ export const adminPaymentSchema = z.object({
   description: z.string(),
   amountCents: z.number().int(),
   refundedCents: z.number().int(),
-  disputeStatus: z.enum(['open', 'won', 'lost']).nullable(),
+  disputeStatus: z.enum(DISPUTE_STATUSES).nullable(),
   /** `granted`: it bought what it says; `rejected`: nothing was granted for it and it is refunded. */
   outcome: z.enum(['granted', 'rejected']),
   paidAt: z.string(),
@@ -253,6 +256,17 @@ export type AdminRefundBody = z.infer<typeof adminRefundBodySchema>;
 export const adminRefundResponseSchema = z.object({
   data: z.object({ payment: adminPaymentSchema, user: userSchema }),
 });
+
+/**
+ * A dispute an admin rehearses on the offline test provider, as a bank would move it (decision
+ * 35): an inquiry or a chargeback opened, an inquiry escalated or closed, a chargeback decided.
+ */
+export const DISPUTE_REHEARSAL_STEPS = ['inquiry', 'chargeback', 'escalate', 'close_inquiry', 'won', 'lost'] as const;
+export type DisputeRehearsalStep = (typeof DISPUTE_REHEARSAL_STEPS)[number];
+export const adminDisputeRehearsalBodySchema = z.object({ step: z.enum(DISPUTE_REHEARSAL_STEPS) }).strict();
+export type AdminDisputeRehearsalBody = z.infer<typeof adminDisputeRehearsalBodySchema>;
+/** The payment and the person as they are after the step, as a refund answers. */
+export const adminDisputeRehearsalResponseSchema = adminRefundResponseSchema;
 
 export const reconciliationSchema = z.object({
   id: z.string(),
@@ -292,10 +306,10 @@ export const adminMailMessageSchema = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   /**
-   * The plain-text body, only on a server without SMTP_URL: there the messages never leave the
-   * machine, and whoever runs it reads the outbox folder anyway; elsewhere links stay private.
+   * Its text can be opened (GET /api/admin/mail/:id): only on a server without SMTP_URL, where
+   * messages never leave the machine; elsewhere the text stays in the mail.
    */
-  text: z.string().nullable(),
+  readable: z.boolean(),
 });
 export type AdminMailMessage = z.infer<typeof adminMailMessageSchema>;
 
@@ -303,7 +317,7 @@ export type AdminMailMessage = z.infer<typeof adminMailMessageSchema>;
 export const adminMailResponseSchema = z.object({
   data: z.object({
     destination: z.string(),
-    /** True without SMTP_URL: messages are files in the data folder, and the console shows their links. */
+    /** True without SMTP_URL: messages are files in the data folder, and the console opens their text. */
     outbox: z.boolean(),
     failed: z.number().int(),
     messages: z.array(adminMailMessageSchema),
@@ -311,7 +325,26 @@ export const adminMailResponseSchema = z.object({
 });
 export type AdminMailResponse = z.infer<typeof adminMailResponseSchema>;
 
-/** POST /api/admin/mail/:id/retry: the message's id (a UUID). */
+/** What stands in a shown message for each key of its links (a reset's token, an invitation's). */
+export const MASKED_KEY = '••••••••';
+
+/**
+ * GET /api/admin/mail/:id: one message's plain text, each key in its links masked (MASKED_KEY):
+ * a link is a key to an account, and any admin may open this. Whoever runs the server finds the
+ * whole message in `file`. Opening it is recorded in the log of the person it was sent to.
+ */
+export const adminMailTextResponseSchema = z.object({
+  data: z.object({
+    text: z.string(),
+    /** Some key was masked. */
+    masked: z.boolean(),
+    /** Where the outbox writes the whole message, on the server. */
+    file: z.string(),
+  }),
+});
+export type AdminMailText = z.infer<typeof adminMailTextResponseSchema>['data'];
+
+/** GET /api/admin/mail/:id and POST /api/admin/mail/:id/retry: the message's id (a UUID). */
 export const adminMailParamsSchema = z.object({ id: z.uuid('must be a message id') });
 
 /** What a retry answers: the message, queued again with its attempts reset. */

@@ -3,6 +3,8 @@
 // account, billing or admin routes.
 import { z } from 'zod';
 import { ID_PATTERN } from './constants.js';
+import { cleanName, hasInvisible, loginCodeSchema } from './validation/auth.js';
+import { currentPasswordSchema } from './validation/email.js';
 
 /** What a key may do: list and read Voices, Convert with them, Create with them. */
 export const API_KEY_SCOPES = ['voices:read', 'convert', 'create'] as const;
@@ -23,8 +25,37 @@ export const API_KEY_NAME_MAX = 60;
 /** Requests a key may make a minute: its own budget, apart from the owner's other keys and sessions. */
 export const API_KEY_RATE_LIMIT = { default: 60, min: 1, max: 600 } as const;
 
+export const API_KEY_MESSAGES = {
+  nameRequired: 'Give the key a name',
+  nameLength: `A key's name is at most ${API_KEY_NAME_MAX} characters long`,
+  nameInvisible: 'Type the name without invisible characters or direction marks (copying from some apps adds them)',
+  /** What the key dialog says about the password it asks for. */
+  passwordWhy: 'A key can use your Voices and spend your usage, so making one needs your password.',
+} as const;
+
+/**
+ * A key's name, cleaned as a username is (shown in the key list, the usage history and the mail
+ * that tells of a new key); refused rather than repaired when it hides characters.
+ */
+const apiKeyNameSchema = z
+  .string({ error: API_KEY_MESSAGES.nameRequired })
+  // A huge input is refused before it is normalised.
+  .max(API_KEY_NAME_MAX * 4, API_KEY_MESSAGES.nameLength)
+  .transform(cleanName)
+  .pipe(
+    z
+      .string()
+      .min(1, API_KEY_MESSAGES.nameRequired)
+      .max(API_KEY_NAME_MAX, API_KEY_MESSAGES.nameLength)
+      .refine((name) => !hasInvisible(name), API_KEY_MESSAGES.nameInvisible),
+  );
+
+/**
+ * POST /api/auth/api-keys. The current password (and a code when two-factor is on) is asked for
+ * again: a key outlives a session, so a stolen session must not be able to make one (decision 33).
+ */
 export const createApiKeyRequestSchema = z.object({
-  name: z.string().trim().min(1, 'Give the key a name').max(API_KEY_NAME_MAX),
+  name: apiKeyNameSchema,
   scopes: z
     .array(z.enum(API_KEY_SCOPES))
     .min(1, 'Choose at least one thing the key may do')
@@ -35,6 +66,8 @@ export const createApiKeyRequestSchema = z.object({
     .min(API_KEY_RATE_LIMIT.min)
     .max(API_KEY_RATE_LIMIT.max)
     .default(API_KEY_RATE_LIMIT.default),
+  currentPassword: currentPasswordSchema,
+  mfaToken: loginCodeSchema.optional(),
 });
 export type CreateApiKeyRequest = z.input<typeof createApiKeyRequestSchema>;
 

@@ -2,7 +2,7 @@
 // met, what must still be done at the provider, and the offline provider's own records. None is a
 // foreign key to users: payment records outlive an account (docs/decisions/0020), and the offline
 // provider stands in for a system outside ours.
-import type { BillingCycle, PaidPlanName } from '@ownvoice/shared';
+import { type BillingCycle, DISPUTE_STATUSES, type PaidPlanName } from '@ownvoice/shared';
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const PLAN_NAMES = ['minimum', 'pro', 'virtuoso'] as const;
@@ -33,7 +33,7 @@ export const payments = pgTable(
     subscriptionId: text('subscription_id'),
     amountCents: integer('amount_cents').notNull(),
     refundedCents: integer('refunded_cents').notNull().default(0),
-    disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
+    disputeStatus: text('dispute_status', { enum: DISPUTE_STATUSES }),
     outcome: text('outcome', { enum: ['granted', 'rejected'] }).notNull(),
     /** What it bought, for people: "Pro monthly", "Proofreads pack". */
     description: text('description').notNull(),
@@ -214,7 +214,7 @@ export const offlinePayments = pgTable('offline_payments', {
   customerId: text('customer_id').notNull(),
   amountCents: integer('amount_cents').notNull(),
   refundedCents: integer('refunded_cents').notNull().default(0),
-  disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
+  disputeStatus: text('dispute_status', { enum: DISPUTE_STATUSES }),
   /** The idempotency keys of the refunds made: a refund asked again with the same key is made once. */
   refundKeys: jsonb('refund_keys').$type<string[]>().notNull().default([]),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

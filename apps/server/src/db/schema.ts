@@ -441,6 +441,24 @@ export const emailLinks = pgTable(
   (t) => [uniqueIndex('email_links_token_hash_unique').on(t.tokenHash), index('email_links_user_idx').on(t.userId)],
 );
 
+/**
+ * Links mailed to an address a request chose (a sign-up's confirmation, a new address's), counted
+ * per address whichever account asked, deleted ones included: by the SHA-256 of the address, so
+ * nothing of a deleted account's address is kept (decision 33). Rows older than an hour go.
+ */
+export const mailedLinks = pgTable(
+  'mailed_links',
+  {
+    id: text('id').primaryKey(),
+    addressHash: text('address_hash').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('mailed_links_address_sent_idx').on(t.addressHash, t.sentAt),
+    index('mailed_links_sent_at_idx').on(t.sentAt),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type EmailLinkRow = typeof emailLinks.$inferSelect;
 export type PasswordResetRow = typeof passwordResets.$inferSelect;

@@ -82,6 +82,14 @@ const FIXTURES: { [K in MailKind]: MailData<K> } = {
   },
   new_sign_in: { username: HOSTILE, device: 'Firefox on Linux', when: WHEN, link: linkOf('new_sign_in') },
   two_factor_changed: { username: HOSTILE, on: true, when: WHEN, link: linkOf('two_factor_changed') },
+  api_key_created: {
+    username: HOSTILE,
+    keyName: VOICE,
+    shown: 'ovk_3fQk9aBc…',
+    scopes: 'Read your Voices and Convert text',
+    when: WHEN,
+    link: linkOf('api_key_created'),
+  },
 };
 
 /** Each message's subject and the words its text must carry (amounts as $8.99, names, times). */
@@ -126,6 +134,13 @@ const EXPECTED: { [K in MailKind]: { subject: string; text: string[] } } = {
   two_factor_changed: {
     subject: 'Two-factor is on for your OwnVoice account',
     text: [`turned on on ${WHEN_WORDS}`],
+  },
+  api_key_created: {
+    subject: 'A new API key for your OwnVoice account',
+    text: [
+      `An API key "${VOICE}" (ovk_3fQk9aBc…) was made for your OwnVoice account on ${WHEN_WORDS}`,
+      'a program with it may do this as you: Read your Voices and Convert text.',
+    ],
   },
 };
 

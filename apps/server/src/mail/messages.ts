@@ -271,6 +271,33 @@ export const MAIL_MESSAGES = {
       ],
       action: { label: 'Open my account', url: link },
     }),
+
+  api_key_created: ({
+    username,
+    keyName,
+    shown,
+    scopes,
+    when,
+    link,
+  }: {
+    username: string;
+    keyName: string;
+    /** The start of its secret, as the key list shows it. */
+    shown: string;
+    /** What it may do, in words. */
+    scopes: string;
+    when: Date;
+    link: string;
+  }) =>
+    render({
+      subject: 'A new API key for your OwnVoice account',
+      paragraphs: [
+        `Hello ${username},`,
+        `An API key "${keyName}" (${shown}) was made for your OwnVoice account on ${formatWhen(when)}. Until it is revoked, a program with it may do this as you: ${scopes}.`,
+        'If it was not you, revoke it on your account page at once, then choose a new password with "Forgot password?" on the login page: that signs everyone out and revokes every key.',
+      ],
+      action: { label: 'Review my API keys', url: link },
+    }),
 } satisfies Record<string, (data: never) => RenderedMail>;
 
 export type MailKind = keyof typeof MAIL_MESSAGES;
@@ -299,4 +326,5 @@ export const MAIL_NOTICE: Record<MailKind, NoticeKey | null> = {
   admin_invitation: null,
   new_sign_in: 'new_sign_in',
   two_factor_changed: 'security',
+  api_key_created: 'security',
 };

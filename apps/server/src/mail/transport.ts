@@ -5,6 +5,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 
 export interface OutgoingMail {
   id: string;
@@ -19,9 +20,21 @@ export interface MailTransport {
   readonly description: string;
   /** True when messages stay on this machine (no SMTP_URL): the admin console may show them. */
   readonly outbox: boolean;
+  /** The file the outbox writes message `id` to; null when messages leave the machine. */
+  fileOf(id: string): string | null;
   /** Resolves once the message was handed on; throws when it could not be. */
   send(mail: OutgoingMail): Promise<void>;
   close(): void;
+}
+
+/**
+ * Whether the mailer reads `to` as exactly that one address, and not a group, a list, a quoted or
+ * commented form of another (decision 33): accounts are told apart by the address they store, so
+ * their mail must reach that address and no other.
+ */
+export function isPlainRecipient(to: string): boolean {
+  const [one, ...more] = addressparser(to);
+  return more.length === 0 && one !== undefined && 'address' in one && one.address === to && one.name === '';
 }
 
 /** `smtp://user:pass@host:587` or `smtps://…:465`; `from` is MAIL_FROM. */
@@ -30,7 +43,10 @@ export function smtpTransport(url: string, from: string): MailTransport {
   return {
     description: `SMTP ${new URL(url).host}`,
     outbox: false,
+    fileOf: () => null,
     async send(mail) {
+      if (!isPlainRecipient(mail.to))
+        throw new Error(`${mail.to} is not one plain address: it would reach another one`);
       await transporter.sendMail({
         from,
         to: mail.to,
@@ -48,12 +64,14 @@ export function smtpTransport(url: string, from: string): MailTransport {
 export const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
 
 export function outboxTransport(dir: string, log: { info(msg: string): void }): MailTransport {
+  const fileOf = (id: string): string => path.join(dir, `${id}.json`);
   return {
     description: `the outbox folder ${dir}`,
     outbox: true,
+    fileOf,
     async send(mail) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const file = path.join(dir, `${mail.id}.json`);
+      const file = fileOf(mail.id);
       await writeFile(file, `${JSON.stringify({ ...mail, writtenAt: new Date().toISOString() }, null, 2)}\n`, {
         mode: 0o600,
       });

@@ -1,7 +1,8 @@
 // The offline provider's records as the Stripe objects its events carry, with the fields
 // stripe-events.ts reads (and the identifying ones), and as the facts the provider interface
 // answers with. Metadata keys are the ones the Stripe provider sets (META).
-import { packsOf } from '@ownvoice/shared';
+import { type DisputeStatus, packsOf } from '@ownvoice/shared';
+import type Stripe from 'stripe';
 import type { OfflineCheckoutRow, OfflineInvoiceRow, OfflinePaymentRow, OfflineSubscriptionRow } from '../db/schema.js';
 import type { CheckoutFacts, InvoiceFacts, PaymentFacts, SubscriptionState } from './provider.js';
 import { META } from './stripe-events.js';
@@ -82,14 +83,25 @@ export function chargeObject(row: OfflinePaymentRow): Record<string, unknown> {
   };
 }
 
-export function disputeObject(row: OfflinePaymentRow): Record<string, unknown> {
+/** Stripe's Dispute.status for each state the offline provider keeps (stripe-read.ts reads them back). */
+const STRIPE_DISPUTE_STATUS: Record<DisputeStatus, Stripe.Dispute.Status> = {
+  inquiry: 'warning_needs_response',
+  inquiry_closed: 'warning_closed',
+  open: 'needs_response',
+  won: 'won',
+  lost: 'lost',
+};
+
+export function disputeObject(row: OfflinePaymentRow & { disputeStatus: DisputeStatus }): Record<string, unknown> {
   return {
     id: `dp_${row.id}`,
     object: 'dispute',
     amount: row.amountCents,
     charge: `ch_${row.id}`,
     payment_intent: row.id,
-    status: row.disputeStatus === 'open' ? 'needs_response' : row.disputeStatus,
+    status: STRIPE_DISPUTE_STATUS[row.disputeStatus],
+    // "If true, it's still possible to refund the disputed payment" (SDK: Dispute): an inquiry's.
+    is_charge_refundable: row.disputeStatus === 'inquiry',
   };
 }
 

@@ -9,6 +9,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import {
   addMonthsUtc,
   type BillingCycle,
+  type DisputeStatus,
   encodePacks,
   type PackId,
   type PaidPlanName,
@@ -200,7 +201,11 @@ export class OfflineProvider implements PaymentProvider {
     }
     // Closing it first makes a second Pay (another tab, a double click) do nothing.
     if (!(await this.repo.closeCheckout(id, { status: 'complete' }))) return session.successUrl;
-    await this.saveCard(session.customerId, card);
+    // A plan's card is its subscription's, and a setup checkout saves one; a payment-mode
+    // checkout keeps its card to itself unless asked to save it ("You can set
+    // payment_intent_data.setup_future_usage to have Checkout automatically attach the payment
+    // method to the Customer", SDK: SessionCreateParams.customer), which OwnVoice never asks.
+    if (session.kind !== 'pack') await this.saveCard(session.customerId, card);
     const now = this.clock.now();
     let paid: Partial<OfflineCheckoutRow>;
     if (session.kind === 'plan' && session.plan && session.billingCycle) {
@@ -496,13 +501,26 @@ export class OfflineProvider implements PaymentProvider {
 
   // --- Test controls: what a cardholder or their bank does --------------------------------
 
-  /** The cardholder disputes a payment with their bank: the money is held until the bank decides. */
-  async dispute(paymentIntentId: string): Promise<void> {
-    await this.setDispute(paymentIntentId, 'open', 'charge.dispute.created');
+  /**
+   * The cardholder disputes a payment with their bank, as Stripe reports it (stripe-read.ts,
+   * disputeStatusOf): a chargeback withdraws the money until the bank decides; an inquiry only
+   * asks, and withdraws nothing unless it is escalated. Also the admin's rehearsal of one.
+   */
+  async dispute(paymentIntentId: string, kind: 'chargeback' | 'inquiry' = 'chargeback'): Promise<void> {
+    const inquiry = kind === 'inquiry';
+    const types = ['charge.dispute.created', ...(inquiry ? [] : ['charge.dispute.funds_withdrawn'])];
+    await this.moveDispute(paymentIntentId, [null], inquiry ? 'inquiry' : 'open', types);
   }
 
-  async closeDispute(paymentIntentId: string, outcome: 'won' | 'lost'): Promise<void> {
-    await this.setDispute(paymentIntentId, outcome, 'charge.dispute.closed');
+  /** The bank turns its inquiry into a chargeback: the money is withdrawn. */
+  async escalateDispute(paymentIntentId: string): Promise<void> {
+    await this.moveDispute(paymentIntentId, ['inquiry'], 'open', ['charge.dispute.funds_withdrawn']);
+  }
+
+  /** The bank decides: a chargeback is won or lost; an inquiry closes without a chargeback. */
+  async closeDispute(paymentIntentId: string, outcome: 'won' | 'lost' | 'inquiry_closed'): Promise<void> {
+    const from = outcome === 'inquiry_closed' ? 'inquiry' : 'open';
+    await this.moveDispute(paymentIntentId, [from], outcome, ['charge.dispute.closed']);
   }
 
   /**
@@ -755,15 +773,24 @@ export class OfflineProvider implements PaymentProvider {
     return card;
   }
 
-  private async setDispute(
+  /** A dispute moves on from one of the states `from` (null: none yet), with Stripe's events for it. */
+  private async moveDispute(
     paymentIntentId: string,
-    status: 'open' | 'won' | 'lost',
-    type: 'charge.dispute.created' | 'charge.dispute.closed',
+    from: readonly (DisputeStatus | null)[],
+    to: DisputeStatus,
+    types: readonly string[],
   ): Promise<void> {
     const row = await this.repo.findPayment(paymentIntentId);
     if (!row) throw new PaymentProviderError(`No payment ${paymentIntentId}.`, 'not_found', 404);
-    await this.repo.updatePayment(paymentIntentId, { disputeStatus: status });
-    await this.emit(type, disputeObject({ ...row, disputeStatus: status }));
+    if (!from.includes(row.disputeStatus)) {
+      throw new PaymentProviderError(
+        `The dispute of payment ${paymentIntentId} is ${row.disputeStatus ?? 'not opened'}, so it cannot become ${to}.`,
+        'refused',
+        409,
+      );
+    }
+    await this.repo.updatePayment(paymentIntentId, { disputeStatus: to });
+    for (const type of types) await this.emit(type, disputeObject({ ...row, disputeStatus: to }));
   }
 
   private async expireOverdueCheckouts(): Promise<void> {

@@ -7,7 +7,7 @@
 // payment's refunds), so a late or repeated event acts on the present. Nothing grants usage except
 // a paid invoice or checkout read this way: there is one path to a paid plan whichever provider
 // is configured (docs/decisions/0012-billing.md, 0020-money-that-is-right.md).
-import type { BillingCycle, PackId, PaidPlanName } from '@ownvoice/shared';
+import type { BillingCycle, DisputeStatus, PackId, PaidPlanName } from '@ownvoice/shared';
 
 export const CHECKOUT_KINDS = ['plan', 'trial', 'pack'] as const;
 export type CheckoutKind = (typeof CHECKOUT_KINDS)[number];
@@ -100,9 +100,9 @@ export interface InvoiceLine {
   periodStart: Date;
   periodEnd: Date;
   /**
-   * `plan`: a period of a plan at its price (`plan` says which); `trial_day`: the pay-later trial's
-   * day on the first invoice after it; `other`: anything OwnVoice does not sell as a line of its
-   * own (a proration or an item added outside OwnVoice), which grants nothing.
+   * `plan`: a line of a plan's price (`plan` says which), a period of it unless `proration`;
+   * `trial_day`: the pay-later trial's day on the first invoice after it; `other`: anything
+   * OwnVoice does not sell (an item added outside OwnVoice). Only a plan's period grants.
    */
   kind: 'plan' | 'trial_day' | 'other';
   plan: PlanPrice | null;
@@ -165,8 +165,11 @@ export interface PaymentFacts {
   customerId: string | null;
   amountCents: number;
   refundedCents: number;
-  /** A chargeback: `open` while the bank decides (the money is held), then `won` or `lost`. */
-  dispute: { id: string; status: 'open' | 'won' | 'lost' } | null;
+  /**
+   * The bank's inquiry (no money withdrawn) or a chargeback: `open` while the bank decides (the
+   * money is withdrawn), then `won` or `lost` (DisputeStatus). Of several, the one that says most.
+   */
+  dispute: { id: string; status: DisputeStatus } | null;
 }
 
 export interface PaymentProvider {

@@ -30,6 +30,7 @@ export const HANDLED_STRIPE_EVENTS = [
   'customer.subscription.deleted',
   'charge.refunded',
   'charge.dispute.created',
+  'charge.dispute.funds_withdrawn',
   'charge.dispute.closed',
 ] as const;
 
@@ -94,7 +95,9 @@ export function readStripeEvent(event: Stripe.Event): BillingEvent {
       if (!paymentIntentId) return ignored('a charge without a payment intent');
       return { ...base, type: 'payment.changed', paymentIntentId, customerId: idOf(charge.customer) };
     }
+    // An inquiry becomes a chargeback when the money is withdrawn, which may be its only event.
     case 'charge.dispute.created':
+    case 'charge.dispute.funds_withdrawn':
     case 'charge.dispute.closed': {
       const dispute = event.data.object;
       const paymentIntentId = idOf(dispute.payment_intent);

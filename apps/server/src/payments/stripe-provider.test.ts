@@ -1071,7 +1071,7 @@ describe('StripeProvider', () => {
       expect(await provider.getPayment(invoice?.paymentIntentId ?? '')).toMatchObject({ amountCents: amount });
     });
 
-    it('reads prorations and prices OwnVoice does not sell as lines that grant nothing', async () => {
+    it('reads prorations as their plan’s, and prices OwnVoice does not sell as other lines: neither grants', async () => {
       const { subscriptionId } = await subscribed('minimum', 'monthly');
       const subscription = await stripe.subscriptions.retrieve(subscriptionId);
       const changed = await stripe.subscriptions.update(subscriptionId, {
@@ -1080,9 +1080,12 @@ describe('StripeProvider', () => {
       });
       const invoice = await provider.getInvoice(String(changed.latest_invoice));
       expect(invoice?.lines.map((line) => [line.kind, line.proration, line.plan])).toEqual([
-        ['other', true, null],
-        ['other', true, null],
+        ['plan', true, { plan: 'minimum', billingCycle: 'monthly', payNow: false }],
+        ['plan', true, { plan: 'pro', billingCycle: 'monthly', payNow: false }],
       ]);
+      expect(invoiceGrant(invoice as NonNullable<typeof invoice>, { oneTimeAlreadyGranted: true }).tranches).toEqual(
+        [],
+      );
 
       await stripe.products.create({ id: 'someone_elses', name: 'Someone else’s' });
       const foreign = await stripe.prices.create({
@@ -1097,6 +1100,27 @@ describe('StripeProvider', () => {
       expect((await provider.getInvoice(String(other.latest_invoice)))?.lines).toEqual([
         expect.objectContaining({ kind: 'other', plan: null, proration: false, amountCents: 500 }),
       ]);
+    });
+
+    it('reads an amount off the next invoice as a total below its lines, which grants that share', async () => {
+      const { subscriptionId } = await subscribed('pro', 'monthly');
+      const price = planPriceCents('pro', 'monthly', { payNow: false });
+      const off = 1000;
+      const coupon = await stripe.coupons.create({ amount_off: off, currency: 'usd' });
+      await stripe.subscriptions.update(subscriptionId, { discounts: [{ coupon: coupon.id }] });
+      const state = await provider.getSubscription(subscriptionId);
+      standIn.advanceTo(state?.currentPeriodEnd ?? new Date());
+      const renewed = await provider.getSubscription(subscriptionId);
+      const invoice = await provider.getInvoice(renewed?.latestInvoiceId ?? '');
+      expect(invoice?.lines.map((line) => line.amountCents)).toEqual([price]);
+      expect(invoice).toMatchObject({ totalCents: price - off, amountPaidCents: price - off });
+      const grant = invoiceGrant(invoice as NonNullable<typeof invoice>, { oneTimeAlreadyGranted: true });
+      const chunkEdits = grant.tranches.find((tranche) => tranche.type === 'chunkEdits');
+      expect(chunkEdits?.amount).toBe(Math.floor((PLANS.pro.perMonth.chunkEdits * (price - off)) / price));
+      // Once: the renewal after it is charged in full.
+      standIn.advanceTo(renewed?.currentPeriodEnd ?? new Date());
+      const next = await provider.getInvoice((await provider.getSubscription(subscriptionId))?.latestInvoiceId ?? '');
+      expect(next?.totalCents).toBe(price);
     });
 
     it('answers null for an invoice Stripe does not have', async () => {
@@ -1210,7 +1234,11 @@ describe('StripeProvider', () => {
     it('reads a dispute while the bank decides, and once it has', async () => {
       const { paymentIntentId } = await boughtPack();
       standIn.dispute(paymentIntentId);
-      expect(billingEvents()).toEqual([expect.objectContaining({ type: 'payment.changed', paymentIntentId })]);
+      // Opened, and the money withdrawn: both name the payment.
+      expect(billingEvents()).toEqual([
+        expect.objectContaining({ type: 'payment.changed', paymentIntentId }),
+        expect.objectContaining({ type: 'payment.changed', paymentIntentId }),
+      ]);
       const open = await provider.getPayment(paymentIntentId);
       expect(open?.dispute).toEqual({ id: expect.stringMatching(/^dp_/), status: 'open' });
       expect(lastRequest('GET', '/v1/disputes').params).toMatchObject({ payment_intent: paymentIntentId });
@@ -1222,6 +1250,28 @@ describe('StripeProvider', () => {
       standIn.dispute(won.paymentIntentId);
       standIn.closeDispute(won.paymentIntentId, 'won');
       expect((await provider.getPayment(won.paymentIntentId))?.dispute).toMatchObject({ status: 'won' });
+    });
+
+    it('reads a bank’s inquiry as one, whether it closes or becomes a chargeback', async () => {
+      const { paymentIntentId } = await boughtPack();
+      standIn.dispute(paymentIntentId, 'inquiry');
+      expect(billingEvents()).toEqual([expect.objectContaining({ type: 'payment.changed', paymentIntentId })]);
+      const asked = await provider.getPayment(paymentIntentId);
+      expect(asked?.dispute).toEqual({ id: expect.stringMatching(/^dp_/), status: 'inquiry' });
+      standIn.closeDispute(paymentIntentId, 'warning_closed');
+      expect((await provider.getPayment(paymentIntentId))?.dispute).toEqual({
+        id: asked?.dispute?.id,
+        status: 'inquiry_closed',
+      });
+
+      const escalated = await boughtPack();
+      standIn.dispute(escalated.paymentIntentId, 'inquiry');
+      billingEvents();
+      standIn.escalateDispute(escalated.paymentIntentId);
+      expect(billingEvents()).toEqual([
+        expect.objectContaining({ type: 'payment.changed', paymentIntentId: escalated.paymentIntentId }),
+      ]);
+      expect((await provider.getPayment(escalated.paymentIntentId))?.dispute).toMatchObject({ status: 'open' });
     });
 
     it('answers null for a payment Stripe does not have', async () => {

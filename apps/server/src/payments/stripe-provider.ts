@@ -36,12 +36,12 @@ import {
 } from './stripe-prices.js';
 import {
   checkoutFacts,
-  disputeStatusOf,
   firstItem,
   fromUnix,
   invoiceStatusOf,
   isPending,
   lineFacts,
+  paymentDispute,
   pendingSchedule,
   type Sold,
   scheduledChange,
@@ -419,17 +419,17 @@ export class StripeProvider implements PaymentProvider {
       this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] }),
     );
     if (!intent) return null;
-    const disputes = await this.call('read the payment’s dispute', () =>
-      this.stripe.disputes.list({ payment_intent: paymentIntentId, limit: 1 }),
+    // Every dispute of the payment: an inquiry that closed may be followed by a chargeback.
+    const disputes = await this.call('read the payment’s disputes', () =>
+      this.stripe.disputes.list({ payment_intent: paymentIntentId, limit: 100 }),
     );
-    const dispute = disputes.data[0];
     const charge = intent.latest_charge;
     return {
       paymentIntentId,
       customerId: idOf(intent.customer),
       amountCents: intent.amount_received,
       refundedCents: charge && typeof charge !== 'string' ? charge.amount_refunded : 0,
-      dispute: dispute ? { id: dispute.id, status: disputeStatusOf(dispute.status) } : null,
+      dispute: paymentDispute(disputes.data),
     };
   }
 

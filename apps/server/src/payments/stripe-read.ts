@@ -1,14 +1,15 @@
 // Stripe's objects read into the facts billing acts on (payments/provider.ts), on the pinned SDK's
 // API version: a subscription's status and scheduled change, a checkout session, an invoice's
-// lines as what OwnVoice sells, a dispute's outcome. How each field is read is taken from the SDK's
-// type docs (node_modules/stripe/esm/resources).
-import { BILLING_CYCLES, PAID_PLAN_NAMES, packsOf } from '@ownvoice/shared';
+// lines as what OwnVoice sells, where a payment's disputes stand. How each field is read is taken
+// from the SDK's type docs (node_modules/stripe/esm/resources).
+import { BILLING_CYCLES, type DisputeStatus, PAID_PLAN_NAMES, packsOf } from '@ownvoice/shared';
 import type Stripe from 'stripe';
 import {
   CHECKOUT_KINDS,
   type CheckoutFacts,
   type InvoiceFacts,
   type InvoiceLine,
+  type PaymentFacts,
   PaymentProviderError,
   type PlanPrice,
   type SubscriptionState,
@@ -137,12 +138,14 @@ export function soldByPrice(price: Stripe.Price): Sold | null {
 
 /**
  * An invoice line read into what OwnVoice sells: its price (`pricing.price_details.price`), and
- * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`).
+ * whether Stripe made it to settle a change part-way through a period (`parent.*.proration`). A
+ * proration of a plan's price is still that plan's line: what it grants (nothing) is the grant
+ * rule's to say (invoice-grant.ts).
  */
 export function lineFacts(line: Stripe.InvoiceLineItem, what: Sold | null): InvoiceLine {
   const proration =
     line.parent?.subscription_item_details?.proration ?? line.parent?.invoice_item_details?.proration ?? false;
-  const kind = proration || !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
+  const kind = !what ? 'other' : what === 'trial_day' ? 'trial_day' : 'plan';
   return {
     amountCents: line.amount,
     periodStart: fromUnix(line.period.start),
@@ -166,9 +169,43 @@ const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as c
 export const invoiceStatusOf = (status: Stripe.Invoice.Status | null): InvoiceFacts['status'] =>
   INVOICE_STATUSES.find((each) => each === status) ?? 'draft';
 
-/** A dispute is open until the bank decides it (SDK: Dispute.status). */
-export function disputeStatusOf(status: Stripe.Dispute.Status): 'open' | 'won' | 'lost' {
-  return status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'open';
+/**
+ * Where a dispute stands (SDK: Dispute.status). The `warning_` statuses are the bank's inquiry
+ * before any chargeback: "unlike a formal dispute, no funds have been withdrawn"
+ * (https://stripe.com/docs/disputes, Inquiries and retrievals), and `warning_closed` ended it
+ * without one, as `prevented` is a dispute stopped "before [it's] raised to [a] formal chargeback"
+ * (https://docs.stripe.com/changelog/basil/2025-08-27/add-preventions-to-dispute). The others are
+ * a chargeback, whose money Stripe withdraws when it opens (charge.dispute.funds_withdrawn) and
+ * keeps through an appeal; a status this code does not know is read as one too: never fail open.
+ */
+export function disputeStatusOf(status: Stripe.Dispute.Status): DisputeStatus {
+  switch (status) {
+    case 'warning_needs_response':
+    case 'warning_under_review':
+      return 'inquiry';
+    case 'warning_closed':
+    case 'prevented':
+      return 'inquiry_closed';
+    case 'won':
+      return 'won';
+    case 'lost':
+      return 'lost';
+    default:
+      return 'open';
+  }
+}
+
+/** Which of a payment's disputes says most about its money: a chargeback over an inquiry it followed. */
+const WEIGHT: Record<DisputeStatus, number> = { inquiry_closed: 0, inquiry: 1, won: 2, open: 3, lost: 4 };
+
+/** A payment's disputes read as one (an inquiry may close and a chargeback follow as another). */
+export function paymentDispute(disputes: readonly Pick<Stripe.Dispute, 'id' | 'status'>[]): PaymentFacts['dispute'] {
+  let found: PaymentFacts['dispute'] = null;
+  for (const dispute of disputes) {
+    const status = disputeStatusOf(dispute.status);
+    if (!found || WEIGHT[status] > WEIGHT[found.status]) found = { id: dispute.id, status };
+  }
+  return found;
 }
 
 export const fromUnix = (seconds: number) => new Date(seconds * 1000);

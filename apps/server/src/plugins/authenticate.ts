@@ -95,7 +95,8 @@ export function registerAuthentication(
     }
     const scope = request.routeOptions.config.apiKey;
     if (!scope) throw errors.apiKeyNotAllowed();
-    const { user, key } = await apiKeys.authenticate(token, scope);
+    // Wrong keys count against the client's address, as wrong passwords do (services/login-guard.ts).
+    const { user, key } = await apiKeys.authenticate(token, scope, request.ip);
     request.auth = { user, session: null, apiKey: key };
     await app.apiKeyRateLimit(request);
   });

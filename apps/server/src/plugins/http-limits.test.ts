@@ -12,7 +12,14 @@ let port: number;
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    http: { requestTimeoutMs: 4000, headersTimeoutMs: 1000, bodyIdleTimeoutMs: 500 },
+    // A pace no body here falls behind: the tests of the pace have their own server below.
+    http: {
+      requestTimeoutMs: 4000,
+      headersTimeoutMs: 1000,
+      bodyIdleTimeoutMs: 500,
+      bodyMinBytesPerSecond: 1,
+      bodyGraceMs: 60_000,
+    },
     uploads: { perUser: 2, perIp: 100, total: 3 },
   });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
@@ -315,4 +322,127 @@ describe('refusals before the body has arrived, with Connection: close', () => {
       expect(res.status).toBe(400);
     }
   });
+});
+
+describe('uploads that arrive too slowly', () => {
+  // Small numbers for a test: after a 1 s grace, at least 100 KB a second on average.
+  const MIN_RATE = 100_000;
+  let paced: TestContext;
+  let pacedPort: number;
+
+  beforeAll(async () => {
+    paced = await createTestContext({
+      http: {
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 5_000,
+        bodyIdleTimeoutMs: 5_000,
+        bodyMinBytesPerSecond: MIN_RATE,
+        bodyGraceMs: 1_000,
+      },
+      uploads: { perUser: 2, perIp: 2, total: 4 },
+    });
+    await paced.app.listen({ port: 0, host: '127.0.0.1' });
+    pacedPort = (paced.app.server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => paced.close());
+
+  const pacedFolders = (): string[] => {
+    try {
+      return readdirSync(path.join(paced.config.dataDir, 'tmp')).filter((name) => name.startsWith('upload-'));
+    } catch {
+      return [];
+    }
+  };
+
+  async function pacedAccount(): Promise<Record<string, string>> {
+    const client = paced.client();
+    await client.register();
+    return { ...(await client.csrfHeaders()), authorization: `Bearer ${client.token}` };
+  }
+
+  /**
+   * An upload of a 600 KB file from `from` (a loopback address), sent `bytesPerTick` every 100 ms
+   * after a first 20 KB. Resolves with the answer as soon as it has arrived whole (the server
+   * reads on after a refusal, and the sender goes on sending), or what came before the close.
+   */
+  function pacedUpload(headers: Record<string, string>, from: string, bytesPerTick: number) {
+    const { payload, contentType } = encodeMultipart({
+      files: [{ field: 'file', name: 'a.txt', data: 'x'.repeat(600_000) }],
+    });
+    const head =
+      `POST /api/loras/count-characters HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\n` +
+      `Content-Length: ${payload.length}\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`;
+    const socket = net.connect({ port: pacedPort, host: '127.0.0.1', localAddress: from });
+    socket.on('error', () => {});
+    socket.write(head);
+    socket.write(payload.subarray(0, 20_000));
+    let sent = 20_000;
+    const timer = setInterval(() => {
+      if (sent >= payload.length) return clearInterval(timer);
+      socket.write(payload.subarray(sent, sent + bytesPerTick));
+      sent += bytesPerTick;
+    }, 100);
+    const started = Date.now();
+    const answer = new Promise<{ status: number; body: { code?: string; msg?: string }; ms: number }>((resolve) => {
+      let received = '';
+      const done = () => {
+        clearInterval(timer);
+        const { status, body } = parseRaw(received);
+        resolve({ status, body: body ? JSON.parse(body) : {}, ms: Date.now() - started });
+        socket.destroy();
+      };
+      socket.on('data', (chunk) => {
+        received += chunk.toString('utf8');
+        const [head = '', body = ''] = received.split('\r\n\r\n');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? Number.NaN);
+        if (Buffer.byteLength(body) >= length) done();
+      });
+      socket.on('close', done);
+    });
+    return { socket, answer };
+  }
+
+  it('takes the slots back from trickling uploads from several addresses, answers 408, and serves an honest upload', async () => {
+    const attackers = ['127.0.0.2', '127.0.0.2', '127.0.0.3', '127.0.0.3'];
+    const uploads = [];
+    for (const from of attackers) uploads.push(pacedUpload(await pacedAccount(), from, 1_000));
+    try {
+      // Every slot is held: a normal user is turned away for now.
+      expect(await until(() => pacedFolders().length === 4, 2_000)).toBe(true);
+      const honest = paced.client({ ip: '192.0.2.7' });
+      await honest.register();
+      const form: MultipartForm = { files: [{ field: 'file', name: 'mine.txt', data: 'My own words.' }] };
+      expect((await honest.upload('/api/loras/count-characters', form)).statusCode).toBe(429);
+
+      // 10 KB a second is far below the pace: each loses its slot soon after the grace, told why.
+      const answers = await Promise.race([
+        Promise.all(uploads.map((u) => u.answer)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the trickling uploads kept their slots')), 8_000),
+        ),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status).toBe(408);
+        expect(answer.body).toMatchObject({ code: 'REQUEST_TIMEOUT', msg: expect.stringContaining('too slowly') });
+        expect(answer.body.msg).toContain('try again');
+        expect(answer.ms).toBeLessThan(5_000);
+      }
+      // Their files are gone, and the honest upload gets a slot.
+      expect(await until(() => pacedFolders().length === 0, 3_000)).toBe(true);
+      const served = await honest.upload('/api/loras/count-characters', form);
+      expect(served.statusCode, served.body).toBe(200);
+    } finally {
+      for (const upload of uploads) upload.socket.destroy();
+    }
+  }, 30_000);
+
+  it('lets an upload at an honest pace through, however long past the grace it takes', async () => {
+    // 25 KB every 100 ms: 250 KB a second, two and a half times the pace, for about 2.4 s.
+    const upload = pacedUpload(await pacedAccount(), '127.0.0.4', 25_000);
+    const answer = await upload.answer;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.ms).toBeGreaterThan(2_000);
+  }, 30_000);
 });

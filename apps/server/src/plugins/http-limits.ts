@@ -1,7 +1,7 @@
 // Bounds on what a client can hold open by sending slowly or not at all: a body that stops
-// arriving is cut, uploads in progress are counted per user and in all, and a refusal sent
-// before the body has arrived is followed by a bounded read of the rest, so that the client
-// receives it instead of a connection reset.
+// arriving is cut, one that arrives too slowly is refused (body-pace.ts), uploads in progress are
+// counted per user and in all, and a refusal sent before the body has arrived is followed by a
+// bounded read of the rest, so that the client receives it instead of a connection reset.
 import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { MAX_TOTAL_UPLOAD_BYTES } from '@ownvoice/shared';
@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { Slots } from '../slots.js';
+import { BodyPace } from './body-pace.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,7 +32,8 @@ const FIRST_UPLOAD_SHARE = 0.25;
  * Uploads being received: a bounded number per account, per client address and in all, so
  * stalled ones cannot pile up. An account's second upload waits while a quarter of all slots or
  * fewer is free: that quarter is for people sending their first, so a handful of accounts (or
- * one address with many) cannot take every slot.
+ * one address with many) cannot take every slot. The body a slot receives is held to the body
+ * pace (body-pace.ts, from the onRequest hook below), so a trickle loses its slot.
  */
 export class UploadSlots {
   private readonly slots = new Slots();
@@ -84,13 +86,21 @@ const bodyArriving = (raw: IncomingMessage): boolean =>
 
 export function registerHttpLimits(app: FastifyInstance, config: Pick<Config, 'http' | 'uploads'>): void {
   app.decorate('uploadSlots', new UploadSlots(config.uploads));
+  const pace = new BodyPace(config.http);
+  app.addHook('onClose', (_app, done) => {
+    pace.close();
+    done();
+  });
 
   // While a body is arriving, the socket may sit idle only this long: Node then destroys it (no
   // 'timeout' listener keeps it), which ends the body's readers with an error, so an upload's
-  // files are deleted. Once the body is in, the response may take as long as it needs.
+  // files are deleted. Once the body is in, the response may take as long as it needs. Every
+  // body arriving is also held to a pace, so a trickle cannot keep what it holds (an upload slot
+  // above all) for the whole request timeout.
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     if (!bodyArriving(raw)) return done();
+    pace.watch(raw, reply.raw);
     raw.socket.setTimeout(config.http.bodyIdleTimeoutMs);
     raw.once('end', () => {
       // After the response, Node sets its own keep-alive timeout on the socket: leave that.

@@ -72,7 +72,7 @@ export const adminPolicy = {
   refusalToActOn: (
     actor: Pick<UserRow, 'id' | 'role'>,
     target: Pick<UserRow, 'id' | 'role'>,
-    change: { kind: 'delete' | 'grant' | 'limits' | 'refund' } | { kind: 'role'; role: Role },
+    change: { kind: 'delete' | 'grant' | 'limits' | 'refund' | 'dispute' } | { kind: 'role'; role: Role },
     superAdmins: number,
   ): string | null => {
     if (actor.id === target.id) return 'You cannot change your own account from the admin console: ask another admin.';
@@ -82,7 +82,9 @@ export const adminPolicy = {
     if (change.kind === 'role' && change.role === 'super_admin' && actor.role !== 'super_admin') {
       return 'Only a super admin can make someone a super admin.';
     }
-    if (change.kind === 'grant' || change.kind === 'limits' || change.kind === 'refund') return null;
+    if (change.kind === 'grant' || change.kind === 'limits' || change.kind === 'refund' || change.kind === 'dispute') {
+      return null;
+    }
     if (change.kind === 'delete' && target.role === 'super_admin') return 'A super admin cannot be deleted.';
     // Past the line above, anything but a role change is a deletion.
     const demotes = change.kind !== 'role' || ROLE_RANK[change.role] < ROLE_RANK[target.role];

@@ -55,6 +55,14 @@ export class ApiKeysRepository {
     return rows.length > 0;
   }
 
+  /** Revokes every key of the user that is not revoked yet (a password reset ends them all). */
+  async revokeAllFor(userId: string, at: Date, db: Database = this.db): Promise<void> {
+    await db
+      .update(apiKeys)
+      .set({ revokedAt: at })
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+  }
+
   /** Marks a key used; the `before` guard makes concurrent touches write once. */
   async touch(id: string, at: Date, before: Date): Promise<void> {
     await this.db

@@ -3,6 +3,9 @@ import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { mfaBackupCodes, users } from '../db/schema.js';
 
+/** The columns of an account without two-factor. */
+const TWO_FACTOR_OFF = { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null } as const;
+
 export class MfaRepository {
   constructor(private readonly db: Database) {}
 
@@ -50,13 +53,22 @@ export class MfaRepository {
     return this.db.transaction(async (tx) => {
       const turnedOff = await tx
         .update(users)
-        .set({ mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null, updatedAt: new Date() })
+        .set({ ...TWO_FACTOR_OFF, updatedAt: new Date() })
         .where(and(eq(users.id, userId), eq(users.mfaEnabled, true)))
         .returning({ id: users.id });
       if (turnedOff.length === 0) return false;
       await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
       return true;
     });
+  }
+
+  /** Two-factor off, a pending setup and the backup codes gone, in the caller's transaction. */
+  async clear(userId: string, tx: Database): Promise<void> {
+    await tx
+      .update(users)
+      .set({ ...TWO_FACTOR_OFF, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
   }
 
   /** Records `step` as used if it is newer than the last one; false when it was used already. */

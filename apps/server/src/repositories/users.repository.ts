@@ -1,6 +1,6 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
 import { type OnboardingStep, type Role, stepsBefore } from '@ownvoice/shared';
-import { and, count, desc, eq, gt, gte, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
 
@@ -64,14 +64,11 @@ export class UsersRepository {
   }
 
   /**
-   * Beta seats taken: accounts with a confirmed address, and those created after `unconfirmedSince`
-   * (an unconfirmed sign-up holds its seat only while its first link works).
+   * Beta seats taken: accounts with a confirmed address. An unconfirmed sign-up holds none, so
+   * addresses nobody reads cannot close the beta (decision 34).
    */
-  async countSeats(unconfirmedSince: Date, db: Database = this.db): Promise<number> {
-    const [row] = await db
-      .select({ n: count() })
-      .from(users)
-      .where(or(isNotNull(users.emailVerifiedAt), gt(users.createdAt, unconfirmedSince)));
+  async countSeats(db: Database = this.db): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(users).where(isNotNull(users.emailVerifiedAt));
     return row?.n ?? 0;
   }
 

@@ -363,11 +363,16 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/users/:id/payments/:paymentId/refund': adminOnly(
     json('POST', () => `/api/admin/users/${ownerId}/payments/in_offline_x/refund`, {}),
   ),
+  'POST /api/admin/users/:id/payments/:paymentId/rehearse-dispute': adminOnly(
+    json('POST', () => `/api/admin/users/${ownerId}/payments/in_offline_x/rehearse-dispute`, { step: 'inquiry' }),
+  ),
   'POST /api/admin/billing/reconcile': adminOnly(json('POST', () => '/api/admin/billing/reconcile')),
   'GET /api/admin/users': adminOnly(json('GET', () => '/api/admin/users')),
   'GET /api/admin/users/:id/activities': adminOnly(json('GET', () => `/api/admin/users/${ownerId}/activities`)),
-  // The outbox: its list shows where mail went; sending a failed message again needs no fresh code.
+  // The outbox: its list shows where mail went; reading a message (keys masked, logged) and sending
+  // a failed one again need no fresh code.
   'GET /api/admin/mail': adminOnly(json('GET', () => '/api/admin/mail')),
+  'GET /api/admin/mail/:id': adminOnly(json('GET', () => '/api/admin/mail/6f1c2b9e-4d3a-4c5b-9a8e-1f2d3c4b5a69')),
   'POST /api/admin/mail/:id/retry': adminOnly(
     json('POST', () => '/api/admin/mail/6f1c2b9e-4d3a-4c5b-9a8e-1f2d3c4b5a69/retry'),
   ),
@@ -477,7 +482,7 @@ beforeAll(async () => {
   const adminId: string = (await adminNoMfa.register()).res.json().user.id;
   await ctx.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
   ownerKey = ctx.client();
-  const made = await owner.post('/api/auth/api-keys', {
+  const made = await owner.createApiKey({
     name: 'Matrix',
     scopes: ['voices:read', 'convert', 'create'],
     rateLimitPerMinute: 600,

@@ -38,7 +38,7 @@ beforeAll(async () => {
   userId = registered.res.json().user.id;
   account = registered.account;
   apiKey = (
-    await user.post('/api/auth/api-keys', {
+    await user.createApiKey({
       name: 'Fuzz',
       scopes: ['voices:read', 'convert', 'create'],
       rateLimitPerMinute: 600,

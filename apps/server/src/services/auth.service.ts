@@ -12,7 +12,7 @@ import { SITE_PATHS } from '../mail/site-paths.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
 import { deviceName } from './device-name.js';
-import { type EmailAddressService, unconfirmedSeatsSince } from './email-address.service.js';
+import type { EmailAddressService } from './email-address.service.js';
 import type { LoginGuard } from './login-guard.js';
 import type { MfaService } from './mfa.service.js';
 import type { Notices } from './notices.js';
@@ -53,7 +53,7 @@ export class AuthService {
     private readonly mfa: Pick<MfaService, 'checkCode'>,
     private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember' | 'knowsAnyDevice'>,
     private readonly activity: Pick<ActivityService, 'record'>,
-    private readonly emailAddress: Pick<EmailAddressService, 'sendConfirmation'>,
+    private readonly emailAddress: Pick<EmailAddressService, 'sendConfirmation' | 'assertAddressMailable'>,
     private readonly notices: Pick<Notices, 'send' | 'link'>,
     private readonly options: {
       betaCap: number;
@@ -74,6 +74,9 @@ export class AuthService {
     const cap = invitation === undefined;
     // Cheap checks first so a rejected sign-up costs no hashing.
     await this.assertRegistrable(input, this.db, cap);
+    // Its confirmation link would be one too many for the address this hour (sign-up and delete
+    // cycles): nothing is made. An invitation's sign-up is mailed nothing.
+    if (!invitation) await this.emailAddress.assertAddressMailable(input.email);
     const passwordHash = await hashPassword(input.password);
     const created = await this.db.transaction(async (tx) => {
       // Serialise sign-ups so two at once cannot both take the last beta seat.
@@ -162,9 +165,8 @@ export class AuthService {
   }
 
   private async assertRegistrable(input: RegisterInput, db: Database, cap: boolean): Promise<void> {
-    // Seats are confirmed accounts and sign-ups still within their first link's hours: an address
-    // nobody confirms gives its seat back.
-    if (cap && (await this.users.countSeats(unconfirmedSeatsSince(this.clock.now()), db)) >= this.options.betaCap) {
+    // Seats are confirmed accounts (decision 34): sign-ups nobody confirms never close the beta.
+    if (cap && (await this.users.countSeats(db)) >= this.options.betaCap) {
       throw errors.betaWaitlist();
     }
     if (await this.users.findByEmail(input.email, db)) throw errors.emailTaken();

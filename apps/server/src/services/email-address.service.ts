@@ -1,7 +1,7 @@
 // The account's address and password after sign-up (decision 24):
 //   confirm      a sign-up gets a link to its address; opening it confirms the address, which the
-//                trial, an admin invitation to an existing account and (after EMAIL_LINK_HOURS) the
-//                beta seat need. A sign-up through an admin invitation is confirmed at once: the
+//                trial, an admin invitation to an existing account and a beta seat need (the
+//                seat is taken then, while one is free: decision 34). A sign-up through an admin invitation is confirmed at once: the
 //                invitation's link was mailed to that address (AuthService.register).
 //   change       a new address, asked for with the password (and a code with two-factor on), is
 //                confirmed from a link mailed there; the old address is told at once, and again
@@ -13,7 +13,9 @@
 //   notices      the e-mail notices a person switched off (never the required ones).
 // Links carry 256 random bits, of which only the SHA-256 is stored; they work once, for
 // EMAIL_LINK_HOURS, and a newer link of the same purpose replaces the older ones. At most
-// EMAIL_LINKS_PER_HOUR links an hour per account, so nobody floods an inbox from a signed-in session.
+// EMAIL_LINKS_PER_HOUR links an hour per account, so nobody floods an inbox from a signed-in session,
+// and as many per address whichever account asks (AddressLinkLimit), so sign-up and delete cycles
+// flood nobody's either.
 import {
   EMAIL_LINK_HOURS,
   EMAIL_LINKS_PER_HOUR,
@@ -28,20 +30,20 @@ import {
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { EmailLinkRow, UserRow } from '../db/schema.js';
-import { AppError, errors, formatDuration } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import { newId } from '../ids.js';
 import { SITE_PATHS } from '../mail/site-paths.js';
 import type { EmailLinkPurpose, EmailLinksRepository } from '../repositories/email-links.repository.js';
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
+import { type AddressLinkLimit, tooManyLinks } from './address-link-limit.js';
 import type { BillingActions } from './billing/billing-actions.js';
-import type { LoginGuard } from './login-guard.js';
 import type { MailService } from './mail.service.js';
-import type { MfaService } from './mfa.service.js';
 import type { NoticeRecipient, Notices } from './notices.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 import type { AuthContext, SessionContext, SessionsService } from './sessions.service.js';
+import type { Credentials, StepUpService } from './step-up.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
 
@@ -50,15 +52,6 @@ const LINK_MS = EMAIL_LINK_HOURS * HOUR_MS;
 
 const linkInvalid = () => new AppError(400, 'EMAIL_LINK_INVALID', EMAIL_MESSAGES.linkInvalid);
 
-/** What a signed-in action gives again: the current password, and a code when two-factor is on. */
-interface Credentials {
-  currentPassword: string;
-  mfaToken?: string | undefined;
-}
-
-/** Since when an unconfirmed sign-up still holds its beta seat. */
-export const unconfirmedSeatsSince = (now: Date): Date => new Date(now.getTime() - LINK_MS);
-
 export class EmailAddressService {
   constructor(
     private readonly db: Database,
@@ -66,8 +59,10 @@ export class EmailAddressService {
     private readonly users: UsersRepository,
     private readonly usersService: Pick<UsersService, 'view'>,
     private readonly resets: Pick<PasswordResetsRepository, 'useAllFor'>,
-    private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly guard: Pick<LoginGuard, 'check'>,
+    /** The password again, and a code with two-factor on (wrong ones count against the session). */
+    private readonly stepUp: Pick<StepUpService, 'confirmPassword'>,
+    /** Links to one address an hour, whichever account asks. */
+    private readonly linkLimit: Pick<AddressLinkLimit, 'assertLeft' | 'count'>,
     private readonly sessions: Pick<SessionsService, 'revokeOthers' | 'revokeAllForUser'>,
     /** The links a request asks for: a failure to queue one fails the request, which can be asked again. */
     private readonly mail: Pick<MailService, 'send' | 'link'>,
@@ -99,11 +94,17 @@ export class EmailAddressService {
     });
   }
 
+  /** Throws 429 while the address had its links for the hour (a sign-up asks before anything is made). */
+  assertAddressMailable(email: string): Promise<void> {
+    return this.linkLimit.assertLeft(email);
+  }
+
   /** Another confirmation link, for a sign-up whose first one was lost or expired. */
   async resend(user: UserRow): Promise<LinkSentResponse> {
     if (user.emailVerifiedAt) throw errors.validation(`Your address ${user.email} is already confirmed.`);
     const token = await this.db.transaction(async (tx) => {
       await this.assertLinksLeft(user.id, tx);
+      await this.linkLimit.assertLeft(user.email, tx);
       return this.newLink(user.id, 'verify', user.email, tx);
     });
     await this.mail.send({ email: user.email, userId: user.id }, 'verify_email', {
@@ -120,12 +121,13 @@ export class EmailAddressService {
    */
   async requestChange(auth: SessionContext, input: Credentials & { email: string }): Promise<LinkSentResponse> {
     const { user } = auth;
-    await this.checkCredentials(auth, input, 'Wrong password or code to change the address');
+    await this.stepUp.confirmPassword(auth, input, 'Wrong password or code to change the address');
     if (input.email === user.email) throw errors.validation(EMAIL_MESSAGES.sameEmail);
     // Told only to someone who gave the password: a stolen session cannot probe which addresses have accounts.
     if (await this.users.findByEmail(input.email)) throw addressTaken();
     const token = await this.db.transaction(async (tx) => {
       await this.assertLinksLeft(user.id, tx);
+      await this.linkLimit.assertLeft(input.email, tx);
       await this.users.update(user.id, { pendingEmail: input.email }, tx);
       await this.activity.record(
         {
@@ -168,7 +170,7 @@ export class EmailAddressService {
   /** A new password, given with the current one (and a code): every other session ends. */
   async changePassword(auth: SessionContext, input: Credentials & { password: string }): Promise<void> {
     const { user, session } = auth;
-    await this.checkCredentials(auth, input, 'Wrong password or code to change the password');
+    await this.stepUp.confirmPassword(auth, input, 'Wrong password or code to change the password');
     if (input.password === input.currentPassword) {
       throw errors.validation('Choose a new password: this one is the password the account has now.');
     }
@@ -222,22 +224,6 @@ export class EmailAddressService {
     return this.usersService.view(updated);
   }
 
-  /**
-   * The password again (and a code with two-factor on), as deleting the account asks: wrong ones
-   * count against the session (services/login-guard.ts); 400, not 401, as the caller is signed in.
-   */
-  private async checkCredentials({ user, session }: SessionContext, input: Credentials, what: string): Promise<void> {
-    // No code is no guess: asked for before anything is checked or counted.
-    if (user.mfaEnabled && !input.mfaToken) throw new AppError(400, 'MFA_REQUIRED', EMAIL_MESSAGES.codeNeeded);
-    await this.guard.check(user, session.id, what, async () => {
-      if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-        return new AppError(400, 'INVALID_CREDENTIALS', EMAIL_MESSAGES.wrongPassword);
-      }
-      if (!user.mfaEnabled || !input.mfaToken) return undefined;
-      return (await this.mfa.checkCode(user, input.mfaToken)) ? undefined : errors.wrongCode();
-    });
-  }
-
   /** A sign-up's link: the address is confirmed while it is still the account's. */
   private async confirm(link: EmailLinkRow, now: Date): Promise<VerifyEmailResponse> {
     await this.db.transaction(async (tx) => {
@@ -246,7 +232,7 @@ export class EmailAddressService {
       const user = await this.users.lockById(tx, link.userId);
       // The account moved to another address since: this link confirms nothing any more.
       if (!user || user.email !== link.email) throw linkInvalid();
-      if (!user.emailVerifiedAt) await this.assertSeat(user, now, tx);
+      if (!user.emailVerifiedAt) await this.assertSeat(user, tx);
       if (!(await this.links.use(link.id, now, tx))) throw linkInvalid();
       if (user.emailVerifiedAt) return;
       await this.links.useAllFor(user.id, 'verify', now, tx);
@@ -265,18 +251,16 @@ export class EmailAddressService {
   }
 
   /**
-   * An unconfirmed sign-up holds its beta seat for EMAIL_LINK_HOURS; confirmed later, it takes a
-   * seat only if one is free. Accounts an admin gave a role (an invitation, a promotion) need none.
+   * A sign-up takes its beta seat by confirming its address, while one is free (decision 34: an
+   * unconfirmed one holds none). Accounts an admin gave a role (an invitation, a promotion) need none.
    */
-  private async assertSeat(user: UserRow, now: Date, tx: Database): Promise<void> {
+  private async assertSeat(user: UserRow, tx: Database): Promise<void> {
     if (user.role !== 'user') return;
-    const since = unconfirmedSeatsSince(now);
-    if (user.createdAt.getTime() > since.getTime()) return;
-    if ((await this.users.countSeats(since, tx)) < this.options.betaCap) return;
+    if ((await this.users.countSeats(tx)) < this.options.betaCap) return;
     throw new AppError(
       403,
       'BETA_WAITLIST',
-      `The beta filled up while ${user.email} waited to be confirmed (an unconfirmed sign-up keeps its seat for ${EMAIL_LINK_HOURS} hours). Join the waitlist and we will let you in soon; this link works until it expires if a seat frees up before.`,
+      `The beta filled up while ${user.email} waited to be confirmed (a seat is taken when an address is confirmed). Join the waitlist and we will let you in soon; this link works until it expires if a seat frees up before.`,
     );
   }
 
@@ -349,17 +333,10 @@ export class EmailAddressService {
     const now = this.clock.now();
     const since = new Date(now.getTime() - HOUR_MS);
     if ((await this.links.countSince(userId, since, tx)) < EMAIL_LINKS_PER_HOUR) return;
-    const oldest = (await this.links.oldestSince(userId, since, tx)) ?? now;
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));
-    throw new AppError(
-      429,
-      'RATE_LIMITED',
-      `We sent ${EMAIL_LINKS_PER_HOUR} links to this account in the last hour. Look for them (and in the spam folder), or ask again in ${formatDuration(retryAfterSeconds)}.`,
-      { retryAfterSeconds },
-    );
+    throw tooManyLinks('this account', (await this.links.oldestSince(userId, since, tx)) ?? now, now);
   }
 
-  /** Stores a new link (earlier ones of the same purpose stop working) and answers its token. */
+  /** Stores a new link (earlier ones of the same purpose stop working), counts it for its address, and answers its token. */
   private async newLink(userId: string, purpose: EmailLinkPurpose, email: string, db: Database): Promise<string> {
     const now = this.clock.now();
     const token = newSessionToken();
@@ -376,6 +353,7 @@ export class EmailAddressService {
       },
       db,
     );
+    await this.linkLimit.count(email, db);
     return token;
   }
 

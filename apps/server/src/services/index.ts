@@ -24,6 +24,7 @@ import { InvitationsRepository } from '../repositories/invitations.repository.js
 import { KnownDevicesRepository } from '../repositories/known-devices.repository.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
 import { MailRepository } from '../repositories/mail.repository.js';
+import { MailedLinksRepository } from '../repositories/mailed-links.repository.js';
 import { MfaRepository } from '../repositories/mfa.repository.js';
 import { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import { PaymentsRepository } from '../repositories/payments.repository.js';
@@ -36,6 +37,7 @@ import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { AccountService } from './account.service.js';
 import { type ActivationOptions, ActivationService } from './activation.service.js';
 import { ActivityService } from './activity.service.js';
+import { AddressLinkLimit } from './address-link-limit.js';
 import { AdminService } from './admin.service.js';
 import { AdminActionsService } from './admin-actions.service.js';
 import { AdminMailService } from './admin-mail.service.js';
@@ -177,7 +179,10 @@ export function createServices(
     { idleMinutes: config.voiceIdleMinutes, log: runtime.log },
     serverBaseModel,
   );
-  const mfa = new MfaService(new MfaRepository(db), runtime.box, clock, activity, sessions, loginGuard, notices);
+  const mfaRepo = new MfaRepository(db);
+  const mfa = new MfaService(mfaRepo, runtime.box, clock, activity, sessions, loginGuard, notices);
+  const stepUp = new StepUpService(mfa, loginGuard, sessions, clock);
+  const apiKeysRepo = new ApiKeysRepository(db);
   const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
@@ -219,8 +224,8 @@ export function createServices(
     usersRepo,
     users,
     passwordResets,
-    mfa,
-    loginGuard,
+    stepUp,
+    new AddressLinkLimit(new MailedLinksRepository(db), clock),
     sessions,
     mail,
     notices,
@@ -286,13 +291,13 @@ export function createServices(
     ),
     invitations,
     activity,
-    stepUp: new StepUpService(mfa, loginGuard, sessions, clock),
+    stepUp,
     loginGuard,
     auth,
     sessions,
-    apiKeys: new ApiKeysService(db, new ApiKeysRepository(db), usersRepo, clock),
+    apiKeys: new ApiKeysService(db, apiKeysRepo, usersRepo, stepUp, loginGuard, notices, clock),
     users,
-    stats: new StatsService(usersRepo, config.betaCap, clock),
+    stats: new StatsService(usersRepo, config.betaCap),
     voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users, serverBaseModel),
     voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
     activation,
@@ -318,7 +323,18 @@ export function createServices(
     usage,
     mfa,
     mail,
-    passwordReset: new PasswordResetService(db, passwordResets, usersRepo, mfa, sessions, mail, activity, clock),
+    passwordReset: new PasswordResetService(
+      db,
+      passwordResets,
+      usersRepo,
+      mfa,
+      mfaRepo,
+      apiKeysRepo,
+      sessions,
+      mail,
+      activity,
+      clock,
+    ),
     emailAddress,
     notices,
     adminMail: new AdminMailService(db, new MailRepository(db), mail, activity),

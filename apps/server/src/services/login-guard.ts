@@ -12,6 +12,14 @@
 // A signed-in session that must give its password or a code again (deleting the account, turning
 // two-factor off, an admin action) is its own source: five wrong tries in a row end that session,
 // so a stolen session cannot guess for ever, and the owner's other sessions are untouched.
+//
+// A request with an API key that is unknown, revoked or without the route's scope is a wrong try
+// from its client's address, against every key together: API_KEY_FAILURES within a day shut that
+// client out of keys for API_KEY_LOCK_MS (decision 33). A key is 256 random bits, so no count makes
+// guessing one feasible; the count stops a client that hammers, and is looser than sign-in's so a
+// misconfigured tool does not shut a whole office out of its keys for hours. A right key does not
+// start the count again, or one's own key would make guessing others free; and no count is shared
+// by every client, which a few could fill to shut everyone out.
 import { createHash } from 'node:crypto';
 import { ACCOUNT_LOCK_MS, MAX_FAILED_LOGINS, normalizeEmail } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
@@ -45,7 +53,19 @@ export interface Attempt {
   userId: string | undefined;
   /** The session trying, for a signed-in check (it ends after too many). */
   sessionId?: string;
+  /** Counted against its source alone, never with every unknown source together. */
+  sourceOnly?: boolean;
+  /** What a locked-out source is told, when not the account lock's words. */
+  lockedError?: (retryAfterSeconds: number) => AppError;
+  /** Wrong tries that lock the source, and for how long, when not sign-in's. */
+  limits?: { failures: number; lockMs: number };
 }
+
+/** Wrong API keys from one client that shut it out of keys, and for how long. */
+export const API_KEY_FAILURES = 20;
+export const API_KEY_LOCK_MS = 15 * 60_000;
+
+const API_KEY_SUBJECT = 'api-key';
 
 const emailSubject = (email: string) => `email:${createHash('sha256').update(normalizeEmail(email)).digest('hex')}`;
 
@@ -68,6 +88,19 @@ export class LoginGuard {
       source: known ? `device:${hashToken(meta.device as string)}` : `ip:${meta.ip ?? 'unknown'}`,
       known,
       userId: user?.id,
+    };
+  }
+
+  /** A request with an API key from the client at `ip`. */
+  forApiKey(ip: string | undefined): Attempt {
+    return {
+      subject: API_KEY_SUBJECT,
+      source: `ip:${ip ?? 'unknown'}`,
+      known: false,
+      userId: undefined,
+      sourceOnly: true,
+      lockedError: errors.apiKeysLockedOut,
+      limits: { failures: API_KEY_FAILURES, lockMs: API_KEY_LOCK_MS },
     };
   }
 
@@ -99,7 +132,9 @@ export class LoginGuard {
     const now = this.clock.now();
     const sources = attempt.known ? [attempt.source] : [attempt.source, ALL_UNKNOWN];
     for (const row of await this.failures.find(attempt.subject, sources)) {
-      if (row.lockedUntil && row.lockedUntil > now) throw errors.accountLocked(secondsUntil(row.lockedUntil, now));
+      if (row.lockedUntil && row.lockedUntil > now) {
+        throw (attempt.lockedError ?? errors.accountLocked)(secondsUntil(row.lockedUntil, now));
+      }
       if (attempt.known && row.source === attempt.source) {
         const readyAt = knownDeviceReadyAt(row);
         if (readyAt && readyAt > now) throw errors.rateLimited(secondsUntil(readyAt, now));
@@ -125,12 +160,13 @@ export class LoginGuard {
     }
     const row = await this.failures.increment(attempt.subject, attempt.source, now, staleBefore);
     if (attempt.known) return wrong;
-    const lockedUntil = new Date(now.getTime() + ACCOUNT_LOCK_MS);
-    if (row.failures >= MAX_FAILED_LOGINS) {
+    const { failures, lockMs } = attempt.limits ?? { failures: MAX_FAILED_LOGINS, lockMs: ACCOUNT_LOCK_MS };
+    const lockedUntil = new Date(now.getTime() + lockMs);
+    if (row.failures >= failures) {
       await this.failures.lock(attempt.subject, attempt.source, lockedUntil);
       return this.locked(attempt, lockedUntil, now);
     }
-    if (attempt.sessionId) return wrong;
+    if (attempt.sessionId || attempt.sourceOnly) return wrong;
     const all = await this.failures.increment(attempt.subject, ALL_UNKNOWN, now, staleBefore);
     if (all.failures >= MAX_FAILED_LOGINS_UNKNOWN_SOURCES) {
       await this.failures.lock(attempt.subject, ALL_UNKNOWN, lockedUntil);
@@ -193,7 +229,7 @@ export class LoginGuard {
         details: `Sign-ins from ${from} were locked for ${ACCOUNT_LOCK_MS / 3_600_000} hours after too many wrong tries; browsers you signed in from before still get in`,
       });
     }
-    return errors.accountLocked(secondsUntil(until, now));
+    return (attempt.lockedError ?? errors.accountLocked)(secondsUntil(until, now));
   }
 
   /** Old counts go now and then, so made-up addresses cannot fill the table. */

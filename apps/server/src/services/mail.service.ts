@@ -64,6 +64,11 @@ export class MailService {
     return this.transport.outbox;
   }
 
+  /** Where the outbox writes message `id`, on this machine; null with a mail server. */
+  outboxFile(id: string): string | null {
+    return this.transport.fileOf(id);
+  }
+
   /**
    * Stores the message and queues its delivery; resolves with its id once both are done. A queue
    * that cannot be reached leaves the message stored as queued: `requeueWaiting` picks it up.

@@ -2,7 +2,8 @@
 // from it turns two-factor on and returns ten one-time backup codes (stored hashed); a current
 // code or a backup code turns it off and signs in. Each TOTP code is accepted once. Turning it on
 // ends the account's other sessions (they were made without a code); wrong codes to turn it off
-// count against the session (services/login-guard.ts).
+// count against the session (services/login-guard.ts). It needs a confirmed address: on an address
+// someone else signed up with, it would ask its owner for the squatter's code (decision 33).
 import { createHash, randomInt } from 'node:crypto';
 import { normalizeLoginCode } from '@ownvoice/shared';
 import QRCode from 'qrcode';
@@ -45,6 +46,7 @@ export class MfaService {
 
   async setup(user: UserRow): Promise<{ secret: string; qrCode: string }> {
     if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
+    if (!user.emailVerifiedAt) throw errors.emailNotVerified(user.email);
     const secret = newTotpSecret();
     await this.mfa.setPending(user.id, this.box.seal(secret));
     const qrCode = await QRCode.toDataURL(totpUri(secret, user.email), { margin: 1, width: 240 });
@@ -53,6 +55,7 @@ export class MfaService {
 
   async verify({ user, session }: SessionContext, secret: string, token: string): Promise<{ backupCodes: string[] }> {
     if (user.mfaEnabled) throw errors.mfaAlreadyEnabled();
+    if (!user.emailVerifiedAt) throw errors.emailNotVerified(user.email);
     const pending = user.mfaPendingSecret ? this.box.open(user.mfaPendingSecret) : null;
     if (!pending || pending !== secret) {
       throw errors.validation('This two-factor setup has expired. Start the setup again.');

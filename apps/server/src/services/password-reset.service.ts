@@ -5,14 +5,19 @@
 //           inbox (the route's rate limit counts every ask, per address and per client, too)
 //   reset   the link's token, unused and unexpired; with two-factor on, a right code too (wrong
 //           codes burn the link after WRONG_CODES_PER_LINK); then the new password, every link of
-//           the account used up, and every session ended: whoever had the old password is out;
-//           the address counts as confirmed (the link reached it)
+//           the account used up, every session ended and every API key revoked, and a change of
+//           address it asked for dropped: whoever had the old password is out, and nothing they
+//           made outlives it; the address counts as confirmed (the link reached it)
+//           An address never confirmed before may have been signed up with by someone else: its
+//           reset asks for no code (it would be theirs) and turns their two-factor off (decision 33).
 import { randomUUID } from 'node:crypto';
 import { AUTH_RESET_MESSAGES, PASSWORD_RESET_MINUTES } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { AppError, errors } from '../errors.js';
 import { SITE_PATHS } from '../mail/site-paths.js';
+import type { ApiKeysRepository } from '../repositories/api-keys.repository.js';
+import type { MfaRepository } from '../repositories/mfa.repository.js';
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ActivityService } from './activity.service.js';
@@ -34,6 +39,9 @@ export class PasswordResetService {
     private readonly resets: PasswordResetsRepository,
     private readonly users: UsersRepository,
     private readonly mfa: Pick<MfaService, 'checkCode'>,
+    /** Two-factor turned off in the reset's transaction, on an address nobody had confirmed. */
+    private readonly mfaState: Pick<MfaRepository, 'clear'>,
+    private readonly keys: Pick<ApiKeysRepository, 'revokeAllFor'>,
     private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
     private readonly mail: Pick<MailService, 'send'>,
     private readonly activity: ActivityService,
@@ -78,7 +86,9 @@ export class PasswordResetService {
     if (!link || link.usedAt || link.expiresAt <= now) throw linkInvalid();
     const user = await this.users.findById(link.userId);
     if (!user) throw linkInvalid();
-    if (user.mfaEnabled) {
+    // The link proves the address; before it was ever confirmed, a code would be a squatter's.
+    const squattable = user.emailVerifiedAt === null;
+    if (user.mfaEnabled && !squattable) {
       if (!input.mfaToken) throw new AppError(400, 'MFA_REQUIRED', AUTH_RESET_MESSAGES.codeNeeded);
       if (!(await this.mfa.checkCode(user, input.mfaToken))) {
         if ((await this.resets.countWrongCode(link.id)) >= WRONG_CODES_PER_LINK) await this.resets.use(link.id, now);
@@ -91,15 +101,22 @@ export class PasswordResetService {
       if (!(await this.resets.use(link.id, now, tx))) throw linkInvalid();
       await this.resets.useAllFor(user.id, now, tx);
       // The link came to the address, so the address is theirs: it counts as confirmed. This is also
-      // how the owner of an address takes back an account someone else signed up with it.
-      await this.users.update(user.id, { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now }, tx);
+      // how the owner of an address takes back an account someone else signed up with it. A change
+      // of address asked for with the old password would take it away again: it is dropped.
+      await this.users.update(
+        user.id,
+        { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now, pendingEmail: null },
+        tx,
+      );
+      await this.keys.revokeAllFor(user.id, now, tx);
+      if (squattable) await this.mfaState.clear(user.id, tx);
     });
     await this.sessions.revokeAllForUser(user.id);
     await this.activity.record({
       userId: user.id,
       actorId: user.id,
       action: 'password_reset',
-      details: 'New password set from an e-mailed link; every session ended',
+      details: `New password set from an e-mailed link${squattable ? ' to an address confirmed only now' : ''}; every session ended and every API key revoked${squattable && user.mfaEnabled ? ', and the two-factor set up before was turned off' : ''}`,
     });
   }
 }

@@ -123,6 +123,8 @@ export class TestClient {
   readonly cookies = new Map<string, string>();
   private csrfToken: string | undefined;
   token: string | undefined;
+  /** The password the client signed up with, for what asks for it again. */
+  password: string | undefined;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -195,6 +197,9 @@ export class TestClient {
   patch = (url: string, body?: unknown) => this.request('PATCH', url, body ?? {});
   put = (url: string, body?: unknown) => this.request('PUT', url, body ?? {});
   delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
+  /** Makes an API key as the account page does: with the password again (decision 33). */
+  createApiKey = (body: Record<string, unknown>) =>
+    this.post('/api/auth/api-keys', { currentPassword: this.password, ...body });
 
   /**
    * Registers and keeps the session token. The address is then confirmed (through the repository,
@@ -205,6 +210,7 @@ export class TestClient {
     const res = await this.post('/api/auth/register', account);
     if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
     this.token = res.json<{ token: string }>().token;
+    this.password = account.password;
     if (confirmed) await this.confirmAddress(res.json<{ user: { id: string } }>().user.id);
     return { account, res };
   }

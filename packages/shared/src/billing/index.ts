@@ -1,5 +1,6 @@
 export * from './api.js';
 export * from './catalog.js';
+export * from './disputes.js';
 export * from './grants.js';
 export * from './pack-lists.js';
 export * from './pack-matching.js';

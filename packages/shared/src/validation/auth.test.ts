@@ -46,3 +46,41 @@ describe('e-mail and username rules', () => {
     expect(usernameSchema.safeParse('vic\u200btim').error?.issues[0]?.message).toBe(MESSAGES.usernameChars);
   });
 });
+
+describe('what an e-mail address may be', () => {
+  it('takes a dot-atom before the @ and a host name after it', () => {
+    for (const address of [
+      'first.last@example.com',
+      'first.last+tag@mail.example.co.uk',
+      "o'brien@example.ie",
+      'a_b-c=d@ex-ample.org',
+      'm\u00fcller@b\u00fccher.example',
+      '\u0438\u0432\u0430\u043d@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444',
+    ]) {
+      expect(emailSchema.safeParse(address).success, address).toBe(true);
+    }
+  });
+
+  it('refuses group syntax, quoted local parts, comments and anything else that is not one plain mailbox', () => {
+    for (const address of [
+      'g:victim@ex.com;',
+      '"victim"@ex.com',
+      '"vic tim"@ex.com',
+      'v(comment)@ex.com',
+      'Name <victim@ex.com>',
+      'victim@ex.com,other@ex.com',
+      '.victim@ex.com',
+      'victim.@ex.com',
+      'vic..tim@ex.com',
+      'victim@[192.0.2.1]',
+      'victim@192.0.2.1',
+      'victim@-ex.com',
+      'victim@ex-.com',
+      'victim@ex_ample.com',
+      'victim@ex..com',
+      'victim@localhost',
+    ]) {
+      expect(emailSchema.safeParse(address).error?.issues[0]?.message, address).toBe(MESSAGES.emailInvalid);
+    }
+  });
+});

@@ -27,10 +27,14 @@ export const MESSAGES = {
 } as const;
 
 const USERNAME_CHARS = /^[A-Za-z0-9_-]+$/;
-// Deliberately simple: one @, something before it, a domain of dot-separated labels, no spaces.
-// Each label excludes the dot that separates it from the next, so there is one way to match and
-// the test takes linear time whatever the input.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+// An address is one plain mailbox: a dot-atom before the @ (RFC 5322's atext, and letters of any
+// script as RFC 6531 allows) and a host name after it. Group syntax ("g:victim@ex.com;"), quoted
+// local parts and comments are refused: a mailer reads them as another address than the one typed,
+// so several "different" accounts would share one mailbox (decision 33). Checked one atom or label
+// at a time, so each pattern runs over one short piece.
+const ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+$/u;
+const HOST_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
+const DIGITS = /^\p{N}+$/u;
 /** Longer raw input is refused before any normalising or pattern: trimming cannot bring it under. */
 const RAW_INPUT_MAX = 400;
 
@@ -81,6 +85,30 @@ export function mixesScripts(value: string): boolean {
   return scripts.length > 1 && !WRITTEN_TOGETHER.some((set) => scripts.every((s) => set.includes(s)));
 }
 
+/** Whether `email` is one plain mailbox: dot-separated atoms, an @, and a host name of two labels or more. */
+export function isPlainMailbox(email: string): boolean {
+  const parts = email.split('@');
+  if (parts.length !== 2) return false;
+  const [local = '', host = ''] = parts;
+  const labels = host.split('.');
+  return (
+    local.split('.').every((atom) => ATOM.test(atom)) &&
+    labels.length >= 2 &&
+    labels.every((label) => HOST_LABEL.test(label)) &&
+    // A last label of digits only is an IP address, not a host name.
+    !DIGITS.test(labels.at(-1) ?? '')
+  );
+}
+
+/** Whether `value` holds a character that shows nothing (zero-width, direction marks, controls). */
+export const hasInvisible = (value: string): boolean => INVISIBLE.test(value);
+
+/**
+ * A name as a person typed it, cleaned as usernames are: NUL gone, trimmed, compatibility forms
+ * folded (fullwidth "Ｍ" is "M"). Used by usernames and API key names.
+ */
+export const cleanName = (value: string): string => cleanText(value).normalize('NFKC');
+
 /** What the username box keeps as the user types: allowed characters, at most 30. */
 export const filterUsernameInput = (value: string): string =>
   value.replace(/[^A-Za-z0-9_-]/g, '').slice(0, USERNAME_MAX);
@@ -108,7 +136,7 @@ function emailProblem(email: string): string | undefined {
   if (email.length === 0) return MESSAGES.emailRequired;
   if (email.length > EMAIL_MAX) return MESSAGES.emailLength;
   if (INVISIBLE.test(email)) return MESSAGES.emailLookAlike;
-  if (!EMAIL_PATTERN.test(email)) return MESSAGES.emailInvalid;
+  if (!isPlainMailbox(email)) return MESSAGES.emailInvalid;
   const [local = '', domain = ''] = email.split('@');
   if ([local, ...domain.split('.')].some(mixesScripts)) return MESSAGES.emailLookAlike;
   return undefined;
@@ -141,7 +169,7 @@ const checkedString = (
   });
 
 /** Usernames are plain letters, digits, _ and -; compatibility forms (fullwidth) fold to them first. */
-export const usernameSchema = checkedString((v) => cleanText(v).normalize('NFKC'), usernameProblem, {
+export const usernameSchema = checkedString(cleanName, usernameProblem, {
   missing: MESSAGES.usernameLength,
   tooLong: MESSAGES.usernameLength,
 });

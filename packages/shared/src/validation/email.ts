@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { PASSWORD_MAX } from '../constants.js';
 import { emailSchema, loginCodeSchema, newPasswordSchema } from './auth.js';
 
-/** How long a link to confirm an address works; an unconfirmed sign-up holds its beta seat as long. */
+/** How long a link to confirm an address works (a sign-up takes its beta seat only once confirmed). */
 export const EMAIL_LINK_HOURS = 48;
 /** At most this many confirmation links an hour per account (a resend, a change of address). */
 export const EMAIL_LINKS_PER_HOUR = 3;
 
 const tokenSchema = z.string().min(20).max(100);
-const currentPasswordSchema = z
+/** The password a signed-in person gives again to change something sensitive (address, password, a new API key). */
+export const currentPasswordSchema = z
   .string({ error: 'Enter your current password.' })
   .min(1, 'Enter your current password.')
   .max(PASSWORD_MAX);
@@ -85,7 +86,7 @@ export const NOTICES = [
   {
     key: 'security',
     label: 'Security changes',
-    description: 'Password or address changed, two-factor turned on or off. Always sent.',
+    description: 'Password or address changed, two-factor turned on or off, a new API key. Always sent.',
     required: true,
   },
 ] as const;

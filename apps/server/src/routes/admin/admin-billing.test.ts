@@ -1,7 +1,7 @@
 // The admin console's billing routes over HTTP, on a server that sells plans: a person's payments,
-// a refund and a reconciliation (each with a fresh second factor), billing's state, and a plan
-// edit refused with its status. What a refund takes back, reconciliation's finds and the plan-edit
-// rules (decision 20.6) are services/billing/billing-admin.service.test.ts's.
+// a refund, a rehearsed dispute and a reconciliation (each with a fresh second factor), billing's
+// state, and a plan edit refused with its status. What a refund or a dispute takes back,
+// reconciliation's finds and the plan-edit rules (decision 20.6) are the billing services' tests'.
 import { PACKS, packCheckoutMetadata, type User } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -44,6 +44,28 @@ describe('admin billing routes', () => {
     expect(again.statusCode).toBe(400);
     const unknown = await confirmed('POST', `/api/admin/users/${id}/payments/in_offline_nothing/refund`, {});
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('rehearse a dispute with a fresh code, answering the payment and the person as they are now', async () => {
+    const { client, id } = await signUp(ctx);
+    await buy(ctx, client, '/api/stripe/create-checkout-session', {
+      metadata: packCheckoutMetadata('extra_chunk_edits'),
+    });
+    const [pack] = (await admin.client.get(`/api/admin/users/${id}/payments`)).json<{
+      data: { payments: { id: string }[] };
+    }>().data.payments;
+    const url = `/api/admin/users/${id}/payments/${pack?.id}/rehearse-dispute`;
+    const inquiry = await confirmed('POST', url, { step: 'inquiry' });
+    expect(inquiry.statusCode, inquiry.body).toBe(200);
+    const asked = inquiry.json<{ data: { payment: { disputeStatus: string }; user: User } }>().data;
+    expect(asked.payment.disputeStatus).toBe('inquiry');
+    expect(total(asked.user.usageLimits.chunkEdits)).toBe(PACKS.extra_chunk_edits.amount);
+
+    const escalated = await confirmed('POST', url, { step: 'escalate' });
+    expect(escalated.statusCode, escalated.body).toBe(200);
+    expect(total(escalated.json<{ data: { user: User } }>().data.user.usageLimits.chunkEdits)).toBe(0);
+    expect((await confirmed('POST', url, { step: 'escalate' })).statusCode).toBe(409);
+    expect((await confirmed('POST', url, { step: 'appeal' })).statusCode).toBe(400);
   });
 
   it('run a reconciliation and show billing’s state', async () => {

@@ -1,8 +1,9 @@
 // /api/admin: the admin console. Every route answers only admins with two-factor on
 // (app.requireAdmin, policies/adminPolicy), checked before anything else about the request. The
-// actions (role, delete, grant, invite, limits, refund, reconcile) also need a fresh second factor
-// in x-mfa-token, checked once the body is valid and before anything changes; sending a failed
-// e-mail again does not (it only repeats what the service already meant to send).
+// actions (role, delete, grant, invite, limits, refund, a rehearsed dispute, reconcile) also need
+// a fresh second factor in x-mfa-token, checked once the body is valid and before anything
+// changes; sending a failed e-mail again does not (it only repeats what the service already meant
+// to send), nor does reading a message, whose links' keys are masked and whose reading is logged.
 import { ADMIN_MFA_HEADER } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,11 +15,13 @@ import {
   billingStatusSchema,
   confirmationSchema,
   deleteUserSchema,
+  disputeRehearsalSchema,
   grantSchema,
   invitationsSchema,
   inviteSchema,
   limitsSchema,
   mailSchema,
+  mailTextSchema,
   overviewSchema,
   paymentsSchema,
   reconcileSchema,
@@ -91,6 +94,16 @@ export async function adminRoutes(
     return { data: { payment, user: await users.view(user) } };
   });
 
+  r.post(
+    '/admin/users/:id/payments/:paymentId/rehearse-dispute',
+    { schema: disputeRehearsalSchema, ...confirmed },
+    async (request) => {
+      const { id, paymentId } = request.params;
+      const { payment, user } = await billingAdmin.rehearseDispute(authOf(request).user, id, paymentId, request.body);
+      return { data: { payment, user: await users.view(user) } };
+    },
+  );
+
   r.get('/admin/billing', { schema: billingStatusSchema, ...guard }, async () => ({
     data: await billingAdmin.status(),
   }));
@@ -100,6 +113,11 @@ export async function adminRoutes(
   }));
 
   r.get('/admin/mail', { schema: mailSchema, ...guard }, async () => ({ data: await adminMail.view() }));
+
+  // Reading a message (keys masked) is logged for its person, not confirmed with a code.
+  r.get('/admin/mail/:id', { schema: mailTextSchema, ...guard }, async (request) => ({
+    data: await adminMail.text(authOf(request).user, request.params.id),
+  }));
 
   r.post('/admin/mail/:id/retry', { schema: retryMailSchema, ...guard }, async (request) => ({
     data: { message: await adminMail.retry(authOf(request).user, request.params.id) },

@@ -5,9 +5,12 @@ import {
   adminBillingStatusSchema,
   adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
+  adminDisputeRehearsalBodySchema,
+  adminDisputeRehearsalResponseSchema,
   adminMailParamsSchema,
   adminMailResponseSchema,
   adminMailRetryResponseSchema,
+  adminMailTextResponseSchema,
   adminOverviewSchema,
   adminPaymentParamsSchema,
   adminPaymentsResponseSchema,
@@ -99,11 +102,22 @@ export const refundSchema = {
   response: { 200: adminRefundResponseSchema, ...actionErrors },
 };
 
+export const disputeRehearsalSchema = {
+  params: adminPaymentParamsSchema,
+  body: adminDisputeRehearsalBodySchema,
+  response: { 200: adminDisputeRehearsalResponseSchema, ...actionErrors },
+};
+
 export const billingStatusSchema = { response: { 200: adminBillingStatusSchema, ...errorResponses } };
 
 export const reconcileSchema = { response: { 200: reconcileResponseSchema, ...actionErrors } };
 
 export const mailSchema = { response: { 200: adminMailResponseSchema, ...errorResponses } };
+
+export const mailTextSchema = {
+  params: adminMailParamsSchema,
+  response: { 200: adminMailTextResponseSchema, ...errorResponses, 404: apiErrorBodySchema },
+};
 
 export const retryMailSchema = {
   params: adminMailParamsSchema,

@@ -14,7 +14,7 @@ export const listApiKeysSchema = { response: { 200: apiKeyListSchema, ...errorRe
 
 export const createApiKeySchema = {
   body: createApiKeyRequestSchema,
-  response: { 201: createdApiKeySchema, ...errorResponses, 409: apiErrorBodySchema },
+  response: { 201: createdApiKeySchema, ...errorResponses, 409: apiErrorBodySchema, 429: apiErrorBodySchema },
 };
 
 export const revokeApiKeySchema = {

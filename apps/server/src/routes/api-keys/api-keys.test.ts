@@ -1,13 +1,20 @@
-// API keys: made, listed and revoked by a signed-in browser only; the secret shown once and kept
-// only as a hash; a key reaches the routes its scopes name, as its owner, with its own rate limit,
-// no CSRF token, and never account, billing, admin or the keys themselves.
-import { API_KEY_PREFIX, API_KEYS_MAX, apiKeySchema, createdApiKeySchema } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
+// API keys: made, listed and revoked by a signed-in browser only, made with the password again
+// (and a code with two-factor on) from a confirmed address and told to it by mail; the secret shown
+// once and kept only as a hash; a key reaches the routes its scopes name, as its owner, with its
+// own rate limit, no CSRF token, and never account, billing, admin or the keys themselves; wrong
+// keys count against the client that sends them, as wrong passwords do.
+import { API_KEY_PREFIX, API_KEYS_MAX, apiKeySchema, createdApiKeySchema, EMAIL_MESSAGES } from '@ownvoice/shared';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, users } from '../../db/schema.js';
+import { apiKeys, mailMessages, users } from '../../db/schema.js';
+import { API_KEY_FAILURES, API_KEY_LOCK_MS } from '../../services/login-guard.js';
 import { hashToken } from '../../services/tokens.js';
 import { createVoice } from '../../test/factories/voices.js';
-import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
+import { createTestContext, newAccount, type TestClient, type TestContext } from '../../test/test-app.js';
+import { withTwoFactor } from '../../test/two-factor.js';
+
+/** Every account here signs up with newAccount's password. */
+const PASSWORD = newAccount().password;
 
 let ctx: TestContext;
 let owner: TestClient;
@@ -21,16 +28,24 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** A request as a program sends it: the key and nothing else (no cookies, no CSRF token). */
-const withKey = (secret: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+const withKey = (
+  secret: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  remoteAddress = '127.0.0.1',
+) =>
   ctx.app.inject({
     method,
     url,
+    remoteAddress,
     headers: { authorization: `Bearer ${secret}` },
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
 
+/** Makes a key as the account page does: with the password again. */
 async function createKey(client: TestClient, body: Record<string, unknown>) {
-  const res = await client.post('/api/auth/api-keys', body);
+  const res = await client.post('/api/auth/api-keys', { currentPassword: PASSWORD, ...body });
   expect(res.statusCode, res.body).toBe(201);
   return createdApiKeySchema.parse(res.json());
 }
@@ -66,7 +81,7 @@ describe('/api/auth/api-keys', () => {
       { name: 'Greedy', scopes: ['convert'], rateLimitPerMinute: 100_000 },
       { name: 'Stingy', scopes: ['convert'], rateLimitPerMinute: 0 },
     ]) {
-      const res = await owner.post('/api/auth/api-keys', body);
+      const res = await owner.post('/api/auth/api-keys', { ...body, currentPassword: PASSWORD });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
     }
@@ -77,7 +92,7 @@ describe('/api/auth/api-keys', () => {
     await client.register();
     const made = await Promise.all(
       Array.from({ length: API_KEYS_MAX + 2 }, (_, i) =>
-        client.post('/api/auth/api-keys', { name: `Key ${i}`, scopes: ['create'] }),
+        client.post('/api/auth/api-keys', { name: `Key ${i}`, scopes: ['create'], currentPassword: PASSWORD }),
       ),
     );
     expect(made.filter((res) => res.statusCode === 201)).toHaveLength(API_KEYS_MAX);
@@ -88,7 +103,52 @@ describe('/api/auth/api-keys', () => {
     ]);
     const first = made.find((res) => res.statusCode === 201)?.json().key.id;
     expect((await client.delete(`/api/auth/api-keys/${first}`)).json()).toEqual({ ok: true });
-    expect((await client.post('/api/auth/api-keys', { name: 'Again', scopes: ['create'] })).statusCode).toBe(201);
+    const again = { name: 'Again', scopes: ['create'], currentPassword: PASSWORD };
+    expect((await client.post('/api/auth/api-keys', again)).statusCode).toBe(201);
+  });
+
+  it('asks for the password again before making a key, and tells the address', async () => {
+    const client = ctx.client();
+    const userId: string = (await client.register()).res.json().user.id;
+    const body = { name: 'Stolen-session key', scopes: ['convert'] };
+    const bare = await client.post('/api/auth/api-keys', body);
+    expect([bare.statusCode, bare.json().code]).toEqual([400, 'VALIDATION_ERROR']);
+    const wrong = await client.post('/api/auth/api-keys', { ...body, currentPassword: 'Wrong-Passw0rd' });
+    expect([wrong.statusCode, wrong.json().code]).toEqual([400, 'INVALID_CREDENTIALS']);
+    expect((await client.get('/api/auth/api-keys')).json().keys).toEqual([]);
+
+    const { key } = await createKey(client, body);
+    const told = await ctx.database.db
+      .select()
+      .from(mailMessages)
+      .where(and(eq(mailMessages.userId, userId), eq(mailMessages.kind, 'api_key_created')));
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toContain(`"${key.name}"`);
+    expect(told[0]?.text).toContain(key.shown);
+  });
+
+  it('asks for a code too with two-factor on, before counting anything', async () => {
+    const { client, account, code } = await withTwoFactor(ctx, 'keymfa');
+    const body = { name: 'Editor', scopes: ['convert'], currentPassword: account.password };
+    const noCode = await client.post('/api/auth/api-keys', body);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json()).toMatchObject({ code: 'MFA_REQUIRED', msg: EMAIL_MESSAGES.codeNeeded });
+    const wrongCode = await client.post('/api/auth/api-keys', { ...body, mfaToken: '000000' });
+    expect([wrongCode.statusCode, wrongCode.json().code]).toEqual([400, 'INVALID_MFA_TOKEN']);
+    const right = await client.post('/api/auth/api-keys', { ...body, mfaToken: code() });
+    expect(right.statusCode, right.body).toBe(201);
+  });
+
+  it('makes no key for an address nobody confirmed', async () => {
+    const client = ctx.client();
+    await client.register(newAccount('squatter'), { confirmed: false });
+    const res = await client.post('/api/auth/api-keys', {
+      name: 'Squat',
+      scopes: ['convert'],
+      currentPassword: PASSWORD,
+    });
+    expect([res.statusCode, res.json().code]).toEqual([403, 'EMAIL_NOT_VERIFIED']);
+    expect((await client.get('/api/auth/api-keys')).json().keys).toEqual([]);
   });
 
   it("revokes at once, and never another user's key", async () => {
@@ -160,6 +220,42 @@ describe('a request made with an API key', () => {
       const res = await withKey(key, method, url, body);
       expect([res.statusCode, res.json().code], `${method} ${url}`).toEqual([403, 'API_KEY_NOT_ALLOWED']);
     }
+  });
+
+  it(`counts wrong keys against the client that sends them: ${API_KEY_FAILURES} within a day shut it out for a while`, async () => {
+    const [guesser, bystander] = ['198.51.100.7', '198.51.100.8'];
+    const good = await createKey(owner, { name: 'Good', scopes: ['voices:read'] });
+    const narrow = await createKey(owner, { name: 'Narrow', scopes: ['create'] });
+    const revoked = await createKey(owner, { name: 'Gone', scopes: ['voices:read'] });
+    expect((await owner.delete(`/api/auth/api-keys/${revoked.key.id}`)).statusCode).toBe(200);
+    const wrongTries: [string, number, string][] = [
+      [`${API_KEY_PREFIX}guess-one`, 401, 'UNAUTHENTICATED'],
+      [`${API_KEY_PREFIX}guess-two`, 401, 'UNAUTHENTICATED'],
+      [revoked.secret, 401, 'API_KEY_REVOKED'],
+      // A key without the route's scope is a wrong key for it, counted too.
+      [narrow.secret, 403, 'API_KEY_SCOPE'],
+    ];
+    // The last of the allowed tries come as more made-up keys.
+    for (let i = wrongTries.length; i < API_KEY_FAILURES - 1; i++) {
+      wrongTries.push([`${API_KEY_PREFIX}guess-${i}`, 401, 'UNAUTHENTICATED']);
+    }
+    for (const [secret, status, code] of wrongTries) {
+      const res = await withKey(secret, 'GET', '/api/loras', undefined, guesser);
+      expect([res.statusCode, res.json().code], secret).toEqual([status, code]);
+    }
+    // Below the limit a good key still works from there.
+    expect((await withKey(good.secret, 'GET', '/api/loras', undefined, guesser)).statusCode).toBe(200);
+    const last = await withKey(`${API_KEY_PREFIX}guess-last`, 'GET', '/api/loras', undefined, guesser);
+    expect([last.statusCode, last.json().code]).toEqual([429, 'RATE_LIMITED']);
+
+    // Shut out: even a good key is refused from that client until the lock ends; others go on.
+    const locked = await withKey(good.secret, 'GET', '/api/loras', undefined, guesser);
+    expect([locked.statusCode, locked.json().code]).toEqual([429, 'RATE_LIMITED']);
+    expect(locked.json().details.retryAfterSeconds).toBe(API_KEY_LOCK_MS / 1000);
+    expect(Number(locked.headers['retry-after'])).toBe(API_KEY_LOCK_MS / 1000);
+    expect((await withKey(good.secret, 'GET', '/api/loras', undefined, bystander)).statusCode).toBe(200);
+    ctx.clock.advance(API_KEY_LOCK_MS + 1000);
+    expect((await withKey(good.secret, 'GET', '/api/loras', undefined, guesser)).statusCode).toBe(200);
   });
 
   it('has its own budget of requests a minute, and shows when it was last used', async () => {

@@ -142,6 +142,35 @@ describe('confirming the address', () => {
     expect((await client.post('/api/auth/email/resend')).statusCode).toBe(202);
   });
 
+  it(`sends one address at most ${EMAIL_LINKS_PER_HOUR} links an hour, whichever account asks: sign-up and delete cycles included`, async () => {
+    const target = newAccount('thirdparty');
+    for (let i = 1; i <= EMAIL_LINKS_PER_HOUR; i++) {
+      const cycle = ctx.client();
+      await cycle.register({ ...target, username: `${target.username.slice(0, 24)}c${i}` }, { confirmed: false });
+      await mailOf(target.email, SUBJECTS.verify, i);
+      expect((await cycle.delete('/api/auth/account', { password: target.password })).statusCode).toBe(200);
+    }
+    const again = await ctx
+      .client()
+      .post('/api/auth/register', { ...target, username: `${target.username.slice(0, 24)}c9` });
+    expect([again.statusCode, again.json().code], again.body).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+    // Another account cannot send a link there either, by asking to move to it.
+    const { client, account } = await confirmed('mover2');
+    const move = await client.post('/api/auth/email/change', {
+      email: target.email,
+      currentPassword: account.password,
+    });
+    expect([move.statusCode, move.json().code]).toEqual([429, 'RATE_LIMITED']);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(received(target.email, SUBJECTS.verify)).toHaveLength(EMAIL_LINKS_PER_HOUR);
+    expect(received(target.email, SUBJECTS.changeConfirm)).toHaveLength(0);
+
+    ctx.clock.advance(HOUR_MS + 1000);
+    const later = await ctx.client().post('/api/auth/register', target);
+    expect(later.statusCode, later.body).toBe(201);
+  });
+
   it('has nothing to resend for a confirmed address', async () => {
     const { client } = await confirmed('done');
     const res = await client.post('/api/auth/email/resend');

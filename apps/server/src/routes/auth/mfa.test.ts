@@ -66,6 +66,21 @@ describe('two-factor setup', () => {
     expect(JSON.stringify(stored)).not.toContain(codes[0]?.replace('-', '') ?? 'x');
     expect((await client.post('/api/auth/mfa/setup')).statusCode).toBe(409);
   });
+
+  it('is refused before the address is confirmed: a squatter cannot lock its owner out', async () => {
+    const client = ctx.client();
+    const userId: string = (await client.register(undefined, { confirmed: false })).res.json().user.id;
+    const setup = await client.post('/api/auth/mfa/setup');
+    expect([setup.statusCode, setup.json().code]).toEqual([403, 'EMAIL_NOT_VERIFIED']);
+    const verify = await client.post('/api/auth/mfa/verify', {
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      token: oathtool('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', ctx.clock.now()),
+    });
+    expect([verify.statusCode, verify.json().code]).toEqual([403, 'EMAIL_NOT_VERIFIED']);
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, userId));
+    expect(row?.mfaPendingSecret).toBeNull();
+    expect(row?.mfaEnabled).toBe(false);
+  });
 });
 
 describe('signing in with two-factor', () => {

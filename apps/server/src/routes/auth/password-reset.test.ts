@@ -1,11 +1,14 @@
 // "Forgot password?" end to end through a real SMTP server (test/mail-server.ts): the same answer
 // for any address, a link by mail that works once for an hour, the new password ending every
-// session, the second factor asked for when it is on, and at most three links an hour.
+// session and every API key, the second factor asked for when it is on (never a squatter's, on an
+// address nobody confirmed), and at most three links an hour.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.js';
 import { RESETS_PER_HOUR } from '../../services/password-reset.service.js';
 import { recipientOf, startTestMailServer, type TestMailServer } from '../../test/mail-server.js';
 import { createTestContext, newAccount, type TestContext } from '../../test/test-app.js';
-import { withTwoFactor } from '../../test/two-factor.js';
+import { enableTwoFactor, withTwoFactor } from '../../test/two-factor.js';
 
 const PUBLIC_URL = 'https://ownvoice.example';
 let smtp: TestMailServer;
@@ -30,6 +33,9 @@ afterAll(async () => {
 });
 
 const forgot = (email: string) => ctx.client().post('/api/auth/password/forgot', { email });
+/** A program's call with an API key: the key and nothing else. */
+const withKey = (secret: string) =>
+  ctx.app.inject({ method: 'GET', url: '/api/loras', headers: { authorization: `Bearer ${secret}` } });
 const reset = (body: Record<string, unknown>) => ctx.client().post('/api/auth/password/reset', body);
 
 /** The reset mails `email` received (sign-up also mails it, a link to confirm the address). */
@@ -102,6 +108,78 @@ describe('forgot password', () => {
     expect(wrong.json().code).toBe('INVALID_MFA_TOKEN');
     const right = await reset({ token, password: 'N3w-Passw0rd-ok', mfaToken: code() });
     expect(right.statusCode, right.body).toBe(200);
+  });
+
+  it('revokes every API key: a key made from a stolen session ends with the theft', async () => {
+    const owner = ctx.client();
+    const { account } = await owner.register(newAccount('keyreset'));
+    const made = await owner.post('/api/auth/api-keys', {
+      name: 'Made by a thief',
+      scopes: ['voices:read'],
+      currentPassword: account.password,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const secret: string = made.json().secret;
+    expect((await withKey(secret)).statusCode).toBe(200);
+
+    await forgot(account.email);
+    const done = await reset({ token: await tokenFor(account.email), password: 'N3w-Passw0rd-ok' });
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await withKey(secret);
+    expect([after.statusCode, after.json().code]).toEqual([401, 'API_KEY_REVOKED']);
+    expect((await owner.get('/api/auth/api-keys')).statusCode).toBe(401);
+  });
+
+  it("gives the address's owner back an account a squatter made with it: no code of theirs, their two-factor, keys, sessions and change of address gone", async () => {
+    const squatter = ctx.client();
+    const account = newAccount('squat');
+    const userId: string = (await squatter.register(account, { confirmed: false })).res.json().user.id;
+    // Two-factor, a key and a change of address, as an account could hold them before they needed
+    // a confirmed address: made while it counted as confirmed for a moment.
+    await ctx.database.db.update(users).set({ emailVerifiedAt: ctx.clock.now() }).where(eq(users.id, userId));
+    const { code } = await enableTwoFactor(ctx, squatter);
+    const key = await squatter.post('/api/auth/api-keys', {
+      name: 'Squat',
+      scopes: ['voices:read'],
+      currentPassword: account.password,
+      mfaToken: code(),
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    ctx.clock.advance(30_000);
+    const away = `${newAccount('squatmail').username}@example.com`;
+    const move = await squatter.post('/api/auth/email/change', {
+      email: away,
+      currentPassword: account.password,
+      mfaToken: code(),
+    });
+    expect(move.statusCode, move.body).toBe(202);
+    const moveMail = await smtp.waitFor(
+      (m) => recipientOf(m) === away && m.subject === 'Confirm your new OwnVoice address',
+    );
+    const moveToken = /\/auth\/verify\?token=([\w-]+)/.exec(moveMail.text ?? '')?.[1] ?? '';
+    await ctx.database.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, userId));
+
+    // The address's owner: "Forgot password?", and no code asked for (it would be the squatter's).
+    await forgot(account.email);
+    const done = await reset({ token: await tokenFor(account.email), password: 'N3w-Passw0rd-ok' });
+    expect(done.statusCode, done.body).toBe(200);
+
+    expect((await squatter.get('/api/auth/me')).statusCode).toBe(401);
+    const squatKey = await withKey(key.json().secret);
+    expect([squatKey.statusCode, squatKey.json().code]).toEqual([401, 'API_KEY_REVOKED']);
+    const moved = await ctx.client().post('/api/auth/email/verify', { token: moveToken });
+    expect([moved.statusCode, moved.json().code]).toEqual([400, 'EMAIL_LINK_INVALID']);
+    const owner = ctx.client();
+    const login = await owner.post('/api/auth/login', { email: account.email, password: 'N3w-Passw0rd-ok' });
+    expect(login.statusCode, login.body).toBe(200);
+    expect(login.json().requiresMFA).toBeUndefined();
+    owner.token = login.json().token;
+    expect((await owner.get('/api/auth/me')).json().user).toMatchObject({
+      email: account.email,
+      emailVerified: true,
+      mfaEnabled: false,
+      pendingEmail: null,
+    });
   });
 
   it('sends at most three links an hour to one account', async () => {

@@ -162,6 +162,41 @@ describe('the open API document', () => {
       }
     }
   });
+
+  // Schemathesis (scripts/fuzz-api.sh) checks each answer against the schema of its status: an
+  // undocumented refusal is one it cannot check.
+  it('documents the refusals under /v1 with OpenAI’s error body, the one they are answered with', async () => {
+    const v1 = [
+      ['get', '/v1/models', []],
+      ['post', '/v1/chat/completions', ['404', '503']],
+    ] as const;
+    for (const [method, path, own] of v1) {
+      const responses = operation(method, path)?.responses ?? {};
+      for (const status of ['400', '401', '403', '429', ...own]) {
+        const schema = responses[status]?.content?.['application/json']?.schema;
+        expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/OpenAIError' });
+        expect(responses[status]?.description, `${method} ${path} ${status}`).toBeTruthy();
+      }
+    }
+    const res = await ctx.client().post('/v1/chat/completions', {});
+    expect(res.statusCode).toBe(401);
+    const body = res.json<{ error: Record<string, unknown> }>();
+    const documented = resolve({ $ref: '#/components/schemas/OpenAIError' });
+    expect(documented.required).toEqual(Object.keys(body));
+    const error = resolve(documented.properties?.error);
+    expect([...(error.required ?? [])].sort()).toEqual(Object.keys(body.error).sort());
+    expect(Object.keys(error.properties ?? {}).sort()).toEqual(Object.keys(body.error).sort());
+  });
+
+  it('documents a body too large wherever a JSON body is taken', () => {
+    for (const { method, path, op } of operations()) {
+      if (!op.requestBody?.content?.['application/json']) continue;
+      const schema = op.responses?.['413']?.content?.['application/json']?.schema;
+      expect(schema, `${method} ${path} 413`).toEqual({
+        $ref: `#/components/schemas/${path.startsWith('/v1/') ? 'OpenAIError' : 'ApiError'}`,
+      });
+    }
+  });
 });
 
 describe('the reference page', () => {

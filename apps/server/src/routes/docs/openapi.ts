@@ -40,6 +40,7 @@ import { z } from 'zod';
 import { VERSION } from '../../version.js';
 import { voiceIdParams } from '../loras/loras.schemas.js';
 import { FORMS } from '../loras/voice-upload.js';
+import { openAiErrorBodySchema } from '../v1/v1.schemas.js';
 
 export const OPENAPI_VERSION = '3.1.0';
 /** The security scheme's name in the document: a bearer API key. */
@@ -122,6 +123,23 @@ describeFields(
   },
   { id: 'ApiError', description: 'The body of every refusal under /api.' },
 );
+
+describeFields(
+  openAiErrorBodySchema,
+  {
+    error: 'What went wrong, as OpenAI words it.',
+  },
+  {
+    id: 'OpenAIError',
+    description: 'The body of every refusal under /v1, in OpenAI’s shape, so its SDK raises its usual errors.',
+  },
+);
+describeFields(openAiErrorBodySchema.shape.error, {
+  message: 'What went wrong, in words to show a person.',
+  type: 'OpenAI’s word for the status: invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error, insufficient_quota or server_error.',
+  param: 'The first field refused, when a field was; null otherwise.',
+  code: 'What went wrong, for a program: one of the same closed list as under /api (VALIDATION_ERROR, NOT_FOUND, …).',
+});
 
 describeFields(
   voiceSchema,
@@ -370,6 +388,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Writes what the messages ask for in the Voice named by `model` (`client.chat.completions.create`). With `stream: true` the answer comes as server-sent events of `chat.completion.chunk` objects, ending with `data: [DONE]`. Each request spends one short content (`shortContent`).',
     ok: 'The text written in the Voice (a JSON object, or server-sent events with `stream: true`).',
+    errors: [404, 503],
     example: {
       model: EXAMPLE_VOICE_ID,
       messages: [{ role: 'user', content: 'A short note to the team: the launch went well, thank you.' }],
@@ -389,8 +408,18 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
   429: 'Too many requests (RATE_LIMITED): the key’s requests a minute, or as many conversions and drafts running at once as one person may have. `details.retryAfterSeconds` says when to try again where known.',
   503: 'The model is not ready or did not answer (ENGINE_UNAVAILABLE): try again in a minute.',
 };
-/** Refusals every key's request under /api may meet. */
+/** What each refusal means under /v1, where the code is in `error.code` and a quota is a 429. */
+const V1_STATUS_DESCRIPTIONS: Record<number, string> = {
+  ...STATUS_DESCRIPTIONS,
+  400: 'The request is not valid (VALIDATION_ERROR, the first field refused in `param`), or the Voice named by `model` is asleep (VOICE_NOT_READY).',
+  404: 'No such Voice among yours (NOT_FOUND).',
+  429: 'Too many requests (RATE_LIMITED, with `retry-after`), or your short content ran out (type `insufficient_quota`, with `x-should-retry: false`).',
+};
+/** Refusals every key's request may meet, under /api and /v1 alike. */
 const COMMON_ERRORS = [400, 401, 403, 429];
+/** A JSON body over the route's limit (app.ts; Convert's fits its longest text however it is spelled). */
+const JSON_TOO_LARGE =
+  'The body is too large (PAYLOAD_TOO_LARGE): over 1 MiB, or for Convert over what its longest text takes.';
 
 // ---------------------------------------------------------------------------------------------
 // The transforms: the selection rule and the additions above, then zod's conversion.
@@ -406,9 +435,9 @@ type RouteSchema = FastifySchema & {
 const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType;
 const hasContent = (value: unknown): boolean => typeof value === 'object' && value !== null && 'content' in value;
 
-function responsesOf(url: string, own: RouteSchema['response'], doc: OperationDoc | undefined) {
+function responsesOf(url: string, own: RouteSchema, doc: OperationDoc | undefined) {
   const responses: Record<string, unknown> = {};
-  for (const [status, schema] of Object.entries(own ?? {})) {
+  for (const [status, schema] of Object.entries(own.response ?? {})) {
     const code = Number(status);
     responses[status] =
       isZod(schema) && !hasContent(schema)
@@ -425,14 +454,17 @@ function responsesOf(url: string, own: RouteSchema['response'], doc: OperationDo
       content: { ...ok?.content, 'text/event-stream': { schema: doc.events } },
     };
   }
-  // The OpenAI-compatible routes answer errors in OpenAI's shape (their own schemas say so).
-  if (url.startsWith('/api/')) {
-    for (const code of [...COMMON_ERRORS, ...(doc?.errors ?? [])]) {
-      responses[code] ??= {
-        description: STATUS_DESCRIPTIONS[code] ?? 'Refused.',
-        content: { 'application/json': { schema: apiErrorBodySchema } },
-      };
-    }
+  // The OpenAI-compatible routes answer errors in OpenAI's shape (routes/v1/openai-errors.ts).
+  const [errorBody, descriptions] = url.startsWith('/api/')
+    ? [apiErrorBodySchema, STATUS_DESCRIPTIONS]
+    : [openAiErrorBodySchema, V1_STATUS_DESCRIPTIONS];
+  // Any body may be too large; a form's limits are an upload's (STATUS_DESCRIPTIONS).
+  const jsonBody = own.body !== undefined && !doc?.form;
+  for (const code of [...COMMON_ERRORS, ...(jsonBody ? [413] : []), ...(doc?.errors ?? [])]) {
+    responses[code] ??= {
+      description: (code === 413 && jsonBody ? JSON_TOO_LARGE : descriptions[code]) ?? 'Refused.',
+      content: { 'application/json': { schema: errorBody } },
+    };
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -456,7 +488,7 @@ export const transform: SwaggerTransform = (document) => {
     tags: own.tags ?? [doc?.tag ?? (url.startsWith('/v1') ? 'OpenAI-compatible' : 'Other')],
     security: [{ [SECURITY_SCHEME]: scope ? [scope] : [] }],
     ...(scope ? { 'x-scope': scope } : {}),
-    response: responsesOf(url, own.response, doc),
+    response: responsesOf(url, own, doc),
   };
   const result = zodTransform({ ...document, schema });
   const body = (result.schema as { body?: Record<string, unknown> }).body;

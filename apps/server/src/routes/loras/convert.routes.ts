@@ -6,6 +6,7 @@ import {
   convertWholeResponseSchema,
   editChunkRequestSchema,
   editChunkResponseSchema,
+  MAX_CONVERT_CHARS,
 } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +18,13 @@ import { takenPassages, wholeText } from '../../services/taken-passages.js';
 import { clientGoneSignal } from '../client-gone.js';
 import { sendEventStream } from '../event-stream.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
+
+/**
+ * The body a conversion may send: its longest text with every character a six-byte `\uXXXX`
+ * escape (as Python's json module and `requests` write anything not ASCII), and room for the rest.
+ * The app's 1 MiB would refuse such a text, within MAX_CONVERT_CHARS, as too large.
+ */
+const CONVERT_BODY_LIMIT = MAX_CONVERT_CHARS * 6 + 64 * 1024;
 
 /** The caller and the Voice of a convert request, once the caller may convert with it. */
 function converting(request: FastifyRequest & { params: { id: string }; body: { loraId?: string | undefined } }) {
@@ -33,10 +41,11 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Convert and its edit pass take API keys with the 'convert' scope (plugins/authenticate.ts).
   const auth = { onRequest: app.requireUser, config: { apiKey: 'convert' as const } };
+  const converts = { ...auth, bodyLimit: CONVERT_BODY_LIMIT };
 
   r.post(
     '/loras/:id/convert-stream',
-    { schema: { params: voiceIdParams, body: convertRequestSchema }, ...auth },
+    { schema: { params: voiceIdParams, body: convertRequestSchema }, ...converts },
     async (request, reply) => {
       const { user, id } = converting(request);
       // Every refusal is a JSON error before the first event.
@@ -64,7 +73,7 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
         body: convertRequestSchema,
         response: { 200: convertWholeResponseSchema, ...errorResponses, 503: apiErrorBodySchema },
       },
-      ...auth,
+      ...converts,
     },
     async (request, reply) => {
       const { user, id } = converting(request);

@@ -129,7 +129,7 @@ describe('POST /api/loras/:id/convert-stream', () => {
         .split('\u0000')
         .at(-1);
     const bySession = await convert(owner, voice.id, text);
-    const made = await owner.post('/api/auth/api-keys', { name: 'Script', scopes: ['convert'] });
+    const made = await owner.createApiKey({ name: 'Script', scopes: ['convert'] });
     const { secret } = made.json() as { secret: string };
     const byKey = await ctx.app.inject({
       method: 'POST',
@@ -143,7 +143,7 @@ describe('POST /api/loras/:id/convert-stream', () => {
     const stranger = ctx.client();
     await stranger.register();
     await stranger.patch('/api/auth/onboarding', { step: 'training_started' });
-    const theirs = (await stranger.post('/api/auth/api-keys', { name: 'Theirs', scopes: ['convert'] })).json();
+    const theirs = (await stranger.createApiKey({ name: 'Theirs', scopes: ['convert'] })).json();
     const refused = await ctx.app.inject({
       method: 'POST',
       url: `/api/loras/${voice.id}/convert-stream`,
@@ -356,7 +356,7 @@ describe('POST /api/loras/edit-chunk', () => {
   });
 
   it("names the API key that spent a proofread in the owner's usage ledger", async () => {
-    const created = await owner.post('/api/auth/api-keys', { name: 'Editor plugin', scopes: ['convert'] });
+    const created = await owner.createApiKey({ name: 'Editor plugin', scopes: ['convert'] });
     expect(created.statusCode, created.body).toBe(201);
     const res = await ctx.app.inject({
       method: 'POST',

@@ -107,7 +107,7 @@ describe('GET /api/loras/:id/package', () => {
     await other.register();
     expect((await other.get(`/api/loras/${voice.id}/package`)).statusCode).toBe(404);
 
-    const key = (await owner.post('/api/auth/api-keys', { name: 'Tool', scopes: ['voices:read'] })).json().secret;
+    const key = (await owner.createApiKey({ name: 'Tool', scopes: ['voices:read'] })).json().secret;
     const byKey = await first.app.inject({
       method: 'GET',
       url: `/api/loras/${voice.id}/package`,

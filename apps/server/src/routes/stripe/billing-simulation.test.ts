@@ -2,22 +2,24 @@
 // banks, the provider and admins do — buy a pack, subscribe, pay now, take the trial and finish
 // it, upgrade, downgrade, cancel, reactivate, two tabs paying at once, cards declined or held for
 // 3-D Secure, invoices paid late, refunds, chargebacks, account deletion, time passing, admin
-// edits — with the provider's events delivered late, twice or out of order, on the offline
-// provider and on the Stripe stand-in. After every step it checks that no grant lacks the money
-// behind it and that balances equal the ledger; whenever every event has arrived, also that
-// nobody has two running subscriptions, nothing is charged after deletion, every payment granted
-// what it bought (or was refunded in full), and the account shows what the provider holds.
+// edits, a bank's inquiries, and an operator's edits in Stripe's dashboard (prorations, a new period
+// crediting the old, an amount off) — with the provider's events delivered late, twice or out of
+// order, on the offline provider and on the Stripe stand-in. After every step it checks that no
+// grant lacks the money behind it and that balances equal the ledger; whenever every event has
+// arrived, also that nobody has two running subscriptions, nothing is charged after deletion,
+// every payment granted what it bought (or was refunded in full), and the account shows what the
+// provider holds. What a payment bought is worked out from the catalogue and the provider's
+// amounts (test/what-it-bought.ts), never by the grant rule under test.
 
 import { readFileSync } from 'node:fs';
 import {
+  disputeWithdrewMoney,
   isPaidPlanName,
   PACK_IDS,
   PAID_PLAN_NAMES,
   type PackId,
   type PaidPlanName,
   packCheckoutMetadata,
-  packsGrant,
-  type TrancheType,
   type User,
 } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
@@ -25,10 +27,16 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, payments, type UserRow, usageTranches, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { invoiceGrant } from '../../services/billing/invoice-grant.js';
-import { STORED_UNITS } from '../../services/usage.service.js';
-import { type BillingWorld, type Card, type HeldEvent, offlineWorld, stripeWorld } from '../../test/billing-world.js';
+import {
+  type BillingWorld,
+  type Card,
+  type HeldEvent,
+  type OperatorEdit,
+  offlineWorld,
+  stripeWorld,
+} from '../../test/billing-world.js';
 import { newAccount, type TestClient } from '../../test/test-app.js';
+import { type Bought, invoiceBought, packsBought } from '../../test/what-it-bought.js';
 
 const SEED = 20_261_126;
 /**
@@ -47,6 +55,8 @@ const DAY = 24 * HOUR;
 const plan = fc.constantFrom<PaidPlanName>(...PAID_PLAN_NAMES);
 const cycle = fc.constantFrom<'monthly' | 'annual'>('monthly', 'annual');
 const card = fc.constantFrom<Card>('works', 'works', 'works', 'declines', 'requires_action');
+/** What the bank does after opening a dispute: nothing yet, close an inquiry, escalate it, decide. */
+type DisputeNext = 'stay' | 'close' | 'escalate' | 'won' | 'lost';
 
 type Action =
   | { kind: 'pack'; pack: PackId; card: Card }
@@ -61,7 +71,8 @@ type Action =
   | { kind: 'card'; card: Card }
   | { kind: 'payDue'; card: Card }
   | { kind: 'refund'; pick: number; half: boolean; endSubscription: boolean }
-  | { kind: 'dispute'; pick: number; outcome: 'open' | 'won' | 'lost' }
+  | { kind: 'dispute'; pick: number; inquiry: boolean; next: DisputeNext }
+  | { kind: 'operator'; edit: OperatorEdit }
   | { kind: 'adminStatus'; status: 'active' | 'canceled' }
   | { kind: 'adminPlan'; plan: PaidPlanName | 'none' }
   | { kind: 'delete' }
@@ -93,7 +104,18 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('dispute'),
       pick: fc.nat(),
-      outcome: fc.constantFrom('open', 'won', 'lost'),
+      inquiry: fc.boolean(),
+      next: fc.constantFrom<DisputeNext>('stay', 'close', 'escalate', 'won', 'lost'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('operator'),
+      edit: fc.oneof(
+        fc.record({ kind: fc.constantFrom<'prorate' | 'reset'>('prorate', 'reset'), plan, billingCycle: cycle }),
+        fc.record({ kind: fc.constant<'discount'>('discount'), amountOffCents: fc.integer({ min: 1, max: 6000 }) }),
+      ),
     }),
   },
   {
@@ -231,7 +253,12 @@ class Simulation {
       case 'refund':
         return this.refund(person, action);
       case 'dispute':
-        return this.dispute(person, action.pick, action.outcome);
+        return this.dispute(person, action);
+      case 'operator': {
+        const customerId = await this.customerOf(person);
+        if (customerId) await this.world.operatorEdit?.(customerId, action.edit);
+        return;
+      }
       case 'adminStatus':
         await this.asAdmin(() =>
           this.services.adminActions.updateLimits(this.adminRow(), person.id, {
@@ -302,18 +329,24 @@ class Simulation {
     );
   }
 
-  private async dispute(person: Person, pick: number, outcome: 'open' | 'won' | 'lost'): Promise<void> {
+  private async dispute(person: Person, { pick, inquiry, next }: Extract<Action, { kind: 'dispute' }>): Promise<void> {
     const paid = (await this.paymentsOf(person.id)).filter(
       (row) => row.paymentIntentId && !this.disputed.has(row.paymentIntentId),
     );
     const payment = paid[pick % Math.max(1, paid.length)];
     if (!payment?.paymentIntentId) return;
-    await this.world.dispute(payment.paymentIntentId);
-    this.disputed.add(payment.paymentIntentId);
-    if (outcome === 'open') return;
-    const provider = this.world.provider as { closeDispute?: (id: string, how: 'won' | 'lost') => Promise<void> };
+    const id = payment.paymentIntentId;
+    await this.world.dispute(id, inquiry ? 'inquiry' : 'chargeback');
+    this.disputed.add(id);
+    if (next === 'stay' || (!inquiry && (next === 'close' || next === 'escalate'))) return;
     await this.collect();
-    await provider.closeDispute?.(payment.paymentIntentId, outcome);
+    if (inquiry && next === 'close') return this.world.closeDispute(id, 'inquiry_closed');
+    if (inquiry) {
+      await this.world.escalateDispute(id);
+      if (next === 'escalate') return;
+      await this.collect();
+    }
+    if (next === 'won' || next === 'lost') await this.world.closeDispute(id, next);
   }
 
   // --- The provider's events ---
@@ -372,14 +405,19 @@ class Simulation {
     for (const payment of paid.values()) {
       if (payment.outcome !== 'granted') continue;
       const bought = await this.whatItBought(payment.id);
-      const fraction =
-        payment.disputeStatus === 'open' || payment.disputeStatus === 'lost'
-          ? 1
-          : payment.refundedCents / payment.amountCents;
-      for (const [type, most] of Object.entries(bought.most) as [TrancheType | 'storageSlots', number][]) {
+      // A chargeback took the money (a won one gave it back, but not what it took back).
+      const taken = disputeWithdrewMoney(payment.disputeStatus) || payment.disputeStatus === 'won';
+      const fraction = taken ? 1 : payment.amountCents > 0 ? payment.refundedCents / payment.amountCents : 0;
+      const types = new Set([
+        ...Object.keys(bought.most),
+        ...lines.filter((line) => line.reference === payment.id).map((line) => line.resource),
+      ]);
+      for (const type of types) {
         const ofType = lines.filter((line) => line.reference === payment.id && line.resource === type);
         const given = ofType.reduce((total, line) => total + line.amount, 0);
-        expect(given, `${payment.id} granted no more ${type} than it bought`).toBeLessThanOrEqual(most);
+        expect(given, `${payment.id} granted no more ${type} than it bought`).toBeLessThanOrEqual(
+          bought.most[type] ?? 0,
+        );
         const reversed = lines
           .filter(
             (line) =>
@@ -410,9 +448,10 @@ class Simulation {
       if (row?.outcome === 'rejected')
         expect(money.refundedCents, `${row.id} was refunded in full`).toBe(money.amountCents);
     }
-    for (const payment of recorded.filter(
-      (row) => row.outcome === 'granted' && row.refundedCents === 0 && !row.disputeStatus,
-    )) {
+    // A bank's inquiry took nothing back: its payment still owes all it bought (decision 35).
+    const kept = (row: (typeof recorded)[number]) =>
+      row.refundedCents === 0 && !disputeWithdrewMoney(row.disputeStatus) && row.disputeStatus !== 'won';
+    for (const payment of recorded.filter((row) => row.outcome === 'granted' && kept(row))) {
       if (person.deleted) continue;
       const bought = await this.whatItBought(payment.id);
       for (const [type, least] of Object.entries(bought.least) as [string, number][]) {
@@ -447,32 +486,11 @@ class Simulation {
     expect(me.subscription.paymentDue === null).toBe(state.unpaidInvoice === null);
   }
 
-  /**
-   * What a payment bought, per resource in stored units: the most it may have granted, and the
-   * least it must have (the Minimum plan's one-time training comes once per account).
-   */
-  private async whatItBought(
-    paymentId: string,
-  ): Promise<{ most: Record<string, number>; least: Record<string, number> }> {
+  /** What a payment bought, from the catalogue and the provider's amounts (test/what-it-bought.ts). */
+  private async whatItBought(paymentId: string): Promise<Bought> {
     const invoice = await this.world.provider.getInvoice(paymentId);
-    if (invoice) {
-      const stored = (oneTime: boolean) =>
-        Object.fromEntries(
-          invoiceGrant(invoice, { oneTimeAlreadyGranted: oneTime }).tranches.map((t) => [
-            t.type,
-            t.amount * STORED_UNITS[t.type],
-          ]),
-        );
-      return { most: stored(false), least: stored(true) };
-    }
-    const checkout = await this.world.provider.getCheckout(paymentId);
-    if (!checkout || checkout.packs.length === 0) return { most: {}, least: {} };
-    const grant = packsGrant(checkout.packs, checkout.createdAt);
-    const amounts: Record<string, number> = Object.fromEntries(
-      grant.tranches.map((t) => [t.type, t.amount * STORED_UNITS[t.type]]),
-    );
-    if (grant.storageSlotsAdded) amounts.storageSlots = grant.storageSlotsAdded;
-    return { most: amounts, least: amounts };
+    if (invoice) return invoiceBought(invoice);
+    return packsBought((await this.world.provider.getCheckout(paymentId))?.packs ?? []);
   }
 
   // --- Plumbing ---

@@ -20,7 +20,7 @@ let client: OpenAI;
 const PROMPT = 'A short note to parents: the spring fair moves to the school field this year.';
 
 async function createKey(who: TestClient, name: string, scopes: string[]): Promise<string> {
-  const res = await who.post('/api/auth/api-keys', { name, scopes });
+  const res = await who.createApiKey({ name, scopes });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().secret;
 }

@@ -1,18 +1,22 @@
 // What an admin does about money (docs/decisions/0020): sees a person's payments, refunds one (in
-// full or in part, optionally ending the subscription now), sees billing's health and runs a
-// reconciliation. A refund goes through the provider and is applied at once through the same step
-// as its event, which takes back that share of what the payment granted; the event then changes
+// full or in part, optionally ending the subscription now), rehearses a dispute of one on the
+// offline provider (0035), sees billing's health and runs a reconciliation. A refund or a
+// rehearsed dispute goes through the provider and is applied at once through the same step as its
+// event, which takes back what it should of what the payment granted; the event then changes
 // nothing. Each action is in the person's activity log, with the admin who did it.
 import {
   type AdminBillingStatus,
+  type AdminDisputeRehearsalBody,
   type AdminPayment,
   type AdminRefundBody,
+  type DisputeRehearsalStep,
   formatUsd,
   isPaidPlanName,
   type Reconciliation as ReconciliationView,
 } from '@ownvoice/shared';
 import type { PaymentRow, UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
+import type { OfflineProvider } from '../../payments/offline-provider.js';
 import { adminPolicy } from '../../policies/index.js';
 import type { BillingEventsRepository, ReconciliationRow } from '../../repositories/billing-events.repository.js';
 import type { PaymentsRepository } from '../../repositories/payments.repository.js';
@@ -89,6 +93,53 @@ export class BillingAdminService {
     return { payment: paymentView(refreshed), user };
   }
 
+  /**
+   * Rehearses a step of a dispute of a payment of `targetId` on the offline test provider, as a
+   * bank would take it (decision 35): reported as Stripe reports it and applied at once through the
+   * same step as its event, which then changes nothing. Stripe's disputes come from banks (its
+   * test mode has cards for them), so a server selling through Stripe refuses.
+   */
+  async rehearseDispute(
+    actor: UserRow,
+    targetId: string,
+    paymentId: string,
+    { step }: AdminDisputeRehearsalBody,
+  ): Promise<{ payment: AdminPayment; user: UserRow }> {
+    const { events, actions, offline } = this.require();
+    if (!offline) {
+      throw errors.paymentProvider(
+        'Disputes are rehearsed on the offline test provider only. Stripe’s come from banks: in its test mode, pay with one of its dispute test cards.',
+        409,
+      );
+    }
+    const owner = await this.users.findById(targetId);
+    if (!owner) throw errors.notFound('User');
+    const refusal = adminPolicy.refusalToActOn(actor, owner, { kind: 'dispute' }, 0);
+    if (refusal) throw errors.forbidden(refusal);
+    const payment = await this.paymentsRepo.find(paymentId);
+    if (!payment || payment.userId !== targetId) throw errors.notFound('Payment');
+    const paymentIntentId = payment.paymentIntentId;
+    if (!paymentIntentId) throw errors.validation('This payment was not made by card, so no bank can dispute it.');
+    await events.withAccount(targetId, async () => {
+      await this.call(() => REHEARSE[step](offline, paymentIntentId));
+      await events.settlePayment(targetId, paymentIntentId);
+      await this.activity.record({
+        userId: targetId,
+        actorId: actor.id,
+        action: 'dispute_rehearsed',
+        details: `Rehearsed a dispute of ${formatUsd(payment.amountCents)} (${payment.description}): ${REHEARSAL_WORDS[step]}`,
+        after: { paymentId, step },
+      });
+    });
+    // A chargeback ends the subscription it paid for now; the account shows it, as after a refund.
+    await actions.run(targetId);
+    const subscriptionId = (await this.users.findById(targetId))?.providerSubscriptionId;
+    if (subscriptionId) await events.withAccount(targetId, () => events.syncSubscription(targetId, subscriptionId));
+    const [refreshed, user] = await Promise.all([this.paymentsRepo.find(paymentId), this.users.findById(targetId)]);
+    if (!refreshed || !user) throw errors.notFound('Payment');
+    return { payment: paymentView(refreshed), user };
+  }
+
   async status(): Promise<AdminBillingStatus> {
     const last = await this.billingEvents.lastReconciliation();
     return {
@@ -123,6 +174,25 @@ export class BillingAdminService {
     return this.payments;
   }
 }
+
+/** Each rehearsal step as the offline provider's bank takes it. */
+const REHEARSE: Record<DisputeRehearsalStep, (offline: OfflineProvider, paymentIntentId: string) => Promise<void>> = {
+  inquiry: (offline, id) => offline.dispute(id, 'inquiry'),
+  chargeback: (offline, id) => offline.dispute(id, 'chargeback'),
+  escalate: (offline, id) => offline.escalateDispute(id),
+  close_inquiry: (offline, id) => offline.closeDispute(id, 'inquiry_closed'),
+  won: (offline, id) => offline.closeDispute(id, 'won'),
+  lost: (offline, id) => offline.closeDispute(id, 'lost'),
+};
+
+const REHEARSAL_WORDS: Record<DisputeRehearsalStep, string> = {
+  inquiry: 'the bank asks about it (an inquiry)',
+  chargeback: 'a chargeback opened',
+  escalate: 'the inquiry became a chargeback',
+  close_inquiry: 'the inquiry closed without a chargeback',
+  won: 'the chargeback was won',
+  lost: 'the chargeback was lost',
+};
 
 function paymentView(row: PaymentRow): AdminPayment {
   return {

@@ -1,6 +1,7 @@
 // Cards that fail, as customers meet them (decision 20.1), through BillingService and the offline
 // provider without HTTP: the trial's end declined or held for the bank's confirmation, a renewal
-// that fails and is retried, an upgrade declined, a checkout paid with a card the bank refuses.
+// that fails and is retried, an upgrade declined, a pack paid with another card, a checkout paid
+// with a card the bank refuses.
 // Nobody is left on the trial for ever, nothing is granted before it is paid, and the person is
 // told why and where to pay. The payment pages themselves are routes/stripe/stripe-routes.test.ts's.
 import { PAY_LATER_FIRST_CHARGE_CENTS, PLANS, TRIAL_ALLOWANCE } from '@ownvoice/shared';
@@ -63,6 +64,8 @@ describe('the trial’s end with a card that fails', () => {
     expect(declined).toMatchObject({ statusCode: 402, code: 'PAYMENT_DECLINED' });
     expect(declined.message).toContain('$10.00');
     expect(declined.message).toContain('Your card was declined.');
+    // The bank's words end their own sentence: no second full stop after them.
+    expect(declined.message).not.toContain('..');
     const payUrl = declined.details?.payUrl as string;
     expect(payUrl).toMatch(/^\/api\/offline-checkout\/invoice\/in_offline_/);
     await ctx.settle();
@@ -188,6 +191,23 @@ describe('an upgrade with a card that fails', () => {
     const upgrade = ctx.billing.changePlan(await ctx.reload(id), { plan: 'pro', billingCycle: 'monthly' }, ORIGIN);
     expect(await refusal(upgrade)).toMatchObject({ statusCode: 402, code: 'PAYMENT_REQUIRES_ACTION' });
     expect((await ctx.view(id)).plan.name).toBe('minimum');
+  });
+});
+
+describe('a pack paid with another card', () => {
+  it('leaves the card the plan renews with, as a payment-mode Checkout does at Stripe', async () => {
+    const { id } = await createUser(ctx);
+    await ctx.subscribe(id, 'minimum', 'monthly');
+    // A card whose bank asks to confirm pays on the checkout page, where the buyer can confirm.
+    const pack = await ctx.billing.startPackCheckout(await ctx.reload(id), ['extra_chunk_edits'], ORIGIN);
+    await ctx.pay(pack, CARD_NEEDS_CONFIRMING);
+    await ctx.settle();
+
+    await ctx.passTime(32 * DAY_MS);
+    const renewed = await ctx.view(id);
+    expect(renewed.subscription.paymentDue).toBeNull();
+    expect(renewed.plan.name).toBe('minimum');
+    expect(await ctx.invoicesPaid(id)).toEqual([899, 899]);
   });
 });
 

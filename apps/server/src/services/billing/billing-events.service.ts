@@ -6,6 +6,8 @@
 // serve the webhook, the billing service's own calls (holding the lock already) and reconciliation.
 import {
   type ActivityAction,
+  type DisputeStatus,
+  disputeWithdrewMoney,
   formatUsd,
   isPaidPlanName,
   type LedgerResource,
@@ -49,6 +51,7 @@ import {
 import type { UsageService } from '../usage.service.js';
 import type { BillingActions } from './billing-actions.js';
 import { invoiceGrant } from './invoice-grant.js';
+import { sentence } from './provider-errors.js';
 import { syncSubscription } from './subscription-sync.js';
 import { trialKeys } from './trial-keys.js';
 
@@ -456,8 +459,9 @@ export class BillingEventsService {
       if (refunded > 0) this.notifyRefund(tx, user, row, refunded, null);
       return;
     }
-    // A chargeback holds the whole payment: what it granted goes, as for a full refund.
-    const lost = dispute === 'open' || dispute === 'lost';
+    // A chargeback withdraws the whole payment: what it granted goes, as for a full refund. A
+    // bank's inquiry withdraws nothing, so it takes nothing (decision 35).
+    const lost = disputeWithdrewMoney(dispute);
     const fraction = lost ? 1 : row.amountCents > 0 ? facts.refundedCents / row.amountCents : 1;
     const reversed = await this.d.usage.reverseGrant(
       tx,
@@ -476,12 +480,7 @@ export class BillingEventsService {
       );
     }
     if (dispute !== row.disputeStatus && dispute) {
-      await this.log(
-        tx,
-        user.id,
-        'payment_disputed',
-        `The payment of ${formatUsd(row.amountCents)} (${row.description}) is disputed: ${dispute}`,
-      );
+      await this.log(tx, user.id, 'payment_disputed', disputeNote(row, dispute));
     }
     if (
       lost &&
@@ -751,4 +750,17 @@ export class BillingEventsService {
 }
 
 /** A reason as a sentence: a full stop at its end. */
-const sentence = (reason: string): string => (/[.!?]$/.test(reason.trim()) ? reason.trim() : `${reason.trim()}.`);
+/** What the activity log says of a dispute's new state. */
+function disputeNote(row: PaymentRow, status: DisputeStatus): string {
+  const payment = `the payment of ${formatUsd(row.amountCents)} (${row.description})`;
+  switch (status) {
+    case 'inquiry':
+      return `The bank asks about ${payment}: an inquiry, no money withdrawn, so nothing was taken back`;
+    case 'inquiry_closed':
+      return `The bank's inquiry about ${payment} closed without a chargeback`;
+    case 'open':
+      return `A chargeback of ${payment}: the money is withdrawn while the bank decides, and what is left of its grant was taken back`;
+    default:
+      return `The chargeback of ${payment} was ${status}`;
+  }
+}

@@ -287,6 +287,26 @@ describe('packs', () => {
     expect(total(user.usageLimits.shortContent)).toBe(0);
   });
 
+  it('answers a double click with the same open checkout, and a purchase after it with a new one', async () => {
+    const id = await buyer();
+    const start = async () => ctx.billing.startPackCheckout(await ctx.reload(id), ['extra_chunk_edits'], ORIGIN);
+    const first = await start();
+    expect((await start()).id).toBe(first.id);
+    await ctx.pay(first);
+    // Within the same minute: the paid checkout is not offered again, a fresh one is.
+    const second = await start();
+    expect(second.id).not.toBe(first.id);
+    expect((await ctx.provider.findCheckout(second.id))?.status).toBe('open');
+    expect((await start()).id).toBe(second.id);
+    await ctx.pay(second);
+    const abandoned = await start();
+    await ctx.provider.abandon(abandoned.id);
+    const third = await start();
+    expect([first.id, second.id, abandoned.id]).not.toContain(third.id);
+    await ctx.pay(third);
+    expect(total((await ctx.view(id)).usageLimits.chunkEdits)).toBe(300);
+  });
+
   it('is not sold on a server without payments', async () => {
     const plain = await openServiceTestContext();
     try {

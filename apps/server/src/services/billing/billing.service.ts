@@ -32,7 +32,7 @@ import type { ActivityService } from '../activity.service.js';
 import { STORED_UNITS } from '../usage.service.js';
 import type { BillingActions } from './billing-actions.js';
 import type { BillingEventsService } from './billing-events.service.js';
-import { providerFailure } from './provider-errors.js';
+import { providerFailure, sentence } from './provider-errors.js';
 import type { Reconciliation } from './reconciliation.js';
 import { trialKeys } from './trial-keys.js';
 
@@ -57,6 +57,8 @@ export interface Payments {
 const LEDGER_PAGE = 100;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+/** Checkouts of one kind a person may start, pay or close in one minute before being asked to wait. */
+const CHECKOUTS_PER_MINUTE = 10;
 /** How long health reuses what it read of billing's tables. */
 const HEALTH_READ_MS = 60_000;
 
@@ -97,12 +99,12 @@ export class BillingService {
         throw errors.subscriptionExists();
       }
       const customerId = await this.customer(fresh);
-      const session = await this.call(() =>
+      const session = await this.openCheckout(this.key('trial-setup', fresh.id), (idempotencyKey) =>
         provider.createTrialSetupCheckout({
           userId: fresh.id,
           customerId,
           ...this.returnUrls(origin, 'pay_later'),
-          idempotencyKey: this.key('trial-setup', fresh.id),
+          idempotencyKey,
         }),
       );
       await this.closeOtherCheckouts(fresh, session.id);
@@ -171,14 +173,8 @@ export class BillingService {
   async startPackCheckout(user: UserRow, packs: readonly PackId[], origin: string): Promise<CheckoutResponse> {
     const { provider } = this.require();
     const customerId = await this.forAccount(user, (fresh) => this.customer(fresh));
-    return this.call(() =>
-      provider.createPackCheckout({
-        userId: user.id,
-        customerId,
-        packs,
-        ...this.returnUrls(origin),
-        idempotencyKey: this.key(`pack:${packs.join('+')}`, user.id),
-      }),
+    return this.openCheckout(this.key(`pack:${packs.join('+')}`, user.id), (idempotencyKey) =>
+      provider.createPackCheckout({ userId: user.id, customerId, packs, ...this.returnUrls(origin), idempotencyKey }),
     );
   }
 
@@ -228,7 +224,7 @@ export class BillingService {
           );
         }
         throw errors.paymentDeclined(
-          `The first payment of ${amount} did not go through: ${due.failure ?? 'the card was declined'}. Pay it with another card on the payment page; the Minimum plan starts as soon as it is paid.`,
+          `The first payment of ${amount} did not go through: ${sentence(due.failure ?? 'the card was declined')} Pay it with another card on the payment page; the Minimum plan starts as soon as it is paid.`,
           due.payUrl,
         );
       }
@@ -424,15 +420,16 @@ export class BillingService {
   ): Promise<CheckoutSession> {
     const { provider } = this.require();
     const customerId = await this.customer(user);
-    const session = await this.call(() =>
+    // The page it came from is part of the request (its return address), so part of the key.
+    const key = this.key(`plan:${target.plan}:${target.billingCycle}:${payNow}:${source ?? 'plans'}`, user.id);
+    const session = await this.openCheckout(key, (idempotencyKey) =>
       provider.createPlanCheckout({
         userId: user.id,
         customerId,
         ...target,
         payNow,
         ...this.returnUrls(origin, source),
-        // The page it came from is part of the request (its return address), so part of the key.
-        idempotencyKey: this.key(`plan:${target.plan}:${target.billingCycle}:${payNow}:${source ?? 'plans'}`, user.id),
+        idempotencyKey,
       }),
     );
     // One plan checkout open at a time: an older tab's can no longer start a second subscription.
@@ -520,6 +517,25 @@ export class BillingService {
    */
   private key(what: string, userId: string): string {
     return `${what}:${userId}:${Math.floor(this.clock.now().getTime() / 60_000)}`;
+  }
+
+  /**
+   * A checkout that can still be paid. The key's checkout answers a double click or a retry; but a
+   * key answers what it first made for as long as it is kept (Stripe: at least 24 hours), so once
+   * that checkout was paid or closed within the minute, a new one is made, keyed after it.
+   */
+  private async openCheckout(
+    key: string,
+    create: (idempotencyKey: string) => Promise<CheckoutSession>,
+  ): Promise<CheckoutSession> {
+    const { provider } = this.require();
+    let idempotencyKey = key;
+    for (let made = 0; made < CHECKOUTS_PER_MINUTE; made++) {
+      const session = await this.call(() => create(idempotencyKey));
+      if ((await this.call(() => provider.getCheckout(session.id)))?.status === 'open') return session;
+      idempotencyKey = `${key}:after:${session.id}`;
+    }
+    throw errors.paymentProvider('Too many checkouts were started this minute. Please try again in a minute.', 409);
   }
 
   private async reload(id: string): Promise<UserRow> {

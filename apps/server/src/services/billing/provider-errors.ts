@@ -34,3 +34,7 @@ export function providerFailure(error: unknown, log: ProviderErrorLog): unknown 
         : errors.paymentProvider(`The payment provider did not answer as expected: ${error.message} Please try again.`);
   }
 }
+
+/** The bank's words as a sentence of their own: ended with one full stop, never two. */
+export const sentence = (reason: string): string =>
+  /[.!?]$/.test(reason.trim()) ? reason.trim() : `${reason.trim()}.`;

@@ -67,8 +67,14 @@ export class Invoices {
     subscription: SubscriptionRecord,
     reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update',
     lines: LineSpec[],
+    discount: { id: string; amountOff: number } | null = null,
   ): InvoiceRecord {
-    const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+    // "If you set an amount_off, that amount will be subtracted from any invoice's subtotal … a
+    // subtotal of 100 will have a final total of 0 if a coupon with an amount_off of 200 is
+    // applied" (SDK: coupons.create); `total` is "Total after discounts and taxes" (SDK: Invoice).
+    const discounted = discount ? Math.min(Math.max(0, subtotal), discount.amountOff) : 0;
+    const total = subtotal - discounted;
     const due = Math.max(0, total);
     const id = newId('in');
     const now = this.now();
@@ -107,8 +113,10 @@ export class Invoices {
       period_start: Math.min(...lines.map((line) => line.period.start)),
       status: 'open',
       status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-      subtotal: total,
+      subtotal,
       total,
+      discounts: discount ? [discount.id] : [],
+      total_discount_amounts: discount ? [{ amount: discounted, discount: discount.id }] : [],
     };
     if (due === 0) this.markPaid(invoice);
     this.records.set(id, invoice);

@@ -268,10 +268,16 @@ export class Payments {
   }
 
   /**
-   * The cardholder disputes the payment with their bank: Stripe opens a dispute on the charge
-   * (status `needs_response`, the charge `disputed`) and sends `charge.dispute.created`.
+   * The cardholder disputes the payment with their bank. A chargeback: Stripe opens a dispute on
+   * the charge (`needs_response`, the charge `disputed`), sends `charge.dispute.created`, and takes
+   * the money back, `charge.dispute.funds_withdrawn` ("Occurs when funds are removed from your
+   * account due to a dispute", SDK: Event types). An inquiry: the bank only asks first; Stripe
+   * shows it as a dispute with a `warning_` status ("Possible values include:
+   * `warning_needs_response`, …", SDK: Dispute.status) and "unlike a formal dispute, no funds have
+   * been withdrawn and the payment it relates to can still be refunded"
+   * (https://stripe.com/docs/disputes, Inquiries and retrievals): `is_charge_refundable`.
    */
-  openDispute(intentId: string): DisputeRecord {
+  openDispute(intentId: string, kind: 'chargeback' | 'inquiry' = 'chargeback'): DisputeRecord {
     const intent = this.intent(intentId);
     const charge = intent.latest_charge ? this.charges.get(intent.latest_charge) : undefined;
     if (!charge || intent.status !== 'succeeded')
@@ -279,6 +285,7 @@ export class Payments {
     if ([...this.disputes.values()].some((dispute) => dispute.charge === charge.id)) {
       throw new Error(`Payment ${intentId} is already disputed.`);
     }
+    const inquiry = kind === 'inquiry';
     const dispute: DisputeRecord = {
       id: newId('dp'),
       object: 'dispute',
@@ -286,26 +293,62 @@ export class Payments {
       charge: charge.id,
       created: this.now(),
       currency: charge.currency,
-      is_charge_refundable: false,
+      is_charge_refundable: inquiry,
       livemode: false,
       metadata: {},
       payment_intent: intent.id,
-      reason: 'fraudulent',
-      status: 'needs_response',
+      reason: inquiry ? 'unrecognized' : 'fraudulent',
+      status: inquiry ? 'warning_needs_response' : 'needs_response',
     };
     this.disputes.set(dispute.id, dispute);
     charge.disputed = true;
     this.emit('charge.dispute.created', dispute);
+    if (!inquiry) this.emit('charge.dispute.funds_withdrawn', dispute);
     return dispute;
   }
 
-  /** The bank decides the dispute (`won` or `lost`), and Stripe sends `charge.dispute.closed`. */
-  closeDispute(intentId: string, outcome: 'won' | 'lost'): DisputeRecord {
+  /**
+   * The bank is not satisfied and turns its inquiry into a formal dispute, which withdraws the
+   * money (an inquiry is answered "to avoid it becoming a formal dispute",
+   * https://stripe.com/docs/disputes). Stripe does not say whether the same Dispute moves on or a
+   * new one opens; the stand-in moves the same one on to `needs_response`, and billing reads every
+   * dispute of a payment, so either reads the same.
+   */
+  escalateDispute(intentId: string): DisputeRecord {
+    const dispute = this.disputeOf(intentId);
+    if (!dispute.status.startsWith('warning_') || dispute.status === 'warning_closed') {
+      throw new Error(`The dispute on ${intentId} is not an open inquiry.`);
+    }
+    Object.assign(dispute, { status: 'needs_response', is_charge_refundable: false });
+    this.emit('charge.dispute.funds_withdrawn', dispute);
+    return dispute;
+  }
+
+  /**
+   * The bank decides: a chargeback is `won` or `lost`, an inquiry closes as `warning_closed`, and
+   * Stripe sends `charge.dispute.closed` ("Occurs when a dispute is closed and the dispute status
+   * changes to `lost`, `warning_closed`, or `won`", SDK: Event types); a chargeback won gives the
+   * money back, `charge.dispute.funds_reinstated`.
+   */
+  closeDispute(intentId: string, outcome: 'won' | 'lost' | 'warning_closed'): DisputeRecord {
+    const dispute = this.disputeOf(intentId);
+    if (['won', 'lost', 'warning_closed'].includes(dispute.status)) {
+      throw new Error(`The dispute on ${intentId} is closed.`);
+    }
+    const inquiry = dispute.status.startsWith('warning_');
+    if (inquiry !== (outcome === 'warning_closed')) {
+      throw new Error(`An ${inquiry ? 'inquiry' : 'chargeback'} does not close as ${outcome}.`);
+    }
+    dispute.status = outcome;
+    dispute.is_charge_refundable = false;
+    this.emit('charge.dispute.closed', dispute);
+    if (outcome === 'won') this.emit('charge.dispute.funds_reinstated', dispute);
+    return dispute;
+  }
+
+  private disputeOf(intentId: string): DisputeRecord {
     const dispute = [...this.disputes.values()].find((each) => each.payment_intent === intentId);
     if (!dispute) throw new Error(`Payment ${intentId} is not disputed.`);
-    if (dispute.status === 'won' || dispute.status === 'lost') throw new Error(`The dispute on ${intentId} is closed.`);
-    dispute.status = outcome;
-    this.emit('charge.dispute.closed', dispute);
     return dispute;
   }
 }

@@ -68,7 +68,24 @@ export type SubscriptionRecord = Pick<
     items: List<ItemRecord>;
     latest_invoice: string | null;
     schedule: string | null;
+    /** Its discounts' ids, waiting for the next invoice (coupons of `duration: once`). */
+    discounts: string[];
   };
+
+export type CouponRecord = Pick<
+  Stripe.Coupon,
+  'id' | 'object' | 'amount_off' | 'created' | 'currency' | 'duration' | 'livemode' | 'percent_off' | 'valid'
+> & { metadata: Metadata };
+
+/** A coupon redeemed on a subscription (SDK: Discount). */
+export interface DiscountRecord {
+  id: string;
+  object: 'discount';
+  coupon: CouponRecord;
+  subscription: string;
+  start: number;
+  end: null;
+}
 
 export interface PhaseRecord {
   start_date: number;
@@ -133,6 +150,8 @@ export type InvoiceRecord = Pick<
     'created' | 'currency' | 'livemode' | 'next_payment_attempt' | 'period_end' | 'period_start' | 'status'
   > &
   Pick<Stripe.Invoice, 'status_transitions' | 'subtotal' | 'total'> & {
+    discounts: string[];
+    total_discount_amounts: { amount: number; discount: string }[];
     automatic_tax: { enabled: boolean; disabled_reason: null; liability: null; provider: null; status: null };
     customer: string;
     hosted_invoice_url: string | null;

@@ -4,9 +4,10 @@
 // change as the Stripe events billing reads. Each modelled behaviour names its source: the SDK's
 // type docs (node_modules/stripe/esm/resources) or Stripe's documentation. Test controls stand for
 // the outside world: the buyer paying (completeCheckout, payInvoice), cards (setCustomerCard),
-// the bank (dispute, closeDispute), Stripe being out of reach (outage) and time passing (advanceTo).
-// It is not a Stripe clone: it computes no tax (prices include it), applies no discounts, keeps no
-// pending prorations, and retries failed payments on a fixed schedule (RETRY_DAYS).
+// the bank (dispute, escalateDispute, closeDispute), Stripe being out of reach (outage) and time passing (advanceTo).
+// It is not a Stripe clone: it computes no tax (prices include it), applies only a coupon's amount
+// off once, keeps no pending prorations, and retries failed payments on a fixed schedule
+// (RETRY_DAYS).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
@@ -41,7 +42,9 @@ import {
 import { fullPeriod, Invoices, type LineSpec } from './invoices.js';
 import { type Outcome, Payments, paymentError, type TestCard } from './payments.js';
 import type {
+  CouponRecord,
   CustomerRecord,
+  DiscountRecord,
   InvoiceRecord,
   ItemRecord,
   PhaseRecord,
@@ -93,6 +96,8 @@ export class StripeStandIn {
   private readonly setupIntents = new Map<string, SetupIntentRecord>();
   private readonly subscriptions = new Map<string, SubscriptionRecord>();
   private readonly schedules = new Map<string, ScheduleRecord>();
+  private readonly coupons = new Map<string, CouponRecord>();
+  private readonly discounts = new Map<string, DiscountRecord>();
   private readonly payments = new Payments(
     () => this.seconds(),
     (type, object) => this.emit(type, object),
@@ -108,6 +113,7 @@ export class StripeStandIn {
     ['POST', /^\/v1\/customers$/, (p) => this.createCustomer(p)],
     ['GET', /^\/v1\/customers\/([^/]+)$/, (p, id) => this.expanded(this.find(this.customers, 'customer', id), p)],
     ['POST', /^\/v1\/customers\/([^/]+)$/, (p, id) => this.updateCustomer(id, p)],
+    ['POST', /^\/v1\/coupons$/, (p) => this.createCoupon(p)],
     ['POST', /^\/v1\/products$/, (p) => this.createProduct(p)],
     ['GET', /^\/v1\/products\/([^/]+)$/, (_, id) => this.find(this.products, 'product', id)],
     ['GET', /^\/v1\/prices$/, (p) => this.listPrices(p)],
@@ -297,13 +303,18 @@ export class StripeStandIn {
       });
   }
 
-  /** The cardholder disputes a payment with their bank (a chargeback). */
-  dispute(paymentIntentId: string): Stripe.Dispute {
-    return clone(this.payments.openDispute(paymentIntentId)) as unknown as Stripe.Dispute;
+  /** The cardholder disputes a payment with their bank: a chargeback, or the bank's inquiry first. */
+  dispute(paymentIntentId: string, kind: 'chargeback' | 'inquiry' = 'chargeback'): Stripe.Dispute {
+    return clone(this.payments.openDispute(paymentIntentId, kind)) as unknown as Stripe.Dispute;
   }
 
-  /** The bank decides the dispute on a payment. */
-  closeDispute(paymentIntentId: string, outcome: 'won' | 'lost'): Stripe.Dispute {
+  /** The bank turns its inquiry into a chargeback, withdrawing the money. */
+  escalateDispute(paymentIntentId: string): Stripe.Dispute {
+    return clone(this.payments.escalateDispute(paymentIntentId)) as unknown as Stripe.Dispute;
+  }
+
+  /** The bank decides the dispute on a payment (`warning_closed` ends an inquiry). */
+  closeDispute(paymentIntentId: string, outcome: 'won' | 'lost' | 'warning_closed'): Stripe.Dispute {
     return clone(this.payments.closeDispute(paymentIntentId, outcome)) as unknown as Stripe.Dispute;
   }
 
@@ -848,6 +859,7 @@ export class StripeStandIn {
       schedule: null,
       start_date: start,
       status: 'incomplete',
+      discounts: [],
     };
     const card = this.cardOf(subscription);
     const expected = this.payments.outcome(card, input.present);
@@ -864,7 +876,7 @@ export class StripeStandIn {
         period,
       })),
     ];
-    const invoice = this.invoices.create(subscription, 'subscription_create', lines);
+    const invoice = this.invoice(subscription, 'subscription_create', lines);
     const outcome = this.invoices.collect(invoice, card, input.present);
     // An unpaid first invoice is not retried: it expires with the subscription after 23 hours.
     subscription.status = outcome === 'succeeded' ? 'active' : 'incomplete';
@@ -901,6 +913,7 @@ export class StripeStandIn {
       );
     }
     const draft = clone(current);
+    if ('discounts' in params) draft.discounts = this.redeem(params, id);
     draft.metadata = mergeMetadata(draft.metadata, metadataOf(params));
     draft.default_payment_method = text(params, 'default_payment_method') ?? draft.default_payment_method;
     draft.automatic_tax.enabled = automaticTaxOf(params) ?? draft.automatic_tax.enabled;
@@ -977,7 +990,7 @@ export class StripeStandIn {
       const card = this.cardOf(draft);
       const expected = this.payments.outcome(card, false);
       if (expected !== 'succeeded' && paymentBehavior === 'error_if_incomplete') throw paymentError(expected);
-      invoice = this.invoices.create(draft, 'subscription_update', lines);
+      invoice = this.invoice(draft, 'subscription_update', lines);
       outcome = this.invoices.collect(invoice, card, false);
       if (outcome !== 'succeeded') {
         draft.status = 'past_due';
@@ -1080,7 +1093,7 @@ export class StripeStandIn {
       item.current_period_start = period.start;
       item.current_period_end = period.end;
     }
-    const invoice = this.invoices.create(
+    const invoice = this.invoice(
       subscription,
       reason,
       subscription.items.data.map((item) => fullPeriod(item, item.price, item.quantity ?? 1, period)),
@@ -1134,6 +1147,71 @@ export class StripeStandIn {
     subscription.canceled_at ??= at;
     this.invoices.stopCollecting(subscription.id);
     this.emit('customer.subscription.deleted', subscription);
+  }
+
+  /**
+   * An invoice of the subscription, less the discount waiting on it: a coupon of `duration: once`
+   * applies to one invoice (the default duration, "how long the discount will be in effect if used
+   * on a subscription", SDK: CouponCreateParams.duration), then the subscription has none.
+   */
+  private invoice(
+    subscription: SubscriptionRecord,
+    reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update',
+    lines: LineSpec[],
+  ): InvoiceRecord {
+    const discount = subscription.discounts[0] ? this.discounts.get(subscription.discounts[0]) : undefined;
+    const off = discount ? { id: discount.id, amountOff: discount.coupon.amount_off ?? 0 } : null;
+    subscription.discounts = [];
+    return this.invoices.create(subscription, reason, lines, off);
+  }
+
+  // --- Coupons ---------------------------------------------------------------------------------
+
+  /**
+   * POST /v1/coupons: "A coupon has either a percent_off or an amount_off and currency" (SDK:
+   * coupons.create). The stand-in takes an amount off, once.
+   */
+  private createCoupon(params: Params): CouponRecord {
+    const amountOff = whole(params, 'amount_off');
+    if (amountOff === undefined || amountOff < 1)
+      throw notModelled('a coupon without a positive amount_off', 'amount_off');
+    const currency = required(params, 'currency');
+    const duration = text(params, 'duration') ?? 'once';
+    if (duration !== 'once') throw notModelled(`a coupon of duration ${duration}`, 'duration');
+    const coupon: CouponRecord = {
+      id: text(params, 'id') ?? newId('co'),
+      object: 'coupon',
+      amount_off: amountOff,
+      created: this.seconds(),
+      currency,
+      duration,
+      livemode: false,
+      metadata: metadataOf(params),
+      percent_off: null,
+      valid: true,
+    };
+    this.coupons.set(coupon.id, coupon);
+    return coupon;
+  }
+
+  /** `discounts[n][coupon]` of a subscription update: each coupon redeemed as a discount on it ('' clears them). */
+  private redeem(params: Params, subscription: string): string[] {
+    if (params.discounts === '') return [];
+    return records(params, 'discounts').map((each, at) => {
+      const id = text(each, 'coupon');
+      const coupon = id ? this.coupons.get(id) : undefined;
+      if (!coupon) throw noSuch('coupon', id ?? '', 400, `discounts[${at}][coupon]`);
+      const discount: DiscountRecord = {
+        id: newId('di'),
+        object: 'discount',
+        coupon,
+        subscription,
+        start: this.seconds(),
+        end: null,
+      };
+      this.discounts.set(discount.id, discount);
+      return discount.id;
+    });
   }
 
   // --- Subscription schedules ------------------------------------------------------------------

@@ -1,11 +1,14 @@
-// The account page's two changes that need the current password (and a code while two-factor is
-// on): the address and the password. Each form's rules are the server's, checked here first, plus
-// the few only a form knows (the new password typed twice, the address it already is).
+// What the account page does with the current password again (and a code while two-factor is on):
+// change the address or the password, make an API key. Each form's rules are the server's, checked
+// here first, plus the few only a form knows (the new password typed twice, the address it already is).
 import {
+  type ApiKeyScope,
   type ChangeEmailBody,
   type ChangePasswordBody,
+  type CreateApiKeyRequest,
   changeEmailBodySchema,
   changePasswordBodySchema,
+  createApiKeyRequestSchema,
   EMAIL_MESSAGES,
   MESSAGES,
   type User,
@@ -28,6 +31,14 @@ export interface PasswordChangeInput {
   currentPassword: string;
   password: string;
   confirmPassword: string;
+  code: string;
+}
+
+export interface ApiKeyInput {
+  name: string;
+  scopes: ApiKeyScope[];
+  rateLimitPerMinute: number;
+  currentPassword: string;
   code: string;
 }
 
@@ -63,6 +74,19 @@ export function passwordChangeBody(input: PasswordChangeInput, needsCode: boolea
     ...codePart(input.code),
   });
   if (input.password !== input.confirmPassword) throw new FormError(MESSAGES.passwordMismatch);
+  requireCode(needsCode, input.code);
+  return body;
+}
+
+/** The request to make an API key, or a FormError saying what to fix. */
+export function apiKeyBody(input: ApiKeyInput, needsCode: boolean): CreateApiKeyRequest {
+  const body = parseForm(createApiKeyRequestSchema, {
+    name: input.name,
+    scopes: input.scopes,
+    rateLimitPerMinute: input.rateLimitPerMinute,
+    currentPassword: input.currentPassword,
+    ...codePart(input.code),
+  });
   requireCode(needsCode, input.code);
   return body;
 }

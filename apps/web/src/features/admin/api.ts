@@ -7,8 +7,10 @@ import {
   ADMIN_MFA_HEADER,
   type AdminBillingStatus,
   type AdminConfirmation,
+  type AdminDisputeRehearsalBody,
   type AdminMailMessage,
   type AdminMailResponse,
+  type AdminMailText,
   type AdminOverview,
   type AdminPayment,
   type AdminRefundBody,
@@ -19,8 +21,10 @@ import {
   adminBillingStatusSchema,
   adminConfirmationResponseSchema,
   adminDeleteResponseSchema,
+  adminDisputeRehearsalResponseSchema,
   adminMailResponseSchema,
   adminMailRetryResponseSchema,
+  adminMailTextResponseSchema,
   adminOverviewSchema,
   adminPaymentsResponseSchema,
   adminRefundResponseSchema,
@@ -126,6 +130,20 @@ export const refundPayment = async (
   return answer.data.payment;
 };
 
+/** A step of a dispute of the payment, rehearsed on the offline provider (decision 35). */
+export const rehearseDispute = async (
+  id: string,
+  paymentId: string,
+  body: AdminDisputeRehearsalBody,
+  mfaToken?: string,
+): Promise<AdminPayment> => {
+  const answer = await api.post(`${userPath(id)}/payments/${encodeURIComponent(paymentId)}/rehearse-dispute`, body, {
+    schema: adminDisputeRehearsalResponseSchema,
+    ...withMfa(mfaToken),
+  });
+  return answer.data.payment;
+};
+
 export const fetchBillingStatus = async (signal?: AbortSignal): Promise<AdminBillingStatus> =>
   (await api.get('/admin/billing', { schema: adminBillingStatusSchema, ...withSignal(signal) })).data;
 
@@ -133,9 +151,18 @@ export const reconcileBilling = async (mfaToken?: string): Promise<Reconciliatio
   (await api.post('/admin/billing/reconcile', undefined, { schema: reconcileResponseSchema, ...withMfa(mfaToken) }))
     .data;
 
-/** Where e-mail goes, how many messages failed, and the newest ones (their text on an outbox server). */
+/** Where e-mail goes, how many messages failed, and the newest ones (without their text). */
 export const fetchAdminMail = async (signal?: AbortSignal): Promise<AdminMailResponse['data']> =>
   (await api.get('/admin/mail', { schema: adminMailResponseSchema, ...withSignal(signal) })).data;
+
+/** One message's text on an outbox server, its links' keys masked; the server logs the reading. */
+export const fetchAdminMailText = async (id: string, signal?: AbortSignal): Promise<AdminMailText> =>
+  (
+    await api.get(`/admin/mail/${encodeURIComponent(id)}`, {
+      schema: adminMailTextResponseSchema,
+      ...withSignal(signal),
+    })
+  ).data;
 
 /** A failed message queued again with its attempts afresh (no second factor: it only repeats a send). */
 export const retryMail = async (id: string): Promise<AdminMailMessage> =>

@@ -6,7 +6,7 @@ import { testMessage } from './test-mail-message';
 describe('destinationLine', () => {
   it('says an outbox server keeps messages in the data folder, shown in the console', () => {
     expect(destinationLine({ outbox: true, destination: 'the outbox folder /data/outbox' })).toBe(
-      "No mail server is set (SMTP_URL): messages are kept in the data folder's outbox, shown here.",
+      "No mail server is set (SMTP_URL): messages are kept in the data folder's outbox, shown here with their links' keys hidden.",
     );
     expect(OUTBOX_DESTINATION).toContain('SMTP_URL');
   });
@@ -36,7 +36,7 @@ describe('mailRow', () => {
       attempts: '1',
       error: '—',
       canRetry: false,
-      text: null,
+      readable: false,
     });
     // Sent within the minute it was queued: one time says both.
     expect(row.time).toBe(formatDateTime('2026-03-04T10:00:00.000Z'));

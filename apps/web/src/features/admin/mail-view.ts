@@ -1,6 +1,6 @@
 // The console's e-mail card: where messages go, in words, the failed count, and each message as a
-// table row (its text only on a server without a mail server, where the operator passes links on).
-import type { AdminMailMessage, AdminMailResponse, MailStatus } from '@ownvoice/shared';
+// table row (its text, keys masked, only on a server without a mail server).
+import { type AdminMailMessage, type AdminMailResponse, MASKED_KEY, type MailStatus } from '@ownvoice/shared';
 import { formatCount, formatDateTime } from '../../lib/format';
 
 type MailView = AdminMailResponse['data'];
@@ -13,7 +13,7 @@ const STATUS: Record<MailStatus, { label: string; color: string }> = {
 
 /** What an outbox server says: mail never leaves the machine, so the console shows it. */
 export const OUTBOX_DESTINATION =
-  "No mail server is set (SMTP_URL): messages are kept in the data folder's outbox, shown here.";
+  "No mail server is set (SMTP_URL): messages are kept in the data folder's outbox, shown here with their links' keys hidden.";
 
 /** Where mail goes, in one sentence. */
 export function destinationLine(view: Pick<MailView, 'outbox' | 'destination'>): string {
@@ -36,8 +36,8 @@ export interface MailRow {
   error: string;
   /** Only a message whose attempts ran out can be sent again. */
   canRetry: boolean;
-  /** The plain text, on an outbox server only. */
-  text: string | null;
+  /** Its text can be opened (an outbox server). */
+  readable: boolean;
 }
 
 export function mailRow(message: AdminMailMessage): MailRow {
@@ -52,7 +52,7 @@ export function mailRow(message: AdminMailMessage): MailRow {
       : formatDateTime(message.createdAt),
     error: message.lastError ?? '—',
     canRetry: message.status === 'failed',
-    text: message.text,
+    readable: message.readable,
   };
 }
 
@@ -60,3 +60,10 @@ export function mailRow(message: AdminMailMessage): MailRow {
 function sentLater(message: AdminMailMessage): boolean {
   return message.sentAt !== null && formatDateTime(message.sentAt) !== formatDateTime(message.createdAt);
 }
+
+/** Under a shown message whose links had keys: why they are hidden, and where the whole message is. */
+export const maskedNote = (file: string): string =>
+  `The key in each link is hidden (${MASKED_KEY}): any admin can read this, and a link would open the account. Whoever runs the server finds the whole message in ${file}.`;
+
+/** Under every shown message: reading it is not private. */
+export const READ_RECORDED = 'Opening a message is recorded in the activity log of the person it was sent to.';

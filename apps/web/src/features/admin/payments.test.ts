@@ -1,6 +1,6 @@
 import type { AdminPayment } from '@ownvoice/shared';
 import { describe, expect, it } from 'vitest';
-import { dollarsToCents, paymentRow, REFUND_FORM_MESSAGES, refundRequest } from './payments';
+import { dollarsToCents, paymentRow, REFUND_FORM_MESSAGES, refundRequest, rehearsalSteps } from './payments';
 
 const payment = (changes: Partial<AdminPayment> = {}): AdminPayment => ({
   id: 'pay_1',
@@ -86,7 +86,7 @@ describe('paymentRow', () => {
       what: 'Pro (monthly)',
       amount: '$36.99',
       refunded: '$10.00',
-      dispute: 'Open',
+      dispute: 'Chargeback open',
       outcome: 'Granted',
       leftCents: 2699,
     });
@@ -100,5 +100,23 @@ describe('paymentRow', () => {
       outcome: 'Rejected',
       leftCents: 3699,
     });
+  });
+});
+
+describe('a dispute in the console', () => {
+  it('names an inquiry apart from a chargeback', () => {
+    expect(paymentRow(payment({ disputeStatus: 'inquiry' })).dispute).toBe('Inquiry');
+    expect(paymentRow(payment({ disputeStatus: 'inquiry_closed' })).dispute).toBe('Inquiry closed');
+  });
+
+  it('offers to rehearse what a bank could do next, and nothing once it decided', () => {
+    const steps = (disputeStatus: AdminPayment['disputeStatus']) =>
+      rehearsalSteps(payment({ disputeStatus })).map(({ step }) => step);
+    expect(steps(null)).toEqual(['inquiry', 'chargeback']);
+    expect(steps('inquiry')).toEqual(['escalate', 'close_inquiry']);
+    expect(steps('open')).toEqual(['won', 'lost']);
+    expect(steps('inquiry_closed')).toEqual([]);
+    expect(steps('won')).toEqual([]);
+    expect(steps('lost')).toEqual([]);
   });
 });

@@ -1,19 +1,50 @@
-// A user's payments in the console: each as a table row, and the refund form's request. The
-// amount is typed in dollars and turned into whole cents without floating point, as prices are.
+// A user's payments in the console: each as a table row, the dispute steps an admin may rehearse,
+// and the refund form's request. The amount is typed in dollars and turned into whole cents
+// without floating point, as prices are.
 import {
   type AdminPayment,
   type AdminRefundBody,
   adminRefundBodySchema,
+  type DisputeRehearsalStep,
   firstIssueMessage,
   formatUsd,
 } from '@ownvoice/shared';
 import { formatDateTime } from '../../lib/format';
 
 const DISPUTE_LABELS: Record<NonNullable<AdminPayment['disputeStatus']>, string> = {
-  open: 'Open',
+  // The bank asks first and withdraws nothing (decision 35); a chargeback withdraws the money.
+  inquiry: 'Inquiry',
+  inquiry_closed: 'Inquiry closed',
+  open: 'Chargeback open',
   won: 'Won',
   lost: 'Lost',
 };
+
+/** A step of a dispute an admin may rehearse on the offline provider, by where the dispute stands. */
+const REHEARSALS: Record<
+  NonNullable<AdminPayment['disputeStatus']> | 'none',
+  { step: DisputeRehearsalStep; label: string }[]
+> = {
+  none: [
+    { step: 'inquiry', label: 'The bank asks (an inquiry)' },
+    { step: 'chargeback', label: 'A chargeback' },
+  ],
+  inquiry: [
+    { step: 'escalate', label: 'The inquiry becomes a chargeback' },
+    { step: 'close_inquiry', label: 'The inquiry closes' },
+  ],
+  open: [
+    { step: 'won', label: 'The chargeback is won' },
+    { step: 'lost', label: 'The chargeback is lost' },
+  ],
+  inquiry_closed: [],
+  won: [],
+  lost: [],
+};
+
+/** What a bank could do next about a payment, for the console's rehearsal on the offline provider. */
+export const rehearsalSteps = (payment: AdminPayment): { step: DisputeRehearsalStep; label: string }[] =>
+  REHEARSALS[payment.disputeStatus ?? 'none'];
 
 const OUTCOME_LABELS: Record<AdminPayment['outcome'], string> = {
   granted: 'Granted',

@@ -11,6 +11,6 @@ export const testMessage = (changes: Partial<AdminMailMessage> = {}): AdminMailM
   lastError: null,
   createdAt: '2026-03-04T10:00:00.000Z',
   sentAt: '2026-03-04T10:00:02.000Z',
-  text: null,
+  readable: false,
   ...changes,
 });

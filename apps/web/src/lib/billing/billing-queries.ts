@@ -16,14 +16,17 @@ export const billingKeys = {
  * once. `enabled: false` reads only what an earlier page fetched (the purchase modal while closed).
  */
 export function useBillingAvailability({ enabled = true }: { enabled?: boolean } = {}): BillingAvailability {
-  const query = useQuery({
+  return billingAvailability(useBillingInfo({ enabled }));
+}
+
+/** Which provider this server sells through (the admin console rehearses disputes on the offline one). */
+export const useBillingInfo = ({ enabled = true }: { enabled?: boolean } = {}) =>
+  useQuery({
     queryKey: billingKeys.info,
     queryFn: ({ signal }) => fetchBillingInfo(signal),
     staleTime: Number.POSITIVE_INFINITY,
     enabled,
   });
-  return billingAvailability(query);
-}
 
 /** Plans whose catalogue entry includes priority support; others are not asked (the server says 403). */
 export const offersPrioritySupport = (plan: PlanName): boolean => isPaidPlanName(plan) && PLANS[plan].prioritySupport;

@@ -1,5 +1,6 @@
 // API keys for a person's own tools (editors, scripts): each with its name, the start of its
-// secret, what it may do and when it was last used, and a way to revoke it.
+// secret, what it may do and when it was last used, and a way to revoke it. Making one needs a
+// confirmed address and the password again (decision 33).
 import { Anchor, Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { API_KEY_SCOPE_LABELS, API_KEYS_MAX, type ApiKey } from '@ownvoice/shared';
 import { IconKey, IconPlus } from '@tabler/icons-react';
@@ -8,6 +9,9 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import { submitErrorMessage } from '../../../lib/use-submit';
+import { asksForCode } from '../credential-change';
 import { useApiKeys } from '../hooks/use-api-keys';
 import { NewApiKeyDialog } from './NewApiKeyDialog';
 
@@ -43,9 +47,12 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) 
 }
 
 export function ApiKeysCard() {
+  const user = useCurrentUser();
   const keys = useApiKeys();
   const [making, setMaking] = useState(false);
   const full = (keys.list.data?.length ?? 0) >= API_KEYS_MAX;
+  // Two-factor turned on elsewhere since this page loaded: the server asks for the code.
+  const needsCode = user.mfaEnabled || asksForCode(keys.create.error);
   const closeDialog = () => {
     setMaking(false);
     keys.dismissCreated();
@@ -63,7 +70,7 @@ export function ApiKeysCard() {
           size="compact-sm"
           leftSection={<IconPlus size={14} />}
           onClick={() => setMaking(true)}
-          disabled={full}
+          disabled={full || !user.emailVerified}
           data-testid="api-key-new"
         >
           New key
@@ -76,6 +83,8 @@ export function ApiKeysCard() {
           the API reference
         </Anchor>
         .{full && ` You have ${API_KEYS_MAX} keys, the most there can be: revoke one to make another.`}
+        {!user.emailVerified &&
+          ' Confirm your address first (see E-mail address): a key works until it is revoked, so only a confirmed address gets one.'}
       </Text>
       <ErrorAlert message={keys.revoke.error ? errorMessage(keys.revoke.error, 'The key was not revoked') : null} />
       {keys.list.isPending ? (
@@ -98,9 +107,10 @@ export function ApiKeysCard() {
       <NewApiKeyDialog
         opened={making}
         busy={keys.create.isPending}
-        error={keys.create.error ? errorMessage(keys.create.error, 'The key was not created') : null}
+        needsCode={needsCode}
+        error={keys.create.error ? submitErrorMessage(keys.create.error, 'The key was not created') : null}
         created={keys.created}
-        onSubmit={(body) => keys.create.mutate(body)}
+        onSubmit={(input) => keys.create.mutate({ input, needsCode })}
         onClose={closeDialog}
       />
       <ConfirmDialog

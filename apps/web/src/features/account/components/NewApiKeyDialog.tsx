@@ -1,38 +1,51 @@
-// Making an API key: its name, what it may do and its requests a minute; then its secret, shown
-// this once with a way to copy it and an example of its use.
-import { Button, Checkbox, Code, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+// Making an API key: its name, what it may do and its requests a minute, and the password again
+// (with a code while two-factor is on), since a key outlives the session that makes it; then its
+// secret, shown this once with a way to copy it and an example of its use.
+import { Button, Checkbox, Code, Group, NumberInput, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import {
+  API_KEY_MESSAGES,
   API_KEY_NAME_MAX,
   API_KEY_RATE_LIMIT,
   API_KEY_SCOPE_LABELS,
   API_KEY_SCOPES,
   type ApiKeyScope,
-  type CreateApiKeyRequest,
   type CreatedApiKey,
+  PASSWORD_MAX,
 } from '@ownvoice/shared';
 import { type FormEvent, useState } from 'react';
+import { AuthCodeField } from '../../../components/AuthCodeField';
 import { CopyTextButton } from '../../../components/CopyTextButton';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { useCurrentUser } from '../../../lib/session/session-context';
+import type { ApiKeyInput } from '../credential-change';
 
 function KeyForm({
   busy,
+  needsCode,
   onSubmit,
   onCancel,
 }: {
   busy: boolean;
-  onSubmit: (body: CreateApiKeyRequest) => void;
+  needsCode: boolean;
+  onSubmit: (input: ApiKeyInput) => void;
   onCancel: () => void;
 }) {
+  const user = useCurrentUser();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([...API_KEY_SCOPES]);
   const [rate, setRate] = useState<number>(API_KEY_RATE_LIMIT.default);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [code, setCode] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ name: name.trim(), scopes: scopes as ApiKeyScope[], rateLimitPerMinute: rate });
+    onSubmit({ name, scopes: scopes as ApiKeyScope[], rateLimitPerMinute: rate, currentPassword, code });
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} noValidate aria-label="New API key">
       <Stack gap="md">
+        {/* For password managers: whose password this is (not shown, not read out). */}
+        <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <TextInput
           label="Name"
           description="Where you will use it, so you know which key to revoke"
@@ -64,6 +77,17 @@ function KeyForm({
           onChange={(value) => setRate(typeof value === 'number' ? value : API_KEY_RATE_LIMIT.default)}
           allowDecimal={false}
         />
+        <PasswordInput
+          label="Your password"
+          description={API_KEY_MESSAGES.passwordWhy}
+          name="currentPassword"
+          autoComplete="current-password"
+          value={currentPassword}
+          maxLength={PASSWORD_MAX}
+          onChange={(event) => setCurrentPassword(event.currentTarget.value)}
+          data-testid="api-key-password"
+        />
+        {needsCode && <AuthCodeField value={code} onChange={setCode} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -113,6 +137,7 @@ function ShownOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => 
 export function NewApiKeyDialog({
   opened,
   busy,
+  needsCode,
   error,
   created,
   onSubmit,
@@ -120,13 +145,15 @@ export function NewApiKeyDialog({
 }: {
   opened: boolean;
   busy: boolean;
+  /** Two-factor is on (or the server said so): a code goes with the password. */
+  needsCode: boolean;
   error: string | null;
   created: CreatedApiKey | null;
-  onSubmit: (body: CreateApiKeyRequest) => void;
+  onSubmit: (input: ApiKeyInput) => void;
   onClose: () => void;
 }) {
   return (
-    <Modal
+    <Dialog
       opened={opened}
       // The secret is on screen: close only by Done, so it is not lost to a stray click outside.
       onClose={created ? () => undefined : onClose}
@@ -142,9 +169,9 @@ export function NewApiKeyDialog({
         {created ? (
           <ShownOnce created={created} onDone={onClose} />
         ) : (
-          <KeyForm busy={busy} onSubmit={onSubmit} onCancel={onClose} />
+          <KeyForm busy={busy} needsCode={needsCode} onSubmit={onSubmit} onCancel={onClose} />
         )}
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,34 @@
 // The account's password: "Change password" asks for the current one, the new one twice and,
-// while two-factor is on, a code. Every other session is signed out; this one stays.
+// while two-factor is on, a code. Every other session is signed out; this one stays. The API keys
+// that still work are named afterwards: a change leaves them working, a reset revokes them.
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { ApiKey } from '@ownvoice/shared';
 import { IconCircleCheck, IconKey } from '@tabler/icons-react';
 import { useChangePassword } from '../hooks/use-change-password';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+
+/** "Your API keys still work": each by name and the start of its secret, and what to do about one. */
+function KeptKeys({ keys }: { keys: ApiKey[] }) {
+  if (keys.length === 0) return null;
+  return (
+    <Alert
+      color="yellow"
+      icon={<IconKey size={20} />}
+      title="Your API keys still work"
+      data-testid="password-changed-keys"
+    >
+      <Text fz="sm">
+        A new password does not stop them:{' '}
+        {keys.map((key, i) => (
+          <span key={key.id}>
+            {i > 0 && ', '}“{key.name}” ({key.shown})
+          </span>
+        ))}
+        . If you did not make one of them, revoke it under API keys on this page.
+      </Text>
+    </Alert>
+  );
+}
 
 export function PasswordCard() {
   const change = useChangePassword();
@@ -32,6 +57,7 @@ export function PasswordCard() {
             {change.done}
           </Alert>
         )}
+        {change.done && <KeptKeys keys={change.keptKeys} />}
         <Group>
           <Button variant="default" onClick={change.start}>
             Change password

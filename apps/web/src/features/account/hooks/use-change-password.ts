@@ -1,21 +1,28 @@
 // The password card's form: the current password, the new one twice and, while two-factor is on,
-// a code. Every other session is signed out; this one stays, and the user is re-read.
-import { EMAIL_MESSAGES } from '@ownvoice/shared';
+// a code. Every other session is signed out; this one stays, and the user is re-read. API keys go
+// on working (only a reset revokes them), so the keys there are are read afresh and named, for the
+// person to revoke one they did not make (decision 33).
+import { type ApiKey, EMAIL_MESSAGES } from '@ownvoice/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useCurrentUser, useSession } from '../../../lib/session/session-context';
 import { useSubmit } from '../../../lib/use-submit';
-import { changePassword } from '../api';
+import { changePassword, fetchApiKeys } from '../api';
 import { asksForCode, CREDENTIAL_MESSAGES, type PasswordChangeInput, passwordChangeBody } from '../credential-change';
+import { API_KEYS_QUERY_KEY } from './use-api-keys';
 
 const EMPTY: PasswordChangeInput = { currentPassword: '', password: '', confirmPassword: '', code: '' };
 
 export function useChangePassword() {
   const user = useCurrentUser();
   const { refresh } = useSession();
+  const queryClient = useQueryClient();
   const [input, setInput] = useState<PasswordChangeInput>(EMPTY);
   const [open, setOpen] = useState(false);
   const [codeAsked, setCodeAsked] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  /** The API keys still working after the change (read afresh, shared with the keys card). */
+  const [keptKeys, setKeptKeys] = useState<ApiKey[]>([]);
   const { busy, error, clearError, run } = useSubmit();
   const needsCode = user.mfaEnabled || codeAsked;
 
@@ -39,6 +46,10 @@ export function useChangePassword() {
     }
     close();
     setDone(EMAIL_MESSAGES.passwordChanged);
+    const keys = await queryClient
+      .fetchQuery({ queryKey: API_KEYS_QUERY_KEY, queryFn: ({ signal }) => fetchApiKeys(signal), staleTime: 0 })
+      .catch(() => []);
+    setKeptKeys(keys);
   };
 
   return {
@@ -48,6 +59,7 @@ export function useChangePassword() {
     open,
     start: () => {
       setDone(null);
+      setKeptKeys([]);
       setOpen(true);
     },
     close,
@@ -56,7 +68,11 @@ export function useChangePassword() {
     error,
     clearError,
     done,
-    clearDone: () => setDone(null),
+    keptKeys,
+    clearDone: () => {
+      setDone(null);
+      setKeptKeys([]);
+    },
     submit,
   };
 }

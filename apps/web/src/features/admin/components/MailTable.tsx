@@ -1,14 +1,15 @@
 // The newest e-mail messages: to whom, what, whether it went, how many attempts, when, the last
 // error; Retry for a failed one; and, on a server without a mail server, each message's text in a
-// row that opens beneath it, so the operator can pass a link on by hand.
-import { Badge, Button, Code, Group, Table, VisuallyHidden } from '@mantine/core';
+// row that opens beneath it (fetched on opening, its links' keys masked: MailText).
+import { Badge, Button, Group, Table, VisuallyHidden } from '@mantine/core';
 import type { AdminMailMessage } from '@ownvoice/shared';
 import { Fragment, useState } from 'react';
 import { mailRow } from '../mail-view';
+import { MailText } from './MailText';
 
 export interface MailTableProps {
   messages: AdminMailMessage[];
-  /** The messages' text is shown (an outbox server). */
+  /** The messages' text can be opened (an outbox server). */
   outbox: boolean;
   onRetry: (id: string) => void;
   /** The message being sent again, if any. */
@@ -64,7 +65,7 @@ export function MailTable({ messages, outbox, onRetry, retryingId }: MailTablePr
                   <Table.Td>{row.error}</Table.Td>
                   <Table.Td ta="right">
                     <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      {outbox && row.text !== null && (
+                      {outbox && row.readable && (
                         <Button
                           size="compact-sm"
                           variant="subtle"
@@ -91,13 +92,10 @@ export function MailTable({ messages, outbox, onRetry, retryingId }: MailTablePr
                     </Group>
                   </Table.Td>
                 </Table.Tr>
-                {outbox && row.text !== null && (
+                {outbox && row.readable && (
                   <Table.Tr id={textId} hidden={!expanded} data-testid="admin-mail-text">
-                    <Table.Td colSpan={columns}>
-                      <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                        {row.text}
-                      </Code>
-                    </Table.Td>
+                    {/* Mounted only when opened: asking for the text is what the server records. */}
+                    <Table.Td colSpan={columns}>{expanded && <MailText id={row.id} />}</Table.Td>
                   </Table.Tr>
                 )}
               </Fragment>

@@ -1,9 +1,13 @@
-// A user's payments, opened from their row: the list, or the refund form for one of them.
-import { Loader, Modal, Text } from '@mantine/core';
+// A user's payments, opened from their row: the list (with disputes to rehearse on the offline
+// provider), or the refund form for one of them.
+import { Loader, Text } from '@mantine/core';
 import type { AdminPayment, User } from '@ownvoice/shared';
 import { useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { errorMessage } from '../../../lib/api-error';
+import { useBillingInfo } from '../../../lib/billing/billing-queries';
+import { useRehearseDispute } from '../hooks/use-admin-actions';
 import { useUserPayments } from '../hooks/use-admin-data';
 import { PaymentsTable } from './PaymentsTable';
 import { RefundForm } from './RefundForm';
@@ -11,9 +15,12 @@ import { RefundForm } from './RefundForm';
 export function PaymentsModal({ user, onClose }: { user: User; onClose: () => void }) {
   const { data, error, isPending } = useUserPayments(user.id);
   const [refunding, setRefunding] = useState<AdminPayment | null>(null);
+  // Disputes come from banks; only the offline test provider lets an admin rehearse one.
+  const offline = useBillingInfo().data?.provider === 'offline';
+  const rehearse = useRehearseDispute(user.id);
 
   return (
-    <Modal
+    <Dialog
       opened
       onClose={onClose}
       title={refunding ? `Refund a payment of ${user.username}` : `Payments of ${user.username}`}
@@ -34,9 +41,15 @@ export function PaymentsModal({ user, onClose }: { user: User; onClose: () => vo
               No payments yet.
             </Text>
           )}
-          {data && data.length > 0 && <PaymentsTable payments={data} onRefund={setRefunding} />}
+          {data && data.length > 0 && (
+            <PaymentsTable
+              payments={data}
+              onRefund={setRefunding}
+              onRehearse={offline ? (payment, step) => rehearse.execute({ paymentId: payment.id, step }) : undefined}
+            />
+          )}
         </>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,15 +1,19 @@
 // A user's payments, newest first: when, what, how much, what was refunded, any dispute, whether
-// it granted what it bought; and Refund while something is left to refund.
-import { Button, Table, VisuallyHidden } from '@mantine/core';
-import type { AdminPayment } from '@ownvoice/shared';
-import { paymentRow } from '../payments';
+// it granted what it bought; Refund while something is left to refund; and on the offline
+// provider, a bank's next step of a dispute to rehearse (decision 35).
+import { Button, Group, Menu, Table, VisuallyHidden } from '@mantine/core';
+import type { AdminPayment, DisputeRehearsalStep } from '@ownvoice/shared';
+import { paymentRow, rehearsalSteps } from '../payments';
 
 export function PaymentsTable({
   payments,
   onRefund,
+  onRehearse,
 }: {
   payments: AdminPayment[];
   onRefund: (payment: AdminPayment) => void;
+  /** Only where disputes can be rehearsed (the offline provider). */
+  onRehearse?: (payment: AdminPayment, step: DisputeRehearsalStep) => void;
 }) {
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -39,16 +43,19 @@ export function PaymentsTable({
                 <Table.Td>{row.dispute}</Table.Td>
                 <Table.Td>{row.outcome}</Table.Td>
                 <Table.Td ta="right">
-                  {row.leftCents > 0 && (
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      onClick={() => onRefund(payment)}
-                      aria-label={`Refund ${row.what} of ${row.date}`}
-                    >
-                      Refund
-                    </Button>
-                  )}
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {onRehearse && <RehearseMenu payment={payment} onRehearse={onRehearse} />}
+                    {row.leftCents > 0 && (
+                      <Button
+                        size="compact-sm"
+                        variant="default"
+                        onClick={() => onRefund(payment)}
+                        aria-label={`Refund ${row.what} of ${row.date}`}
+                      >
+                        Refund
+                      </Button>
+                    )}
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             );
@@ -56,5 +63,34 @@ export function PaymentsTable({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+function RehearseMenu({
+  payment,
+  onRehearse,
+}: {
+  payment: AdminPayment;
+  onRehearse: (payment: AdminPayment, step: DisputeRehearsalStep) => void;
+}) {
+  const steps = rehearsalSteps(payment);
+  if (steps.length === 0) return null;
+  const row = paymentRow(payment);
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-sm" variant="subtle" aria-label={`Rehearse a dispute of ${row.what} of ${row.date}`}>
+          Dispute…
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Rehearse what the bank does</Menu.Label>
+        {steps.map(({ step, label }) => (
+          <Menu.Item key={step} onClick={() => onRehearse(payment, step)}>
+            {label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

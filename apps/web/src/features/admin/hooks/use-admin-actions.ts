@@ -1,5 +1,6 @@
-// The console's eight sensitive actions, each with its wording; all go through useMfaAction.
+// The console's nine sensitive actions, each with its wording; all go through useMfaAction.
 import type {
+  AdminDisputeRehearsalBody,
   AdminPayment,
   AdminRefundBody,
   GrantCreditsBody,
@@ -17,6 +18,7 @@ import {
   inviteAdmin,
   reconcileBilling,
   refundPayment,
+  rehearseDispute,
   revokeInvitation,
   updateLimits,
 } from '../api';
@@ -36,6 +38,8 @@ export const ADMIN_ACTION_MESSAGES = {
   limitsDone: 'Limits updated',
   refundFailed: 'Failed to refund the payment',
   refundDone: 'Payment refunded',
+  rehearseFailed: 'Failed to rehearse the dispute',
+  rehearseDone: 'Dispute step rehearsed',
   reconcileFailed: 'Failed to reconcile billing',
 } as const;
 
@@ -94,6 +98,14 @@ export const useRefundPayment = (userId: string, paymentId: string, onDone: () =
     failureMessage: ADMIN_ACTION_MESSAGES.refundFailed,
     errorDisplay: 'inline',
     onDone,
+  });
+
+/** A step of a dispute on the offline provider; the payments list then shows where it stands. */
+export const useRehearseDispute = (userId: string) =>
+  useMfaAction<AdminDisputeRehearsalBody & { paymentId: string }, AdminPayment>({
+    run: ({ paymentId, ...body }, mfaToken) => rehearseDispute(userId, paymentId, body, mfaToken),
+    successMessage: ADMIN_ACTION_MESSAGES.rehearseDone,
+    failureMessage: ADMIN_ACTION_MESSAGES.rehearseFailed,
   });
 
 /** The result is shown on the billing card itself, so no toast. */

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-error';
 import {
   fetchAdminMail,
+  fetchAdminMailText,
   fetchAdminOverview,
   fetchAdminUsers,
   fetchBillingStatus,
@@ -63,3 +64,15 @@ export const useBillingStatus = () =>
 
 /** True when the server refused because the admin has not turned two-factor on. */
 export const needsMfa = (error: unknown): boolean => isApiError(error) && error.code === 'MFA_REQUIRED';
+
+/**
+ * One message's text, asked for only once its row is opened (the server records each reading in
+ * its person's log), and kept: the text of a stored message does not change. Its key is outside
+ * ADMIN_QUERY_KEY, so an action's refresh of the console does not read (and log) it again.
+ */
+export const useAdminMailText = (id: string) =>
+  useQuery({
+    queryKey: ['admin-mail-text', id],
+    queryFn: ({ signal }) => fetchAdminMailText(id, signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
