@@ -21,6 +21,8 @@ export interface ChildPoolLimits {
   heapMb: number;
   /** Resident memory of a child (heap plus buffers); it is killed above this. */
   rssBytes: number;
+  /** A child this large or larger after a job exits, giving its memory back (default: half of rssBytes). */
+  keepRssBytes?: number;
   /** Children at once; further jobs wait their turn. */
   processes: number;
   /** An idle child exits after this long. */
@@ -53,10 +55,11 @@ export class ChildPool<Job, Reply> {
   private readonly idle: Worker[] = [];
   private readonly turns: FairQueue;
 
-  /** `entry`: the child's script (a .mjs that loads its TypeScript source). */
+  /** `entry`: the child's script (a .mjs that loads its TypeScript source); `execArgv`: Node flags beside the heap's. */
   constructor(
     private readonly entry: string,
     private readonly limits: ChildPoolLimits,
+    private readonly execArgv: readonly string[] = [],
   ) {
     this.turns = new FairQueue(limits.processes);
   }
@@ -77,7 +80,7 @@ export class ChildPool<Job, Reply> {
       }
       const answer = await this.send(worker.child, job, timeLimitMs);
       // A child that grew large gives its memory back by exiting.
-      reusable = answer.rss < this.limits.rssBytes / 2;
+      reusable = answer.rss < (this.limits.keepRssBytes ?? this.limits.rssBytes / 2);
       return answer.reply;
     } finally {
       this.release(worker, reusable, endTurn);
@@ -86,7 +89,7 @@ export class ChildPool<Job, Reply> {
 
   private spawn(): Worker {
     const child = fork(this.entry, [], {
-      execArgv: [`--max-old-space-size=${this.limits.heapMb}`],
+      execArgv: [`--max-old-space-size=${this.limits.heapMb}`, ...this.execArgv],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });

@@ -138,3 +138,73 @@ export const tabRun = (tabs: number): string => `x${'\t'.repeat(tabs)}y`;
 
 /** Markdown that remark's emphasis matching takes quadratic time over. */
 export const emphasisRun = (bytes: number): string => '*a'.repeat(Math.ceil(bytes / 2));
+
+/** A page whose elements nest `depth` deep, none of them closed. */
+export const deepHtml = (depth: number): string => `${'<div>'.repeat(depth)}deep`;
+
+/** An EPUB whose one chapter nests `depth` deep, or its package file does (`where`). */
+export function deepEpub(depth: number, where: 'chapter' | 'package' = 'chapter'): Buffer {
+  const chapter = `<html xmlns="http://www.w3.org/1999/xhtml"><body>${deepHtml(depth)}</body></html>`;
+  const pkg = opf('<itemref idref="ch1"/>');
+  return writeZip([
+    { name: 'mimetype', data: Buffer.from('application/epub+zip') },
+    { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER) },
+    {
+      name: 'OEBPS/content.opf',
+      data: Buffer.from(
+        where === 'package' ? pkg.replace('<metadata/>', `<metadata>${'<x>'.repeat(depth)}</metadata>`) : pkg,
+      ),
+    },
+    {
+      name: 'OEBPS/ch1.xhtml',
+      data: Buffer.from(where === 'chapter' ? chapter : '<html><body><p>ok</p></body></html>'),
+    },
+  ]);
+}
+
+/**
+ * A Word document whose elements nest `depth` deep in all: content controls (`w:sdt`, two elements
+ * each) around one paragraph, inside the document and its body, every one closed.
+ */
+export function deepDocx(depth: number): Buffer {
+  // The document, the body, and the paragraph's run and text are five.
+  const levels = Math.max(0, Math.floor((depth - 5) / 2));
+  const body =
+    '<w:sdt><w:sdtContent>'.repeat(levels) +
+    '<w:p><w:r><w:t>deep</w:t></w:r></w:p>' +
+    '</w:sdtContent></w:sdt>'.repeat(levels);
+  const document =
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+    `<w:body>${body}</w:body></w:document>`;
+  return writeZip([
+    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
+    { name: '_rels/.rels', data: Buffer.from(RELS) },
+    { name: 'word/document.xml', data: Buffer.from(document) },
+  ]);
+}
+
+/**
+ * Markdown built to make remark's parser (micromark) take time or stack growing faster than the
+ * text, each about `bytes` long: emphasis nested in emphasis, strikethrough markers, `]` with no
+ * `[`, labels nested in labels, backtick runs that find no closing run, a quote on every other
+ * line, and lists or quotes nested on one line.
+ */
+export const markdownHostile = {
+  nestedEmphasis: (bytes: number) => ' *a'.repeat(Math.ceil(bytes / 6)) + 'a* '.repeat(Math.ceil(bytes / 6)),
+  strikethrough: (bytes: number) => '~a'.repeat(Math.ceil(bytes / 2)),
+  closingBrackets: (bytes: number) => 'a]'.repeat(Math.ceil(bytes / 2)),
+  nestedLabels: (bytes: number) => `${'['.repeat(Math.ceil(bytes / 2))}a${']'.repeat(Math.ceil(bytes / 2))}`,
+  backtickRuns: (bytes: number) => {
+    const runs: string[] = [];
+    let length = 0;
+    for (let run = 1; length < bytes; run += 1) {
+      runs.push(`${'`'.repeat(run)} some words `);
+      length += run + 12;
+    }
+    return runs.join('');
+  },
+  quotes: (bytes: number) => '> a\n\n'.repeat(Math.ceil(bytes / 5)),
+  nestedQuotes: (bytes: number) => `${'>'.repeat(bytes)} a`,
+  nestedLists: (bytes: number) => `${'- '.repeat(Math.ceil(bytes / 2))}a`,
+} as const;

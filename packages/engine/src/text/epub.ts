@@ -5,6 +5,7 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { htmlToPlainText } from './html.js';
 import { ExtractionLimitError, MAX_EPUB_SPINE_ITEMS, MAX_EXTRACTED_CHARS } from './limits.js';
+import { checkTreeDepth } from './nesting.js';
 import { BoundedZip } from './zip.js';
 
 export class EpubStructureError extends Error {}
@@ -49,6 +50,7 @@ function readEntry(zip: BoundedZip, path: string): string {
 
 // Tag names without their namespace prefix (opf:item and item alike).
 function elements(xml: string, localName: string) {
+  checkTreeDepth(xml, { xmlMode: true });
   const doc = parseDocument(xml, { xmlMode: true });
   return DomUtils.findAll((e) => e.name === localName || e.name.endsWith(`:${localName}`), doc.children);
 }

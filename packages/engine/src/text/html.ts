@@ -1,7 +1,8 @@
 // HTML (web pages, EPUB chapters) to plain text with html-to-text: block elements become
 // paragraphs, inline markup disappears, and what is not prose (scripts, navigation, images,
-// tables, link targets) is left out.
+// tables, link targets) is left out. Markup nested too deep for it is refused first (nesting.ts).
 import { convert, type HtmlToTextOptions } from 'html-to-text';
+import { checkTreeDepth } from './nesting.js';
 
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
@@ -23,5 +24,6 @@ const OPTIONS: HtmlToTextOptions = {
 };
 
 export function htmlToPlainText(html: string): string {
+  checkTreeDepth(html, { xmlMode: false });
   return convert(html, OPTIONS);
 }

@@ -29,7 +29,8 @@ export interface ExtractionOwner {
   owner?: string;
 }
 
-const pool = new ChildPool<ExtractionJob, ExtractionReply>(CHILD_ENTRY, EXTRACTOR_LIMITS);
+// --expose-gc: a reader collects its garbage after each file (extract-child.ts).
+const pool = new ChildPool<ExtractionJob, ExtractionReply>(CHILD_ENTRY, EXTRACTOR_LIMITS, ['--expose-gc']);
 
 /** Reads `file` in an extraction process; throws TextExtractionError, UNREADABLE when it goes past a bound. */
 export async function extractIsolated(
