@@ -124,6 +124,18 @@ export function postWebhook(ctx: TestContext, payload: string, secret?: string) 
   });
 }
 
+/** Stripe delivers what happened, signed, to the webhook; each delivery must be taken (200). */
+export async function deliverSigned(
+  ctx: TestContext,
+  events: readonly { id: string }[],
+  secret: string,
+): Promise<void> {
+  for (const event of events) {
+    const res = await postWebhook(ctx, JSON.stringify(event), secret);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}
+
 /** The provider's customer of a user. */
 export async function customerOf(ctx: TestContext, userId: string): Promise<string> {
   const customerId = (await userRow(ctx, userId)).providerCustomerId;

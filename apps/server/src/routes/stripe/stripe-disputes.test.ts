@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments } from '../../db/schema.js';
-import { adminWithCode, expectLedgerExplainsBalances, me, postWebhook, total } from '../../test/billing.js';
+import { adminWithCode, deliverSigned, expectLedgerExplainsBalances, me, total } from '../../test/billing.js';
 import { startStripeContext } from '../../test/billing-world.js';
 import type { StripeStandIn } from '../../test/stripe-stand-in.js';
 import type { TestClient, TestContext } from '../../test/test-app.js';
@@ -25,12 +25,7 @@ afterAll(async () => {
   await standIn.close();
 });
 
-async function deliver(events: Stripe.Event[]) {
-  for (const event of events) {
-    const res = await postWebhook(ctx, JSON.stringify(event), WEBHOOK_SECRET);
-    expect(res.statusCode, res.body).toBe(200);
-  }
-}
+const deliver = (events: Stripe.Event[]) => deliverSigned(ctx, events, WEBHOOK_SECRET);
 
 /** A person on Pro monthly, bought through Checkout: their client, id and the payment that paid it. */
 async function onPro(): Promise<{ client: TestClient; id: string; paymentIntentId: string }> {

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.js';
-import { expectLedgerExplainsBalances, me, postWebhook } from '../../test/billing.js';
+import { deliverSigned, expectLedgerExplainsBalances, me } from '../../test/billing.js';
 import { startStripeContext } from '../../test/billing-world.js';
 import type { StripeStandIn } from '../../test/stripe-stand-in.js';
 import type { TestContext } from '../../test/test-app.js';
@@ -23,13 +23,7 @@ afterAll(async () => {
   await standIn.close();
 });
 
-/** Stripe delivers what happened, signed, to the webhook. */
-async function deliver(events: Stripe.Event[]) {
-  for (const event of events) {
-    const res = await postWebhook(ctx, JSON.stringify(event), WEBHOOK_SECRET);
-    expect(res.statusCode, res.body).toBe(200);
-  }
-}
+const deliver = (events: Stripe.Event[]) => deliverSigned(ctx, events, WEBHOOK_SECRET);
 
 describe('billing through Stripe', () => {
   it('sells a pay-now plan through Stripe Checkout and grants it when Stripe reports the payment', async () => {
