@@ -28,6 +28,7 @@ export const INTERACTIVE_ACTIONS = [
   'submit_section_answers',
   'revise_section',
   'approve_section',
+  'retry_failed_parts',
 ] as const;
 export type InteractiveAction = (typeof INTERACTIVE_ACTIONS)[number];
 
@@ -37,8 +38,8 @@ export const ALLOWED_ACTIONS: Record<InteractiveStep, readonly InteractiveAction
   awaiting_skeleton_answers: ['submit_skeleton_answers'],
   skeleton_drafted: ['revise_skeleton', 'approve_skeleton'],
   awaiting_section_answers: ['submit_section_answers'],
-  section_drafted: ['revise_section', 'approve_section'],
-  complete: [],
+  section_drafted: ['revise_section', 'approve_section', 'retry_failed_parts'],
+  complete: ['retry_failed_parts'],
 };
 
 /** Most characters of what the writer has told a session (questions and answers): it all goes into each prompt. */
@@ -55,6 +56,7 @@ export const INTERACTIVE_MESSAGES = {
   staleStep: 'This writing session has moved on (in another tab or window). Reload the page to continue from there.',
   tooMuchInfo: (chars: number) =>
     `Your answers come to ${chars.toLocaleString('en-US')} characters in all; a writing session keeps at most ${MAX_PROVIDED_INFO_CHARS.toLocaleString('en-US')}. Shorten your answers and send them again.`,
+  nothingToRetry: 'Every part of this writing came out in your Voice: there is nothing to retry.',
   tooManyOutlineRevisions: `An outline can be revised ${MAX_OUTLINE_REVISIONS} times. Edit it by hand and approve it, or start a new session.`,
 } as const;
 
@@ -64,7 +66,23 @@ const MAX_TEXT = 20_000;
 const text = z.string().max(MAX_TEXT);
 const list = z.array(text).max(MAX_ITEMS);
 
-export const sectionSchema = z.object({ title: text, draft: text, rephrased: text });
+/** Most passages one section's rewrite is kept in. */
+const MAX_PARTS = 200;
+/**
+ * A section's rewrite passage by passage, each with the whitespace before it (the last may be the
+ * draft's tail): they join into `rephrased`. A passage the Voice could not write holds the draft's
+ * own words and its index (0-based) is in `failed`, to retry; no error marker is ever kept.
+ */
+const partsSchema = z.array(text).max(MAX_PARTS).default([]);
+const failedSchema = z.array(z.number().int().min(0).max(MAX_PARTS)).max(MAX_PARTS).default([]);
+
+export const sectionSchema = z.object({
+  title: text,
+  draft: text,
+  rephrased: text,
+  parts: partsSchema,
+  failed: failedSchema,
+});
 export type InteractiveSection = z.infer<typeof sectionSchema>;
 
 export const interactiveStateSchema = z.object({
@@ -93,6 +111,8 @@ export const interactiveStateSchema = z.object({
   currentAnswers: list.default([]),
   currentDraft: text.default(''),
   currentRephrased: text.default(''),
+  currentParts: partsSchema,
+  currentFailed: failedSchema,
   currentInputAreas: list.default([]),
   sectionRevision: text.default(''),
   currentSectionIndex: z.number().int().min(0).max(MAX_ITEMS).default(0),
@@ -126,6 +146,8 @@ export const newInteractiveState = (mode: InteractiveMode, prompt: string, loraI
   currentAnswers: [],
   currentDraft: '',
   currentRephrased: '',
+  currentParts: [],
+  currentFailed: [],
   currentInputAreas: [],
   sectionRevision: '',
   currentSectionIndex: 0,
@@ -172,6 +194,8 @@ export function reopenLastSection(state: InteractiveState): InteractiveState {
     currentSectionIndex: state.content.length - 1,
     currentDraft: last.draft,
     currentRephrased: last.rephrased,
+    currentParts: last.parts,
+    currentFailed: last.failed,
     sectionRevision: '',
   };
 }

@@ -13,7 +13,6 @@ import {
   type RewriteEvent,
   type RewriteJudge,
   rewriteText,
-  stitchRewrite,
 } from '@ownvoice/engine';
 import { CONVERT_MESSAGES, type ConvertEvent } from '@ownvoice/shared';
 import type { UserRow, VoiceRow } from '../db/schema.js';
@@ -25,6 +24,7 @@ import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import { GenerationGate } from './generation-gate.js';
 import type { Caller } from './sessions.service.js';
+import { takenPassages, wholeText } from './taken-passages.js';
 import type { UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
 
@@ -34,6 +34,20 @@ export interface ConversionOptions {
   preset: 'tiny' | 'standard' | undefined;
   /** Decides whether a rewrite is usable (tests swap it to force rejections). */
   judge?: RewriteJudge;
+}
+
+/** A text rewritten in parts: `parts` (each with the whitespace before it) join into `text`. */
+export interface RewrittenParts {
+  text: string;
+  parts: string[];
+  /** The passages (0-based) the Voice could not write: their part is the text's own words. */
+  failed: number[];
+}
+
+/** The rewrite's events closed as a stream is, so every passage is taken. */
+async function* withComplete(events: AsyncIterable<RewriteEvent>): AsyncGenerator<ConvertEvent> {
+  yield* events;
+  yield { type: 'complete' };
 }
 
 /** A conversion checked and ready to stream. */
@@ -73,9 +87,16 @@ export class ConversionService {
     yield { type: 'complete' };
   }
 
-  /** The Voice's rewrite of a whole text, stitched back into its layout (for interactive writing). */
-  rewriteWhole(voice: VoiceRow, text: string, signal: AbortSignal): Promise<string> {
-    return stitchRewrite(text, this.rewrite(voice, text, signal));
+  /**
+   * The Voice's rewrite of a whole text in its layout, passage by passage (for interactive
+   * writing): a passage the Voice could not write keeps the text's own words and is listed in
+   * `failed`, as the whole Convert answers, so no error marker reaches the writer's text.
+   */
+  async rewriteInParts(voice: VoiceRow, text: string, signal: AbortSignal, variation = 0): Promise<RewrittenParts> {
+    const parts: string[] = [];
+    const events = this.rewrite(voice, text, signal, variation);
+    const whole = await wholeText(takenPassages(withComplete(events)), (piece) => parts.push(piece.text));
+    return { text: whole.text, parts, failed: whole.failed };
   }
 
   /** The rewriting events of one text (positions, chunk deltas, rerolls), without `complete`. */

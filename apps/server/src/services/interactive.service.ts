@@ -22,6 +22,7 @@ import {
   ALLOWED_ACTIONS,
   INTERACTIVE_MESSAGES,
   type InteractiveAction,
+  type InteractiveSection,
   type InteractiveState,
   interactiveStateSchema,
   MAX_OUTLINE_REVISIONS,
@@ -39,6 +40,7 @@ import type { InteractiveSessionsRepository } from '../repositories/interactive-
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
+import { retryFailedParts } from './interactive-rewrite.js';
 import type { Caller } from './sessions.service.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
 import { awakeVoice } from './voice-access.js';
@@ -265,14 +267,53 @@ export class InteractiveService {
       }
       case 'approve_section': {
         const title = s.skeletonDraft[s.currentSectionIndex]?.title ?? '';
-        const content = [...s.content, { title, draft: s.currentDraft, rephrased: s.currentRephrased }];
+        const content = [
+          ...s.content,
+          {
+            title,
+            draft: s.currentDraft,
+            rephrased: s.currentRephrased,
+            parts: s.currentParts,
+            failed: s.currentFailed,
+          },
+        ];
         const nextIndex = s.currentSectionIndex + 1;
         if (nextIndex >= s.skeletonDraft.length) {
           return { ...s, step: 'complete', content, currentQueries: [], currentAnswers: [] };
         }
         return this.startSection({ ...s, content }, nextIndex, signal);
       }
+      case 'retry_failed_parts':
+        return this.retry(voice, s, signal);
     }
+  }
+
+  /**
+   * The passages the Voice could not write, rewritten again: the finished sections' and the
+   * drafted one's. Free, as Quick Create's retry through Convert is (Convert spends nothing).
+   */
+  private async retry(voice: VoiceRow, s: InteractiveState, signal: AbortSignal): Promise<InteractiveState> {
+    const drafted = s.step === 'section_drafted';
+    if (!s.content.some((section) => section.failed.length > 0) && !(drafted && s.currentFailed.length > 0)) {
+      throw errors.validation(INTERACTIVE_MESSAGES.nothingToRetry);
+    }
+    // Each retry samples anew: the retries before it did not come out.
+    const variation = s.history.filter((h) => h.action === 'retry_failed_parts').length + 1;
+    const again = async <T extends Pick<InteractiveSection, 'rephrased' | 'parts' | 'failed'>>(section: T) =>
+      section.failed.length > 0
+        ? { ...section, ...(await retryFailedParts(this.conversion, voice, section, variation, signal)) }
+        : section;
+    const content: InteractiveSection[] = [];
+    for (const section of s.content) content.push(await again(section));
+    if (!drafted) return { ...s, content };
+    const current = await again({ rephrased: s.currentRephrased, parts: s.currentParts, failed: s.currentFailed });
+    return {
+      ...s,
+      content,
+      currentRephrased: current.rephrased,
+      currentParts: current.parts,
+      currentFailed: current.failed,
+    };
   }
 
   private async startSection(s: InteractiveState, index: number, signal: AbortSignal): Promise<InteractiveState> {
@@ -287,6 +328,8 @@ export class InteractiveService {
       currentInputAreas: [],
       currentDraft: '',
       currentRephrased: '',
+      currentParts: [],
+      currentFailed: [],
     };
   }
 
@@ -324,7 +367,7 @@ export class InteractiveService {
     s: InteractiveState,
     revision: { current: string; change: string } | undefined,
     signal: AbortSignal,
-  ): Promise<Pick<InteractiveState, 'currentDraft' | 'currentRephrased'>> {
+  ): Promise<Pick<InteractiveState, 'currentDraft' | 'currentRephrased' | 'currentParts' | 'currentFailed'>> {
     const base = await this.inference.base();
     const words = SECTION_WORDS[s.mode];
     const messages = sectionChat({
@@ -337,6 +380,7 @@ export class InteractiveService {
     });
     const draft = (await base.chat(messages, { ...BASE_CHAT_SETTINGS, maxTokens: draftTokens(words), signal })).trim();
     if (!draft) throw errors.engineUnavailable('the model wrote nothing for this section; try again');
-    return { currentDraft: draft, currentRephrased: await this.conversion.rewriteWhole(voice, draft, signal) };
+    const { text, parts, failed } = await this.conversion.rewriteInParts(voice, draft, signal);
+    return { currentDraft: draft, currentRephrased: text, currentParts: parts, currentFailed: failed };
   }
 }

@@ -1,6 +1,7 @@
 // Says when parts of a rewrite did not come out in the Voice (each shows its error marker in place
 // of a rewrite, in both views) and offers to retry just those parts. Convert and Create's quick
-// mode show it; each says what an all-failed rewrite cost (`allFailedNote`).
+// mode show it; each says what an all-failed rewrite cost (`allFailedNote`). Interactive writing
+// shows the same alert from the server's count (`RewriteFailuresAlert`).
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { type ConversionState, failedChunkIndexes, hasUsableRewrite } from '../lib/rewrite/conversion';
@@ -14,11 +15,40 @@ export interface RewriteFailuresProps {
   allFailedNote: string;
 }
 
-export function RewriteFailures({ rewrite, onRetry, subject, allFailedNote }: RewriteFailuresProps) {
-  const failed = failedChunkIndexes(rewrite).length;
+export function RewriteFailures({ rewrite, ...rest }: RewriteFailuresProps) {
+  return (
+    <RewriteFailuresAlert
+      failed={failedChunkIndexes(rewrite).length}
+      total={rewrite.chunks.length}
+      none={!hasUsableRewrite(rewrite)}
+      {...rest}
+    />
+  );
+}
+
+export interface RewriteFailuresAlertProps extends Omit<RewriteFailuresProps, 'rewrite'> {
+  /** Parts that did not come out in the Voice, of `total`. */
+  failed: number;
+  total: number;
+  /** Whether no part came out at all. */
+  none: boolean;
+  /** What the failed parts show meanwhile. */
+  shownInstead?: string;
+  /** A retry under way. */
+  retrying?: boolean;
+}
+
+export function RewriteFailuresAlert({
+  failed,
+  total,
+  none,
+  onRetry,
+  subject,
+  allFailedNote,
+  shownInstead = 'an error',
+  retrying = false,
+}: RewriteFailuresAlertProps) {
   if (failed === 0) return null;
-  const none = !hasUsableRewrite(rewrite);
-  const total = rewrite.chunks.length;
   return (
     <Alert
       color={none ? 'red' : 'orange'}
@@ -35,12 +65,13 @@ export function RewriteFailures({ rewrite, onRetry, subject, allFailedNote }: Re
         <Text fz="sm">
           {none
             ? allFailedNote
-            : 'Those parts show an error in place of a rewrite. Retry just them; the rest stays as it is.'}
+            : `Those parts show ${shownInstead} in place of a rewrite. Retry just them; the rest stays as it is.`}
         </Text>
         <Button
           size="compact-sm"
           leftSection={<IconRefresh size={16} />}
           onClick={onRetry}
+          loading={retrying}
           data-testid="retry-failed-parts"
         >
           Retry failed parts

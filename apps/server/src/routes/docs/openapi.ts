@@ -250,9 +250,9 @@ describeEvents<CreateEvent['type']>(createEventSchema, {
 // `state` is the session itself, sent and answered: one component, described once.
 describeFields(interactiveNextRequestSchema, {
   state:
-    'The writing session: a new one (step `init`, your prompt in `request.prompt`, the Voice in `loraId`) to start, then the one each answer returns, with your answers filled in. It holds its mode (short or long), step, the questions asked (`skeletonQueries`, `currentQueries`) and your answers (`skeletonAnswers`, `currentAnswers`), the outline (`skeletonDraft`), the section being written (`currentDraft`, `currentRephrased`) and the finished sections (`content`). The server keeps the session; of what you send it reads its id, its step and your own input.',
+    'The writing session: a new one (step `init`, your prompt in `request.prompt`, the Voice in `loraId`) to start, then the one each answer returns, with your answers filled in. It holds its mode (short or long), step, the questions asked (`skeletonQueries`, `currentQueries`) and your answers (`skeletonAnswers`, `currentAnswers`), the outline (`skeletonDraft`), the section being written (`currentDraft`, `currentRephrased`, with its passages in `currentParts` and the ones the Voice could not write, 0-based, in `currentFailed`: those keep the draft’s words) and the finished sections (`content`, each with its own `parts` and `failed`). The server keeps the session; of what you send it reads its id, its step and your own input.',
   action:
-    'What to do next; each step allows some: init: ask_questions; awaiting_skeleton_answers: submit_skeleton_answers; skeleton_drafted: revise_skeleton or approve_skeleton; awaiting_section_answers: submit_section_answers; section_drafted: revise_section or approve_section.',
+    'What to do next; each step allows some: init: ask_questions; awaiting_skeleton_answers: submit_skeleton_answers; skeleton_drafted: revise_skeleton or approve_skeleton; awaiting_section_answers: submit_section_answers; section_drafted: revise_section, approve_section or retry_failed_parts (the passages the Voice could not write, again; free); complete: retry_failed_parts.',
 });
 docs.add(interactiveStateSchema, { ...docs.get(interactiveStateSchema), id: 'InteractiveState' });
 

@@ -4,6 +4,7 @@ import {
   addOutlineItem,
   backToEditing,
   copyText,
+  failedPartsOf,
   fullPiece,
   interactiveScreen,
   MAX_OUTLINE_ITEMS,
@@ -21,8 +22,8 @@ const long = (patch: Partial<InteractiveState> = {}): InteractiveState => ({
 });
 
 const SECTIONS = [
-  { title: 'Starter', draft: 'Raw one.', rephrased: 'Mine one.' },
-  { title: 'Baking', draft: 'Raw two.', rephrased: 'Mine two.' },
+  { title: 'Starter', draft: 'Raw one.', rephrased: 'Mine one.', parts: ['Mine one.'], failed: [] },
+  { title: 'Baking', draft: 'Raw two.', rephrased: 'Mine two.', parts: ['Mine two.'], failed: [] },
 ];
 
 describe('interactiveScreen', () => {
@@ -74,7 +75,7 @@ describe('interactiveScreen', () => {
     const short: InteractiveState = {
       ...newInteractiveState('short', 'A post', VOICE),
       step: 'complete',
-      content: [{ title: 'A post', draft: 'Raw.', rephrased: 'Mine.' }],
+      content: [{ title: 'A post', draft: 'Raw.', rephrased: 'Mine.', parts: ['Mine.'], failed: [] }],
     };
     expect(interactiveScreen(short)).toEqual({ kind: 'complete', piece: 'Mine.' });
     expect(fullPiece(SECTIONS, 'draft')).toBe('## Starter\n\nRaw one.\n\n## Baking\n\nRaw two.');
@@ -130,5 +131,24 @@ describe('local edits', () => {
   it('copies nothing before a section is drafted', () => {
     expect(copyText(null)).toBe('');
     expect(copyText(long({ step: 'skeleton_drafted' }))).toBe('');
+  });
+
+  it('counts the parts that did not come out in the Voice, and copies nothing while any did not', () => {
+    const failedFirst = { ...SECTIONS[0], parts: ['Raw one.'], failed: [0] } as (typeof SECTIONS)[0];
+    const drafted = long({
+      step: 'section_drafted',
+      skeletonDraft: [{ title: 'Starter' }, { title: 'Baking' }],
+      currentSectionIndex: 1,
+      currentRephrased: 'Mine two. Raw three.',
+      currentParts: ['Mine two.', ' Raw three.'],
+      currentFailed: [1],
+      content: [failedFirst],
+    });
+    expect(failedPartsOf(drafted)).toEqual({ failed: 2, total: 3, none: false });
+    expect(copyText(drafted)).toBe('');
+    const done = long({ step: 'complete', content: [failedFirst] });
+    expect(failedPartsOf(done)).toEqual({ failed: 1, total: 1, none: true });
+    expect(copyText(done)).toBe('');
+    expect(failedPartsOf(long({ step: 'complete', content: SECTIONS }))).toEqual({ failed: 0, total: 2, none: false });
   });
 });

@@ -94,14 +94,35 @@ export function fullPiece(
     .join('\n\n');
 }
 
-/** The piece so far: the finished sections, plus the drafted one on screen. */
-export function pieceOf(state: InteractiveState, version: 'rephrased' | 'draft' = 'rephrased'): string {
+/** The sections so far: the finished ones, plus the drafted one on screen. */
+function sectionsOf(state: InteractiveState): InteractiveSection[] {
   const sections = [...state.content];
   if (state.step === 'section_drafted') {
-    const title = state.skeletonDraft[state.currentSectionIndex]?.title ?? '';
-    sections.push({ title, draft: state.currentDraft, rephrased: state.currentRephrased });
+    sections.push({
+      title: state.skeletonDraft[state.currentSectionIndex]?.title ?? '',
+      draft: state.currentDraft,
+      rephrased: state.currentRephrased,
+      parts: state.currentParts,
+      failed: state.currentFailed,
+    });
   }
-  return fullPiece(sections, version, state.mode === 'long');
+  return sections;
+}
+
+/** The piece so far: the finished sections, plus the drafted one on screen. */
+export function pieceOf(state: InteractiveState, version: 'rephrased' | 'draft' = 'rephrased'): string {
+  return fullPiece(sectionsOf(state), version, state.mode === 'long');
+}
+
+/**
+ * The parts of the piece so far that did not come out in the Voice (they hold the draft's words),
+ * of all its parts, as the server counted them; `retry_failed_parts` retries them all.
+ */
+export function failedPartsOf(state: InteractiveState | null): { failed: number; total: number; none: boolean } {
+  const sections = state === null ? [] : sectionsOf(state);
+  const failed = sections.reduce((n, section) => n + section.failed.length, 0);
+  const total = sections.reduce((n, section) => n + section.parts.length, 0);
+  return { failed, total, none: failed > 0 && failed >= total };
 }
 
 /** Sets answer `index` of the questions now on screen. */
@@ -150,8 +171,11 @@ export const outlineIsApprovable = (state: InteractiveState): boolean =>
 /** From complete back to the last section as drafted (the server reopens it alike on the next action). */
 export { reopenLastSection as backToEditing } from '@ownvoice/shared';
 
-/** What Copy takes: the full rephrased content so far (finished sections and the one on screen). */
+/**
+ * What Copy takes: the full rephrased content so far (finished sections and the one on screen);
+ * nothing while a part failed, whose draft's words would pass for the Voice's.
+ */
 export function copyText(state: InteractiveState | null): string {
-  if (state === null) return '';
+  if (state === null || failedPartsOf(state).failed > 0) return '';
   return state.step === 'complete' || state.step === 'section_drafted' ? pieceOf(state) : '';
 }

@@ -231,6 +231,58 @@ describe('CreateContentPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.getByRole('textbox', { name: 'Prompt' }).hasAttribute('disabled')).toBe(true);
   });
 
+  it('in Interactive mode, says which parts did not come out in the Voice, copies nothing, and retries them', async () => {
+    const server = serve();
+    const session = { ...newInteractiveState('short', PROMPT, VOICE._id), requestId: 'session-1' };
+    const asked: InteractiveState = {
+      ...session,
+      step: 'awaiting_section_answers',
+      stepId: 'step-1',
+      skeletonDraft: [{ title: PROMPT }],
+      currentQueries: ['Who reads it?'],
+    };
+    // The server keeps the draft's words for the part the Voice could not write, and says which.
+    const drafted: InteractiveState = {
+      ...asked,
+      step: 'section_drafted',
+      stepId: 'step-2',
+      currentDraft: DRAFT,
+      currentRephrased: 'Doors open at dawn. We close late.',
+      currentParts: ['Doors open at dawn.', ' We close late.'],
+      currentFailed: [1],
+    };
+    const retried: InteractiveState = {
+      ...drafted,
+      stepId: 'step-3',
+      currentRephrased: 'Doors open at dawn. They shut at dusk.',
+      currentParts: ['Doors open at dawn.', ' They shut at dusk.'],
+      currentFailed: [],
+    };
+    const answers = { ask_questions: asked, submit_section_answers: drafted, retry_failed_parts: retried };
+    server.on('POST', INTERACTIVE_PATH, ({ body }) =>
+      json({ state: answers[(body as { action: keyof typeof answers }).action] }),
+    );
+    const { person } = open();
+
+    await screen.findByRole('textbox', { name: 'Voice' });
+    await person.click(screen.getByRole('radio', { name: 'Interactive' }));
+    await typePrompt(person, PROMPT);
+    await person.click(screen.getByRole('button', { name: 'Start' }));
+    await person.type(await screen.findByRole('textbox', { name: 'Who reads it?' }), 'Regulars');
+    await person.click(screen.getByRole('button', { name: 'Draft this section' }));
+
+    expect(await screen.findByText('1 of 2 parts could not be rewritten in your Voice')).toBeTruthy();
+    expect(screen.getByTestId('interactive-copy').hasAttribute('disabled')).toBe(true);
+    await person.click(screen.getByRole('button', { name: 'Retry failed parts' }));
+
+    await waitFor(() => expect(screen.queryByText('1 of 2 parts could not be rewritten in your Voice')).toBeNull());
+    expect(screen.getByTestId('interactive-copy').hasAttribute('disabled')).toBe(false);
+    expect(server.calls('POST', INTERACTIVE_PATH).at(-1)?.body).toMatchObject({
+      action: 'retry_failed_parts',
+      state: { requestId: 'session-1', stepId: 'step-2' },
+    });
+  });
+
   it("in Interactive mode, says the server's reason when a step is refused and stays at the start", async () => {
     const server = serve();
     server.on('POST', INTERACTIVE_PATH, () => refusal(503, { msg: 'The base model is busy.' }));

@@ -2,16 +2,19 @@
 import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import { CopyTextButton } from '../../../../components/CopyTextButton';
-import { backToEditing, pieceOf } from '../../interactive-view';
+import { backToEditing, copyText, pieceOf } from '../../interactive-view';
+import { InteractiveFailures } from './InteractiveFailures';
 import { type RawDraftProps, RawToggle, type ScreenProps, TextPanel } from './parts';
 
 export function CompleteScreen({
   screen,
   state,
+  pending,
   update,
+  send,
   showRaw,
   onToggleRaw,
-}: Omit<ScreenProps<'complete'>, 'pending' | 'send'> & RawDraftProps) {
+}: ScreenProps<'complete'> & RawDraftProps) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -20,9 +23,10 @@ export function CompleteScreen({
         </Title>
         <Group gap="xs">
           <RawToggle shown={showRaw} onToggle={onToggleRaw} />
-          <CopyTextButton value={screen.piece} testId="interactive-copy" />
+          <CopyTextButton value={copyText(state)} testId="interactive-copy" />
         </Group>
       </Group>
+      <InteractiveFailures state={state} pending={pending} send={send} />
       <SimpleGrid cols={{ base: 1, md: showRaw ? 2 : 1 }} spacing="md">
         {showRaw && <TextPanel label="Draft" value={pieceOf(state, 'draft')} testId="interactive-draft" />}
         <TextPanel label="In your Voice" value={screen.piece} testId="interactive-complete" />
@@ -32,6 +36,7 @@ export function CompleteScreen({
           variant="default"
           leftSection={<IconArrowBackUp size={16} />}
           onClick={() => update(backToEditing(state))}
+          disabled={pending !== null}
           data-testid="interactive-back"
         >
           Back to editing

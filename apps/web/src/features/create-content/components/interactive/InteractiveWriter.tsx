@@ -116,6 +116,6 @@ function StepScreen({ state, pending, update, send, length, onStart, raw }: Step
     case 'section':
       return <SectionScreen screen={screen} {...common} {...raw} />;
     case 'complete':
-      return <CompleteScreen screen={screen} state={state} update={update} {...raw} />;
+      return <CompleteScreen screen={screen} {...common} {...raw} />;
   }
 }

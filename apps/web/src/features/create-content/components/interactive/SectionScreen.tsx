@@ -2,6 +2,7 @@
 import { Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { CopyTextButton } from '../../../../components/CopyTextButton';
 import { copyText } from '../../interactive-view';
+import { InteractiveFailures } from './InteractiveFailures';
 import { type RawDraftProps, RawToggle, RevisionControls, type ScreenProps, TextPanel } from './parts';
 
 export function SectionScreen({
@@ -24,6 +25,7 @@ export function SectionScreen({
           <CopyTextButton value={copyText(state)} testId="interactive-copy" />
         </Group>
       </Group>
+      <InteractiveFailures state={state} pending={pending} send={send} />
       <SimpleGrid cols={{ base: 1, md: showRaw ? 2 : 1 }} spacing="md">
         {showRaw && <TextPanel label="Draft" value={screen.draft} testId="interactive-draft" />}
         <TextPanel label="In your Voice" value={screen.rephrased} testId="interactive-rephrased" />
