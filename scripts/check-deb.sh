@@ -99,19 +99,35 @@ done
 grep -q '"state":"ready"' <<<"$engine" || fail "the model runtime did not start: $engine"
 step "the model runtime is ready: $engine"
 
-# The upload reader: a child process that runs the engine's TypeScript through tsx. Run from /,
-# as a user's shell would be: the checkout this script runs from may be closed to that user.
+# The upload reader and the Voice package reader: child processes that run the engine's
+# TypeScript through tsx (the engine's isolation/child-pool.ts protocol: { id, job } in,
+# { id, reply, rss } out). Run from /, as a user's shell would be: the checkout this script runs
+# from may be closed to that user.
 cd /
-"${run_as[@]}" env -i HOME="$home" PATH=/usr/bin:/bin $APP/bin/node -e '
-  const child = require("node:child_process").fork(process.argv[1], [], { serialization: "advanced" });
-  const timer = setTimeout(() => { console.error("no answer"); process.exit(1); }, 60_000);
-  child.on("message", (m) => {
-    if (m === "ready") return child.send({ id: 1, mode: "raw", name: "a.txt", data: Buffer.from("Plain words.") });
-    clearTimeout(timer);
-    child.disconnect();
-    if (!m.ok) { console.error(JSON.stringify(m)); process.exit(1); }
-  });' $APP/packages/engine/bin/extract-child.mjs || fail "the upload reader does not run"
+child_answers() { # entry, job as JSON, a check of the reply as JavaScript
+  "${run_as[@]}" env -i HOME="$home" PATH=/usr/bin:/bin $APP/bin/node -e '
+    const [entry, job, check] = process.argv.slice(1);
+    const child = require("node:child_process").fork(entry, [], { serialization: "advanced" });
+    const timer = setTimeout(() => { console.error("no answer"); process.exit(1); }, 60_000);
+    child.on("message", (m) => {
+      if (m === "ready") {
+        const parsed = JSON.parse(job);
+        if (parsed.data) parsed.data = Buffer.from(parsed.data);
+        return child.send({ id: 1, job: parsed });
+      }
+      clearTimeout(timer);
+      child.disconnect();
+      if (!new Function("reply", `return ${check}`)(m.reply)) { console.error(JSON.stringify(m)); process.exit(1); }
+    });' "$@"
+}
+child_answers $APP/packages/engine/bin/extract-child.mjs '{"mode":"raw","name":"a.txt","data":"Plain words."}' \
+  'reply.ok === true' || fail "the upload reader does not run"
 step "the upload reader reads a file"
+child_answers $APP/packages/engine/bin/voice-package-child.mjs \
+  '{"packagePath":"/nonexistent.zip","folder":"/nonexistent","ggufName":"v.gguf","baseSha256":"0","baseModelName":"x"}' \
+  'reply.ok === false && /not an OwnVoice Voice package/.test(reply.message)' ||
+  fail "the Voice package reader does not run"
+step "the Voice package reader answers"
 
 (cd $APP/packages/engine/python && /usr/bin/python3 -c 'import torch, numpy, ownvoice_trainer.train') ||
   fail "the trainer's imports fail with the package's dependencies"
