@@ -4,8 +4,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { emphasisRun } from '@ownvoice/engine/testing/hostile-files';
-import { VOICE_MESSAGES } from '@ownvoice/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, encodeMultipart, type TestContext } from '../../test/test-app.js';
@@ -136,8 +134,10 @@ describe('upload slots under attack', () => {
 describe('the file readers under attack', () => {
   it('read a normal user’s small file next, however many slow files two accounts queued first', async () => {
     const attackers = await Promise.all([account('10.7.0.1'), account('10.7.0.2')]);
-    // Markdown the parser takes quadratic time over: each file runs to its time limit.
-    const slow = encodeMultipart({ files: [{ field: 'file', name: 'stars.md', data: emphasisRun(80_000) }] });
+    // Hostile markdown is now refused at once (text/markdown-work.ts): what holds a reader for
+    // seconds is a long file of plain words, read in full (about 1.4 s a megabyte here).
+    const words = 'word '.repeat(1_000_000);
+    const slow = encodeMultipart({ files: [{ field: 'file', name: 'words.md', data: words }] });
     let attackersDone = 0;
     const attacks = attackers.flatMap((attacker) =>
       [1, 2].map(() =>
@@ -165,9 +165,7 @@ describe('the file readers under attack', () => {
     expect(mine.statusCode, mine.body).toBe(200);
     // Read after the first slow file ended, not behind the two that waited before it.
     expect(attackersDone).toBeLessThanOrEqual(2);
-    for (const res of await Promise.all(attacks)) {
-      expect(res.statusCode).toBe(400);
-      expect(res.json().msg).toBe(VOICE_MESSAGES.readError);
-    }
-  }, 60_000);
+    // Read, or refused past the reader's bounds: either way after the normal user's file.
+    for (const res of await Promise.all(attacks)) expect([200, 400], res.body).toContain(res.statusCode);
+  }, 180_000);
 });
