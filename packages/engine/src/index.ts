@@ -1,6 +1,7 @@
 // The Voice engine: model files, training, inference, text handling and evaluation.
 export * from './adapters/export.js';
 export * from './base-model/base-model.js';
+export { ALL_MINILM_L6_V2, embeddingModelFiles, fetchEmbeddingModel } from './base-model/embedding-model.js';
 export * from './chunking/index.js';
 export * from './corpus/paths.js';
 export * from './eval/index.js';
@@ -10,6 +11,7 @@ export * from './runtime/voice-engine.js';
 export { seededRandom } from './seeded-random.js';
 export * from './text/index.js';
 export * from './trainer/python.js';
+export * from './trainer/semantic-similarity.js';
 export * from './trainer/train.js';
 export * from './voice/train-voice.js';
 export * from './voice/voice-package.js';

