@@ -21,6 +21,7 @@ import { TRAINING_PRESETS, type TrainingExample, type TrainingPreset, train } fr
 import { EVALUATION_SAMPLES, evaluateVoice, evaluationParagraphs, type VoiceEvaluation } from './evaluate.js';
 import { buildPairs, faithfulPairs, paraphraserFor, type RewritePair } from './pairs.js';
 import { paraphraseChat, rewritePrompt } from './prompts.js';
+import { RunPercent } from './run-percent.js';
 import { type EstimatePriors, TrainingEstimate } from './training-estimate.js';
 
 export type VoicePreset = TrainingPreset & {
@@ -54,10 +55,11 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
   // epochs, 2.5e-3 and shorter passages did no better; 384-token sequences (no Jargon File pair cut)
   // raise the Jargon File's drop to 31%, mostly on tokens past the 256 the house model learnt on.
   // Its runs on two cores (21,000, 40,000 and 120,000 characters, 2026-11-29) stopped after 7, 3
-  // and 5 epochs (5 expected), a step took 2.65 to 2.96 times as long as a paraphrase (once the
-  // chat template was resolved once, not per paraphrase), and the trainer started in 1.9 to 2.6 s,
-  // its base-model loss included: the estimate's priors (training-estimate.ts;
-  // training-estimate.recorded.ts holds the three runs).
+  // and 5 epochs (3 stops in the 12 epochs from the second on that could have ended them: a
+  // chance of 0.25 each), a step took 2.65 to 2.96 times as long as a paraphrase (once the chat
+  // template was resolved once, not per paraphrase), and the trainer started in 1.9 to 2.6 s, its
+  // base-model loss included: the estimate's priors (training-estimate.ts;
+  // training-estimate.recorded.ts holds the three runs; decision 39).
   tiny: {
     ...TRAINING_PRESETS.tiny,
     epochs: 8,
@@ -65,7 +67,7 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     seqLen: 256,
     passageMaxChars: 360,
     maxPassages: 200,
-    estimate: { expectedEpochs: 5, stepPerPair: 2.8, trainerStartSeconds: 2.2 },
+    estimate: { lastEpochChance: 0.25, stepPerPair: 2.8, trainerStartSeconds: 2.2 },
   },
   // On the CPU one example a pass without gradient checkpointing (a third less compute than
   // recomputing each layer; the activations of one 1024-token example in memory: about 3 GB peak
@@ -93,9 +95,11 @@ export const VOICE_PRESETS: Record<'tiny' | 'standard', VoicePreset> = {
     // person's held-out writing) on 14 as on 28, with a spread up to a quarter wider, for a quarter less
     // of the evaluation's time on two cores (decision 25).
     evaluationParagraphs: 14,
-    // Two epochs run whether or not the second improves. No measured step-to-pair ratio on a real
-    // model: the estimate waits for the trainer's own pace.
-    estimate: { expectedEpochs: TRAINING_PRESETS.standard.epochs },
+    // Two epochs run whether or not the second improves (the first cannot be the last), so the
+    // chance that an epoch is the last never counts here; the tiny preset's is the one measured,
+    // should the epochs grow. No measured step-to-pair ratio on a real model: the estimate waits
+    // for the trainer's own pace.
+    estimate: { lastEpochChance: 0.25 },
   },
 };
 
@@ -115,9 +119,6 @@ export const presetNameFor = (isHouse: boolean, asked?: string): VoicePresetName
 export const VOICE_STAGES = ['extract', 'pairs', 'train', 'export', 'evaluate'] as const;
 
 export type VoiceStage = (typeof VOICE_STAGES)[number];
-
-/** Share of the whole run each stage takes, for one overall percentage. */
-const STAGE_WEIGHT: Record<VoiceStage, number> = { extract: 3, pairs: 27, train: 55, export: 3, evaluate: 12 };
 
 export interface VoiceProgress {
   stage: VoiceStage;
@@ -177,19 +178,13 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   const now = req.now ?? Date.now;
   // Made once the writing is read and the run's sizes are known.
   let estimate: TrainingEstimate | undefined;
-  let shown = 0;
-  const emit = (stage: VoiceStage, fraction: number, message: string, etaSeconds: number | undefined) => {
-    let before = 0;
-    for (const s of VOICE_STAGES) {
-      if (s === stage) break;
-      before += STAGE_WEIGHT[s];
-    }
-    // Never backwards: training's expected steps can grow past what its percentage assumed.
-    shown = Math.max(shown, Math.min(100, before + STAGE_WEIGHT[stage] * Math.max(0, Math.min(1, fraction))));
+  const percent = new RunPercent();
+  const emit = (stage: VoiceStage, shown: number, message: string, etaSeconds: number | undefined) =>
     req.onProgress?.({ stage, percent: shown, message, ...(etaSeconds !== undefined ? { etaSeconds } : {}) });
+  const report = (stage: VoiceStage, fraction: number, message: string, units?: { done: number; total: number }) => {
+    const etaSeconds = estimate?.observe({ stage, at: now(), ...units });
+    emit(stage, percent.at(stage, fraction), message, etaSeconds);
   };
-  const report = (stage: VoiceStage, fraction: number, message: string, units?: { done: number; total: number }) =>
-    emit(stage, fraction, message, estimate?.observe({ stage, at: now(), ...units }));
 
   // 1. extract
   report('extract', 0, 'Reading your writing');
@@ -318,10 +313,10 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
       ...(req.signal ? { signal: req.signal } : {}),
       onProgress: (p) => {
         const etaSeconds = sized.observe({ stage: 'train', at: now(), done: p.step, total: p.total });
-        // Early stopping usually ends training well before the trainer's total: the bar follows
-        // the steps it is expected to run.
+        // Early stopping usually ends training well before the trainer's total: each step moves
+        // the bar by its part of the steps expected from here.
         const message = `Training step ${p.step} of up to ${p.total} (loss ${p.loss.toFixed(3)})`;
-        emit('train', p.step / sized.expectedSteps(p.step), message, etaSeconds);
+        emit('train', percent.afterStep(p.step, sized.expectedStepsLeft(p.step)), message, etaSeconds);
       },
     });
   } finally {

@@ -12,7 +12,11 @@
 //   train     the trainer's start (a Python process loading the model and measuring the base
 //             model's held-out loss: 2 to 2.6 s), then steps at an even pace; early stopping
 //             ends it when an epoch no longer lowers the held-out loss, which on the tiny
-//             preset was after 3 to 7 of its 8 epochs
+//             preset was after 3 to 7 of its 8 epochs. No run can know its stop ahead, so the
+//             steps left are their expected number: the rest of the epoch under way, and each
+//             epoch after it weighed by the chance the run gets there (lastEpochChance). Going
+//             by the usual stop instead told a run that trained past it "the end of this
+//             epoch", every epoch: down to a third of the time it had left (decision 39)
 //   export    tens of milliseconds
 //   evaluate  the Voice's rewrites of the neutral paragraphs and a few samples, many at once
 //             (four to seven seconds; its held-out losses come from training); it reports
@@ -34,8 +38,12 @@ export interface RunSizes {
 
 /** What a preset's runs were measured to take, for the parts of a run not measured yet. */
 export interface EstimatePriors {
-  /** Epochs training usually runs before early stopping ends it (at most the preset's epochs). */
-  expectedEpochs: number;
+  /**
+   * The chance that an epoch from the second on is the last one trained: early stopping ends a
+   * run after the first epoch that does not lower the held-out loss (the first epoch cannot end
+   * it, there being none before it to compare with), and the preset's epochs end it anyway.
+   */
+  lastEpochChance: number;
   /**
    * Seconds a training step takes per second a paraphrase takes: projects training from the
    * pairs' pace before the trainer has reported. Without it there is no estimate until then.
@@ -122,13 +130,23 @@ export class TrainingEstimate {
   }
 
   /**
-   * The steps training is expected to run, having reached `step`: the epochs early stopping
-   * usually leaves, or the epoch under way when it has run longer, never more than the preset's.
+   * The training steps expected after `step`: the rest of its epoch, then each epoch still
+   * allowed, weighed by the chance that early stopping has not ended the run before it. Never
+   * zero before the last step the trainer may run, so training's share of the bar always moves.
    */
-  expectedSteps(step = 0): number {
+  expectedStepsLeft(step = 0): number {
     const spe = this.stepsPerEpoch;
-    const epochs = Math.min(this.sizes.epochs, Math.max(this.priors.expectedEpochs, Math.ceil(step / spe)));
-    return Math.ceil(spe * epochs);
+    const epochs = this.sizes.epochs;
+    // The epoch that `step` is part of (its last step included); the first before any step.
+    const epoch = Math.min(epochs, Math.max(1, Math.ceil(step / spe)));
+    let left = Math.max(0, epoch * spe - step);
+    let reached = 1;
+    for (let next = epoch + 1; next <= epochs; next++) {
+      // The epoch before `next` may have been the last, unless it was the first.
+      if (next - 1 >= 2) reached *= 1 - this.priors.lastEpochChance;
+      left += reached * spe;
+    }
+    return left;
   }
 
   private secondsLeft(at: number): number | undefined {
@@ -153,7 +171,7 @@ export class TrainingEstimate {
       }
       case 'train': {
         const [start, step] = [this.trainerStart(), this.stepSeconds()];
-        return start === undefined || step === undefined ? undefined : start + this.expectedSteps() * step;
+        return start === undefined || step === undefined ? undefined : start + this.expectedStepsLeft() * step;
       }
       case 'evaluate': {
         // A resumed run that skipped its pairs and whose preset has no step-to-pair ratio has no
@@ -187,9 +205,9 @@ export class TrainingEstimate {
         if (!last) {
           const start = this.trainerStart();
           if (start === undefined) return undefined;
-          return Math.max(0, start - since(seen.start)) + this.expectedSteps() * step;
+          return Math.max(0, start - since(seen.start)) + this.expectedStepsLeft() * step;
         }
-        return Math.max(0, (this.expectedSteps(last.done) - last.done) * step - since(last.at));
+        return Math.max(0, this.expectedStepsLeft(last.done) * step - since(last.at));
       }
       case 'evaluate': {
         const whole = this.projected('evaluate');
@@ -211,7 +229,7 @@ export class TrainingEstimate {
     const seen = this.seen.get('train');
     if (!seen?.first || !seen.last || seen.last.at <= seen.first.at) return undefined;
     const counted = seen.last.done - seen.first.done;
-    if (counted < Math.max(MIN_UNITS, Math.ceil(this.expectedSteps() * TRUSTED_STEP_SHARE))) return undefined;
+    if (counted < Math.max(MIN_UNITS, Math.ceil(this.expectedStepsLeft() * TRUSTED_STEP_SHARE))) return undefined;
     return (seen.last.at - seen.first.at) / 1000 / counted;
   }
 
