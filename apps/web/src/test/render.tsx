@@ -64,4 +64,6 @@ export function resetPage(): void {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
+  // What a page kept in the tab (kept-work.ts) as it unmounted belongs to that test alone.
+  sessionStorage.clear();
 }

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { setSessionRejectedHandler } from '../../lib/api';
 import { isApiError } from '../../lib/api-error';
 import { PATHS } from '../../lib/paths';
+import { forgetKeptWork } from '../../lib/session/kept-work';
 import { fetchMe, patchOnboardingStep, postLogin, postLogout, tokenOf } from '../../lib/session/session-api';
 import { type LoginOutcome, type Session, SessionContext, type SessionStatus } from '../../lib/session/session-context';
 import { SessionError } from '../../lib/session/session-errors';
@@ -68,13 +69,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, [queryClient]);
 
+  const signedIn = meQuery.data;
   const logout = useCallback(() => {
     const current = readToken();
     navigate(PATHS.home);
+    // What was typed on Convert and Create stays for a session that lapsed, not past a sign-out.
+    if (signedIn) forgetKeptWork(signedIn.id || signedIn._id);
     forget();
     // Revocation is best effort: the token is already gone from this browser.
     if (current) postLogout(current).catch(() => undefined);
-  }, [forget, navigate]);
+  }, [forget, navigate, signedIn]);
 
   const signInWithToken = useCallback(
     async (newToken: string): Promise<User> => {

@@ -3,6 +3,7 @@
 // schema; anything that does not pass (old, edited, another app's) is dropped.
 import { type InteractiveMode, type InteractiveState, interactiveStateSchema } from '@ownvoice/shared';
 import type { KeyValueStorage } from '../../lib/session/browser-storage';
+import { readStoredJson, removeStored, writeStoredJson } from '../../lib/session/stored-json';
 
 export const interactiveStorageKey = (userId: string, mode: InteractiveMode): string =>
   `ownvoice.interactive.${userId}.${mode}`;
@@ -14,30 +15,11 @@ export function loadInteractiveState(
   mode: InteractiveMode,
 ): InteractiveState | null {
   const key = interactiveStorageKey(userId, mode);
-  let raw: string | null;
-  try {
-    raw = storage.getItem(key);
-  } catch {
-    return null;
-  }
-  if (raw === null) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  const parsed = interactiveStateSchema.safeParse(json);
+  const state = readStoredJson(storage, key, interactiveStateSchema);
   // A session saved under one mode and claiming another is not this mode's session.
-  if (!parsed.success || parsed.data.mode !== mode) {
-    try {
-      storage.removeItem(key);
-    } catch {
-      // Storage that refuses: nothing to clean.
-    }
-    return null;
-  }
-  return parsed.data;
+  if (state === null || state.mode === mode) return state;
+  removeStored(storage, key);
+  return null;
 }
 
 /** Saves the session, or forgets it when null. Storage that is full or refused is not an error. */
@@ -47,11 +29,5 @@ export function saveInteractiveState(
   mode: InteractiveMode,
   state: InteractiveState | null,
 ): void {
-  const key = interactiveStorageKey(userId, mode);
-  try {
-    if (state === null) storage.removeItem(key);
-    else storage.setItem(key, JSON.stringify(state));
-  } catch (error) {
-    console.warn('Could not keep the interactive session', error);
-  }
+  writeStoredJson(storage, interactiveStorageKey(userId, mode), state, 'the interactive session');
 }

@@ -61,7 +61,9 @@ export type ConversionAction =
   | { type: 'retryStart'; runId: number; indexes: readonly number[] }
   /** A retried chunk's new rewrite (or its old error marker, when it failed again). */
   | { type: 'chunkRetried'; runId: number; index: number; text: string }
-  | { type: 'retryEnd'; runId: number };
+  | { type: 'retryEnd'; runId: number }
+  /** Proofreading the chunks an earlier pass left unproofread starts: the run adopts its id. */
+  | { type: 'proofreadStart'; runId: number };
 
 /** Chunks beyond this index are never created from chunk events alone (a guard against bad input). */
 const MAX_CHUNKS = 10_000;
@@ -203,6 +205,11 @@ export function conversionReducer(state: ConversionState, action: ConversionActi
       ),
     };
   }
+  if (action.type === 'proofreadStart') {
+    return state.phase === 'complete' && state.editPass.status !== 'running'
+      ? { ...state, runId: action.runId }
+      : state;
+  }
   if (action.runId !== state.runId) return state;
 
   switch (action.type) {
@@ -257,6 +264,12 @@ export const failedChunkIndexes = (state: ConversionState): number[] =>
 export const hasUsableRewrite = (state: ConversionState): boolean =>
   rewriteIsUsable(state.chunks.map((chunk) => chunk.rephrased));
 
+/** Indexes of the chunks an edit pass left unproofread (out of proofreads, or the page was left). */
+export const unproofreadIndexes = (state: ConversionState): number[] =>
+  state.phase === 'complete' && state.editPass.status !== 'running'
+    ? state.chunks.filter((chunk) => chunk.status === 'unproofread').map((chunk) => chunk.index)
+    : [];
+
 /** Indexes of the chunks the edit pass proofreads. */
 export const editPassTargets = (chunks: readonly Chunk[]): number[] =>
   chunks.filter((chunk) => !isSkippedByEditPass(chunk)).map((chunk) => chunk.index);
@@ -307,6 +320,17 @@ export function isNotRewritten(chunk: Chunk): boolean {
   return chunk.status !== 'streaming' && isSkippedByEditPass(chunk);
 }
 
+/** A proofread that came back the same as the Voice's text (spaces at its ends aside). */
+export const isUnchangedEdit = (chunk: Chunk): boolean =>
+  chunk.status === 'edited' && chunk.edited !== null && chunk.edited.trim() === chunk.rephrased.trim();
+
+/** The edit pass is over and proofread some chunks, yet changed none of them: the page says so. */
+export function editPassChangedNothing(state: ConversionState): boolean {
+  if (state.editPass.status !== 'done' && state.editPass.status !== 'stopped') return false;
+  const edited = state.chunks.filter((chunk) => chunk.status === 'edited');
+  return edited.length > 0 && edited.every(isUnchangedEdit);
+}
+
 /** The status texts beside the output, in order. */
 export function statusTexts(state: ConversionState): string[] {
   const texts: string[] = [];
@@ -321,6 +345,7 @@ export function statusTexts(state: ConversionState): string[] {
   }
   const unproofread = state.chunks.filter((chunk) => chunk.status === 'unproofread').length;
   if (unproofread > 0) texts.push(CONVERT_STATUS.notProofread(unproofread));
+  if (editPassChangedNothing(state)) texts.push(CONVERT_STATUS.unchanged);
   return texts;
 }
 

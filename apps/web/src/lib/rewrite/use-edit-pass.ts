@@ -2,8 +2,9 @@
 // text completes, not when it starts, so ticking the box mid-stream still counts.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-export function useEditPass() {
-  const [editPass, setEditPass] = useState(false);
+/** `initial`: the box as the page kept it across a checkout or reload. */
+export function useEditPass(initial = false) {
+  const [editPass, setEditPass] = useState(initial);
   const editPassRef = useRef(editPass);
   useEffect(() => {
     editPassRef.current = editPass;

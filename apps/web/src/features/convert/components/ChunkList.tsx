@@ -3,7 +3,13 @@
 import { Badge, Button, Collapse, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState } from 'react';
-import { type Chunk, type ChunkStatus, isNotRewritten, rerollPlaceholder } from '../../../lib/rewrite/conversion';
+import {
+  type Chunk,
+  type ChunkStatus,
+  isNotRewritten,
+  isUnchangedEdit,
+  rerollPlaceholder,
+} from '../../../lib/rewrite/conversion';
 
 const STATUS_COLORS: Record<ChunkStatus, string> = {
   streaming: 'blue',
@@ -32,7 +38,7 @@ function ChunkItem({ chunk }: { chunk: Chunk }) {
         <Text fz="xs" c="dimmed">
           Chunk {chunk.index + 1}{' '}
           <Badge component="span" size="xs" variant="light" color={notRewritten ? 'red' : STATUS_COLORS[chunk.status]}>
-            {notRewritten ? 'not rewritten' : STATUS_WORDS[chunk.status]}
+            {notRewritten ? 'not rewritten' : isUnchangedEdit(chunk) ? 'edited: no change' : STATUS_WORDS[chunk.status]}
           </Badge>
           {chunk.attempts > 1 && ` attempt ${chunk.attempts}`}
         </Text>

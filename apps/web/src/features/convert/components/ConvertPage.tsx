@@ -9,6 +9,7 @@ import { useVoiceChoice } from '../../../lib/voice-choice';
 import { useConversion } from '../hooks/use-conversion';
 import { useConvertForm } from '../hooks/use-convert-form';
 import { useConvertOnboarding } from '../hooks/use-convert-onboarding';
+import { useKeepConvert, useKeptConvert } from '../hooks/use-keep-convert';
 import { submitLabel } from '../submit-label';
 import { ChunkList } from './ChunkList';
 import { ConvertControls } from './ConvertControls';
@@ -17,17 +18,21 @@ import { ConvertPanels } from './ConvertPanels';
 
 export function ConvertPage() {
   const user = useCurrentUser();
+  const userId = user.id || user._id;
   const step = user.onboarding.step;
   const { awake, query: voicesQuery, selectedId, choose } = useVoiceChoice();
-  const conversion = useConversion();
-  const onboarding = useConvertOnboarding(user.id || user._id, step, awake.length > 0);
+  const kept = useKeptConvert(userId);
+  const conversion = useConversion(kept?.rewrite ?? null);
+  const onboarding = useConvertOnboarding(userId, step, awake.length > 0);
   const form = useConvertForm({
     selectedId,
     choose,
     start: conversion.start,
     retry: conversion.retryFailed,
     onComplete: onboarding.onConversionComplete,
+    kept,
   });
+  const onEditorChange = useKeepConvert(userId, form, conversion);
   const { state } = conversion;
 
   return (
@@ -58,7 +63,13 @@ export function ConvertPage() {
         subject="text"
         allFailedNote="No part came out in your Voice. Retry those parts, or convert again."
       />
-      <ConvertPanels editorRef={form.editorRef} onBlankChange={form.setTextIsBlank} conversion={conversion} />
+      <ConvertPanels
+        editorRef={form.editorRef}
+        initialText={form.initialText}
+        onBlankChange={form.setTextIsBlank}
+        onEditorChange={onEditorChange}
+        conversion={conversion}
+      />
       <ChunkList chunks={state.chunks} />
     </Page>
   );

@@ -2,6 +2,7 @@
 // text as it streams in.
 import { SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { lazy, type Ref, Suspense } from 'react';
+import { ProofreadRestButton } from '../../../components/ProofreadRestButton';
 import { RewriteOutput } from '../../../components/RewriteOutput';
 import { statusTexts } from '../../../lib/rewrite/conversion';
 import type { useConversion } from '../hooks/use-conversion';
@@ -12,18 +13,32 @@ const MarkdownEditor = lazy(() => import('./MarkdownEditor').then((module) => ({
 
 export interface ConvertPanelsProps {
   editorRef: Ref<MarkdownEditorHandle>;
+  /** What the editor opens with (kept across a checkout or reload). */
+  initialText: string;
   onBlankChange: (blank: boolean) => void;
+  onEditorChange: () => void;
   conversion: ReturnType<typeof useConversion>;
 }
 
-export function ConvertPanels({ editorRef, onBlankChange, conversion }: ConvertPanelsProps) {
+export function ConvertPanels({
+  editorRef,
+  initialText,
+  onBlankChange,
+  onEditorChange,
+  conversion,
+}: ConvertPanelsProps) {
   const { state, output, busy } = conversion;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
       <Stack gap="xs">
         <Text fw={600}>Your text</Text>
         <Suspense fallback={<Skeleton height={340} radius="md" aria-label="Loading the editor" />}>
-          <MarkdownEditor ref={editorRef} onBlankChange={onBlankChange} />
+          <MarkdownEditor
+            ref={editorRef}
+            initialMarkdown={initialText}
+            onBlankChange={onBlankChange}
+            onChange={onEditorChange}
+          />
         </Suspense>
       </Stack>
       <RewriteOutput
@@ -39,6 +54,7 @@ export function ConvertPanels({ editorRef, onBlankChange, conversion }: ConvertP
         statuses={statusTexts(state)}
         view={output.view}
         onToggleView={output.toggleView}
+        actions={<ProofreadRestButton rewrite={state} busy={busy} onProofread={conversion.proofreadRest} />}
       />
     </SimpleGrid>
   );

@@ -3,7 +3,7 @@
 import '@mantine/tiptap/styles.css';
 import { RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
-import { type Ref, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import { type CSSProperties, type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { createEditorExtensions } from '../editor-extensions';
 
 export interface MarkdownEditorHandle {
@@ -17,19 +17,39 @@ export interface MarkdownEditorProps {
   ref?: Ref<MarkdownEditorHandle>;
   /** Called when the editor goes from having text to having none, or back. */
   onBlankChange?: (blank: boolean) => void;
+  /** Called after every change of the content (read it through the handle). */
+  onChange?: () => void;
+  /** The markdown the editor opens with (what the page kept across a checkout or reload). */
+  initialMarkdown?: string;
 }
 
 const LABELS = { orderedListControlLabel: 'Numbered list', codeControlLabel: 'Code' };
 
-export function MarkdownEditor({ ref, onBlankChange }: MarkdownEditorProps) {
+/**
+ * Mantine's own focus ring, drawn around the whole editor while its text has the focus: Tiptap's
+ * styles take the outline off the editable area, which left a keyboard user no sign of where they were.
+ */
+const FOCUS_RING: CSSProperties = {
+  outlineStyle: 'solid',
+  outlineWidth: 2,
+  outlineColor: 'var(--mantine-primary-color-filled)',
+  outlineOffset: 2,
+};
+
+export function MarkdownEditor({ ref, onBlankChange, onChange, initialMarkdown = '' }: MarkdownEditorProps) {
   const extensions = useMemo(() => createEditorExtensions(), []);
+  const [textFocused, setTextFocused] = useState(false);
   const onBlankChangeRef = useRef(onBlankChange);
+  const onChangeRef = useRef(onChange);
   useEffect(() => {
     onBlankChangeRef.current = onBlankChange;
-  }, [onBlankChange]);
+    onChangeRef.current = onChange;
+  }, [onBlankChange, onChange]);
 
   const editor = useEditor({
     extensions,
+    content: initialMarkdown,
+    contentType: 'markdown',
     // The toolbar shows which marks and blocks are active at the cursor.
     shouldRerenderOnTransaction: true,
     editorProps: {
@@ -41,7 +61,10 @@ export function MarkdownEditor({ ref, onBlankChange }: MarkdownEditorProps) {
         style: 'min-height: 18rem',
       },
     },
-    onUpdate: ({ editor: current }) => onBlankChangeRef.current?.(current.getText().trim() === ''),
+    onUpdate: ({ editor: current }) => {
+      onBlankChangeRef.current?.(current.getText().trim() === '');
+      onChangeRef.current?.();
+    },
   });
 
   useImperativeHandle(
@@ -60,7 +83,7 @@ export function MarkdownEditor({ ref, onBlankChange }: MarkdownEditorProps) {
   );
 
   return (
-    <RichTextEditor editor={editor} labels={LABELS}>
+    <RichTextEditor editor={editor} labels={LABELS} style={textFocused ? FOCUS_RING : undefined}>
       <RichTextEditor.Toolbar>
         <RichTextEditor.ControlsGroup>
           <RichTextEditor.H1 />
@@ -78,7 +101,7 @@ export function MarkdownEditor({ ref, onBlankChange }: MarkdownEditorProps) {
           <RichTextEditor.OrderedList />
         </RichTextEditor.ControlsGroup>
       </RichTextEditor.Toolbar>
-      <RichTextEditor.Content />
+      <RichTextEditor.Content onFocus={() => setTextFocused(true)} onBlur={() => setTextFocused(false)} />
     </RichTextEditor>
   );
 }

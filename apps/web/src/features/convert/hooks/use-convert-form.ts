@@ -16,13 +16,18 @@ export interface ConvertFormDeps {
   retry(loraId: string, editPassEnabled: () => boolean): void;
   /** Called when a conversion completed (the onboarding's step may move on). */
   onComplete(): void;
+  /** What the page kept across a checkout or reload: the editor opens with it. */
+  kept: { text: string; editPass: boolean } | null;
 }
 
-export function useConvertForm({ selectedId, choose, start, retry, onComplete }: ConvertFormDeps) {
+export function useConvertForm({ selectedId, choose, start, retry, onComplete, kept }: ConvertFormDeps) {
   const editorRef = useRef<MarkdownEditorHandle>(null);
-  const [textIsBlank, setTextIsBlank] = useState(true);
+  const [initialText] = useState(kept?.text ?? '');
+  const [textIsBlank, setTextIsBlank] = useState(initialText.trim() === '');
   const [formError, setFormError] = useState<string | null>(null);
-  const { editPass, setEditPass, editPassEnabled } = useEditPass();
+  const { editPass, setEditPass, editPassEnabled } = useEditPass(kept?.editPass ?? false);
+  /** The editor's markdown; what it opens with until it has loaded. */
+  const readText = useCallback(() => editorRef.current?.getMarkdown() ?? initialText, [initialText]);
 
   const chooseVoice = (id: string | null) => {
     setFormError(null);
@@ -34,14 +39,14 @@ export function useConvertForm({ selectedId, choose, start, retry, onComplete }:
       setFormError(CONVERT_MESSAGES.selectVoice);
       return;
     }
-    const text = editorRef.current?.getMarkdown() ?? '';
+    const text = readText();
     if (text.trim() === '') {
       setFormError(CONVERT_MESSAGES.emptyText);
       return;
     }
     setFormError(null);
     start({ loraId: selectedId, text, editPassEnabled, onComplete });
-  }, [selectedId, start, onComplete, editPassEnabled]);
+  }, [selectedId, start, onComplete, editPassEnabled, readText]);
 
   const retryFailed = () => {
     setFormError(selectedId === null ? CONVERT_MESSAGES.selectVoice : null);
@@ -55,6 +60,8 @@ export function useConvertForm({ selectedId, choose, start, retry, onComplete }:
 
   return {
     editorRef,
+    initialText,
+    readText,
     textIsBlank,
     setTextIsBlank,
     formError,

@@ -11,6 +11,7 @@ import { useCreateForm } from '../hooks/use-create-form';
 import { useCreateOnboarding } from '../hooks/use-create-onboarding';
 import { useCreateRun } from '../hooks/use-create-run';
 import { useInteractiveSession } from '../hooks/use-interactive-session';
+import { useKeepCreate, useKeptCreate } from '../hooks/use-keep-create';
 import { generateLabel } from '../quick-view';
 import { CreateForm } from './CreateForm';
 import { CreateGuide } from './CreateGuides';
@@ -21,9 +22,11 @@ export function CreateContentPage() {
   const user = useCurrentUser();
   const userId = user.id || user._id;
   const voices = useVoiceChoice();
-  const form = useCreateForm(userId, voices.choose);
+  const kept = useKeptCreate(userId);
+  const form = useCreateForm(userId, voices.choose, kept);
   const onboarding = useCreateOnboarding(userId, user.onboarding.step, form.prompt, form.setPrompt);
-  const run = useCreateRun();
+  const run = useCreateRun(kept);
+  useKeepCreate(userId, form, run);
   const session = useInteractiveSession(userId, form.length);
   const actions = useCreateActions({
     form,

@@ -2,6 +2,7 @@
 // not come out in the Voice (with their retry), and the Original and Rephrased panels.
 import { Text } from '@mantine/core';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { ProofreadRestButton } from '../../../components/ProofreadRestButton';
 import { RewriteFailures } from '../../../components/RewriteFailures';
 import { hasUsableRewrite } from '../../../lib/rewrite/conversion';
 import type { useCreateRun } from '../hooks/use-create-run';
@@ -44,6 +45,7 @@ export function QuickOutput({ run, noVoice, onRerephrase, onRetry }: QuickOutput
         onRerephrase={onRerephrase}
         rerephraseDisabled={!canRerephrase(draft, rewrite) || noVoice}
         copyDisabled={rewrite.phase === 'complete' && !hasUsableRewrite(rewrite)}
+        proofreadRest={<ProofreadRestButton rewrite={rewrite} busy={run.busy} onProofread={run.proofreadRest} />}
       />
     </>
   );

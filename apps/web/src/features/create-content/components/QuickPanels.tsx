@@ -3,7 +3,7 @@
 // the edited/unedited view toggle, re-rephrase, the editing progress and Copy).
 import { Box, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { IconBrain, IconChevronDown, IconChevronUp, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { RewriteOutput } from '../../../components/RewriteOutput';
 import type { RewriteView } from '../../../lib/rewrite/use-rewrite-output';
 import type { DraftState } from '../draft';
@@ -51,6 +51,8 @@ export interface QuickPanelsProps {
   rerephraseDisabled: boolean;
   /** Every chunk of the rewrite failed: nothing to copy. */
   copyDisabled: boolean;
+  /** Proofreading what the edit pass left, when it left any. */
+  proofreadRest?: ReactNode;
 }
 
 export function QuickPanels({
@@ -64,6 +66,7 @@ export function QuickPanels({
   onRerephrase,
   rerephraseDisabled,
   copyDisabled,
+  proofreadRest,
 }: QuickPanelsProps) {
   const status = draftStatus(draft);
   return (
@@ -104,16 +107,19 @@ export function QuickPanels({
         onToggleView={onToggleView}
         copyDisabled={copyDisabled}
         actions={
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            leftSection={<IconRefresh size={16} />}
-            onClick={onRerephrase}
-            disabled={rerephraseDisabled}
-            data-testid="create-rerephrase"
-          >
-            Re-rephrase
-          </Button>
+          <>
+            {proofreadRest}
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              leftSection={<IconRefresh size={16} />}
+              onClick={onRerephrase}
+              disabled={rerephraseDisabled}
+              data-testid="create-rerephrase"
+            >
+              Re-rephrase
+            </Button>
+          </>
         }
       />
     </SimpleGrid>

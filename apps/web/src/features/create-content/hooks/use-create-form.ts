@@ -1,12 +1,14 @@
 // The Create form: the mode (Interactive when a saved session waits, so a reload resumes it), the
 // interactive length, the prompt, Quick mode's format, reference file and edit-pass box, and the
-// form's error, which changing the mode, the Voice, the prompt or the file clears.
+// form's error, which changing the mode, the Voice, the prompt or the file clears. What the page
+// kept across a checkout or reload (kept-create.ts) is where it starts.
 import { type ContentFormat, type InteractiveMode, MAX_PROMPT_CHARS } from '@ownvoice/shared';
 import { useState } from 'react';
 import { useEditPass } from '../../../lib/rewrite/use-edit-pass';
 import { browserStorage } from '../../../lib/session/browser-storage';
 import { referenceFileError } from '../form';
 import { loadInteractiveState } from '../interactive-storage';
+import type { KeptCreateForm } from '../kept-create';
 
 export type CreateMode = 'quick' | 'interactive';
 
@@ -19,15 +21,15 @@ function savedLength(userId: string): InteractiveMode | null {
   return null;
 }
 
-export function useCreateForm(userId: string, chooseVoiceId: (id: string | null) => void) {
+export function useCreateForm(userId: string, chooseVoiceId: (id: string | null) => void, kept: KeptCreateForm | null) {
   const [initialLength] = useState(() => savedLength(userId));
-  const [mode, setMode] = useState<CreateMode>(initialLength ? 'interactive' : 'quick');
-  const [length, setLength] = useState<InteractiveMode>(initialLength ?? 'short');
-  const [prompt, setPrompt] = useState('');
-  const [format, setFormat] = useState<ContentFormat>('free');
+  const [mode, setMode] = useState<CreateMode>(initialLength ? 'interactive' : (kept?.mode ?? 'quick'));
+  const [length, setLength] = useState<InteractiveMode>(initialLength ?? kept?.length ?? 'short');
+  const [prompt, setPrompt] = useState(kept?.prompt ?? '');
+  const [format, setFormat] = useState<ContentFormat>(kept?.format ?? 'free');
   const [referenceFile, setReferenceFile] = useState<File | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const { editPass, setEditPass, editPassEnabled } = useEditPass();
+  const { editPass, setEditPass, editPassEnabled } = useEditPass(kept?.editPass ?? false);
 
   return {
     mode,
