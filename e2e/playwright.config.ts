@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_ADMIN, E2E_CONSOLE_ADMIN } from './support';
+import { E2E_ADMIN, E2E_CONSOLE_ADMIN, E2E_SCREENS_ADMIN } from './support';
 
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(e2eDir, '..');
@@ -64,7 +64,7 @@ export default defineConfig({
     {
       // The first super admin is made the way an operator makes it, before the server starts.
       command:
-        [E2E_ADMIN, E2E_CONSOLE_ADMIN]
+        [E2E_ADMIN, E2E_CONSOLE_ADMIN, E2E_SCREENS_ADMIN]
           .map(
             (admin, i) =>
               `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
@@ -86,6 +86,7 @@ export default defineConfig({
         OWNVOICE_BASE_MODEL: 'tiny',
         E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
         E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
+        E2E_ADMIN_PASSWORD_2: E2E_SCREENS_ADMIN.password,
         LOG_LEVEL: 'warn',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_FROM: 'OwnVoice <no-reply@ownvoice.test>',

@@ -180,6 +180,12 @@ export const E2E_CONSOLE_ADMIN = {
   email: 'console@e2e.example.com',
   password: 'Passw0rd-e2e-console',
 };
+/** A third, for the small-screen sweep of the console (small-screens.spec.ts), which turns its two-factor on. */
+export const E2E_SCREENS_ADMIN = {
+  username: 'e2e_screens',
+  email: 'screens@e2e.example.com',
+  password: 'Passw0rd-e2e-screens',
+};
 
 /** An authenticator app's code for `secret`, `offsetSeconds` from now, by Debian's oathtool. */
 export function totp(secret: string, offsetSeconds = 0): string {

@@ -224,4 +224,22 @@ describe('the reference page', () => {
     expect(html.match(/<style/g)).toHaveLength(1);
     expect(html).not.toMatch(/ style="/);
   });
+
+  it('puts every table in a named box of its own that scrolls sideways and takes the keyboard focus', async () => {
+    const html = (await ctx.client().get('/api/docs')).body;
+    const tables = html.match(/<table>/g) ?? [];
+    expect(tables.length).toBeGreaterThan(10);
+    // A phone is narrower than a table of four columns: the box scrolls, not the page.
+    const boxes = [
+      ...html.matchAll(/<div class="table-scroll" role="group" tabindex="0" aria-label="([^"]+)"><table>/g),
+    ];
+    expect(boxes).toHaveLength(tables.length);
+    // Each box is named for what its table holds, and no two alike, so a screen reader tells them apart.
+    const labels = boxes.map((box) => box[1]);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain('Convert a text in a Voice (whole): request body (application/json)');
+    const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    expect(css).toContain('.table-scroll{overflow-x:auto');
+    expect(css).toContain('.table-scroll:focus-visible{outline');
+  });
 });

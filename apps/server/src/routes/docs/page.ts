@@ -117,6 +117,9 @@ h5{font-size:.95rem;margin:1rem 0 .25rem}
 .facts div{display:flex;gap:.4rem}
 .facts dt{color:var(--muted)}
 .facts dd{margin:0}
+.table-scroll{overflow-x:auto;margin:.5rem 0 1rem}
+.table-scroll>table{margin:0}
+.table-scroll:focus-visible{outline:3px solid #0a58ca;outline-offset:2px}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:.925rem}
 th,td{text-align:left;vertical-align:top;padding:.45rem .6rem;border-bottom:1px solid var(--line);overflow-wrap:break-word}
 th{white-space:nowrap}
@@ -158,6 +161,14 @@ const prose = (text: string | undefined): string =>
     .join('\n');
 
 const number = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * A table in a box of its own that scrolls sideways on a narrow screen, so that the page never
+ * does. The box takes the focus, so a keyboard scrolls it too (axe: scrollable-region-focusable);
+ * a named group rather than a region, so thirty of them add no landmarks to the page.
+ */
+const scrollBox = (label: string, table: string): string =>
+  `<div class="table-scroll" role="group" tabindex="0" aria-label="${escapeHtml(label)}">${table}</div>`;
 
 /** An id for an operation's anchor. */
 const anchorOf = (method: string, path: string, op: Operation): string =>
@@ -274,7 +285,8 @@ class Renderer {
     return rows;
   }
 
-  private fieldsTable(schema: Schema | undefined): string {
+  /** The fields of a schema as a table; `label` names its scroll box. */
+  private fieldsTable(schema: Schema | undefined, label: string): string {
     const s = this.resolve(schema);
     let intro = '';
     let target = schema;
@@ -294,11 +306,11 @@ class Renderer {
           `<tr${row.id ? ` id="${escapeHtml(row.id)}"` : ''}><td><code>${row.prefix ? `<span class="prefix">${escapeHtml(row.prefix)}</span>` : ''}${escapeHtml(row.name)}</code></td><td>${inline(row.type)}</td><td>${row.required ? 'yes' : 'no'}</td>${described ? `<td>${row.description}</td>` : ''}</tr>`,
       )
       .join('');
-    return `${intro}<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+    return `${intro}${scrollBox(label, `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`)}`;
   }
 
   /** The events of a server-sent stream: one row per `type`. */
-  private eventsTable(schema: Schema | undefined): string {
+  private eventsTable(schema: Schema | undefined, label: string): string {
     const s = this.resolve(schema);
     const variants = s.oneOf ?? s.anyOf;
     if (!variants) return prose(s.description);
@@ -314,7 +326,10 @@ class Renderer {
         );
       return `<tr><td><code>${escapeHtml(String(type.const ?? type.enum?.[0] ?? v.title ?? ''))}</code></td><td>${fields.join('<br>') || '<span class="muted">none</span>'}</td><td>${inline(v.description ?? '')}</td></tr>`;
     });
-    return `<table><thead><tr><th scope="col">Event <code>type</code></th><th scope="col">Fields</th><th scope="col">Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    return scrollBox(
+      label,
+      `<table><thead><tr><th scope="col">Event <code>type</code></th><th scope="col">Fields</th><th scope="col">Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    );
   }
 
   /** A value of the schema's shape, for examples the document does not give. */
@@ -371,6 +386,7 @@ class Renderer {
   private operation(method: string, path: string, op: Operation): string {
     const id = anchorOf(method, path, op);
     const scope = scopeOf(op);
+    const title = op.summary ?? `${method.toUpperCase()} ${path}`;
     const parts: string[] = [];
     parts.push(`<article class="op" id="${escapeHtml(id)}" aria-labelledby="${escapeHtml(id)}-title">`);
     parts.push(`<h3 id="${escapeHtml(id)}-title">${inline(op.summary ?? `${method.toUpperCase()} ${path}`)}</h3>`);
@@ -404,18 +420,21 @@ class Renderer {
     if (params.length) {
       parts.push('<h4>Parameters</h4>');
       parts.push(
-        `<table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>${params
-          .map((p) => {
-            const rules = this.rulesOf(p.schema);
-            return `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${inline(this.typeOf(p.schema))}</td><td>${p.required ? 'yes' : 'no'}</td><td>${inline(p.description ?? '')}${rules.length ? `<span class="rules">${inline(rules.join('; '))}</span>` : ''}</td></tr>`;
-          })
-          .join('')}</tbody></table>`,
+        scrollBox(
+          `${title}: parameters`,
+          `<table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>${params
+            .map((p) => {
+              const rules = this.rulesOf(p.schema);
+              return `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${inline(this.typeOf(p.schema))}</td><td>${p.required ? 'yes' : 'no'}</td><td>${inline(p.description ?? '')}${rules.length ? `<span class="rules">${inline(rules.join('; '))}</span>` : ''}</td></tr>`;
+            })
+            .join('')}</tbody></table>`,
+        ),
       );
     }
 
     for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
       parts.push(`<h4>Request body <span class="muted">(<code>${escapeHtml(type)}</code>)</span></h4>`);
-      parts.push(this.fieldsTable(media.schema));
+      parts.push(this.fieldsTable(media.schema, `${title}: request body (${type})`));
     }
 
     const responses = Object.entries(op.responses ?? {});
@@ -428,8 +447,9 @@ class Renderer {
       parts.push(prose(response.description));
       for (const [type, media] of content) {
         if (content.length > 1) parts.push(`<p>As <code>${escapeHtml(type)}</code>:</p>`);
-        if (type === 'text/event-stream') parts.push(this.eventsTable(media.schema));
-        else parts.push(this.fieldsTable(media.schema));
+        const label = `${title}: response ${status}${content.length > 1 ? ` as ${type}` : ''}`;
+        if (type === 'text/event-stream') parts.push(this.eventsTable(media.schema, `${label}, its events`));
+        else parts.push(this.fieldsTable(media.schema, label));
       }
     }
     if (refusals.length) {
@@ -438,9 +458,12 @@ class Renderer {
         : ' Each comes with an error body in OpenAI’s shape.';
       parts.push(`<h4>Refusals</h4><p class="muted">${errorBody.trim()}</p>`);
       parts.push(
-        `<table><thead><tr><th scope="col">Status</th><th scope="col">When</th></tr></thead><tbody>${refusals
-          .map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inline(r.description ?? '')}</td></tr>`)
-          .join('')}</tbody></table>`,
+        scrollBox(
+          `${title}: refusals`,
+          `<table><thead><tr><th scope="col">Status</th><th scope="col">When</th></tr></thead><tbody>${refusals
+            .map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inline(r.description ?? '')}</td></tr>`)
+            .join('')}</tbody></table>`,
+        ),
       );
     }
     parts.push('<h4>Example</h4>');
@@ -517,14 +540,17 @@ class Renderer {
       '</section>',
       '<section aria-labelledby="scopes"><h2 id="scopes">Scopes</h2>',
       '<p>A key may do only what its scopes allow; anything else (your account, billing, the keys themselves) is refused with 403 <code>API_KEY_NOT_ALLOWED</code>, and an operation whose scope the key lacks with 403 <code>API_KEY_SCOPE</code>.</p>',
-      `<table><thead><tr><th scope="col">Scope</th><th scope="col">Lets a key</th><th scope="col">Operations</th></tr></thead><tbody>${[
-        ...scopes,
-      ]
-        .map(
-          ([scope, ops]) =>
-            `<tr><td><code>${escapeHtml(scope)}</code></td><td>${escapeHtml(scopeLabel(scope))}</td><td>${ops.map(opLink).join('<br>')}</td></tr>`,
-        )
-        .join('')}</tbody></table>`,
+      scrollBox(
+        'Scopes',
+        `<table><thead><tr><th scope="col">Scope</th><th scope="col">Lets a key</th><th scope="col">Operations</th></tr></thead><tbody>${[
+          ...scopes,
+        ]
+          .map(
+            ([scope, ops]) =>
+              `<tr><td><code>${escapeHtml(scope)}</code></td><td>${escapeHtml(scopeLabel(scope))}</td><td>${ops.map(opLink).join('<br>')}</td></tr>`,
+          )
+          .join('')}</tbody></table>`,
+      ),
       '</section>',
       '<section aria-labelledby="limits"><h2 id="limits">Limits</h2>',
       `<p>Each key has its own budget of requests a minute (${number(API_KEY_RATE_LIMIT.default)} unless chosen when it was made, at most ${number(API_KEY_RATE_LIMIT.max)}). One person may run ${number(DEFAULT_GENERATION_LIMITS.perUser)} conversions or drafts at once, keys and pages together. Past either, the answer is 429 <code>RATE_LIMITED</code>. Writing spends your usage as it does in the pages, and your key’s spending shows on your account page.</p>`,
@@ -539,7 +565,7 @@ class Renderer {
       '</section>',
       '<section aria-labelledby="errors"><h2 id="errors">Errors</h2>',
       '<p>A refusal under <code>/api</code> has a status (4xx, or 503 when the model is not ready) and this body; <code>code</code> is for programs, <code>msg</code> for people.</p>',
-      errorSchema ? this.fieldsTable(errorSchema) : '',
+      errorSchema ? this.fieldsTable(errorSchema, 'The error body') : '',
       '</section>',
     ].join('\n');
 

@@ -27,7 +27,14 @@ export function QuickTopUp({ packs }: { packs: readonly [PackId, ...PackId[]] })
           </Text>
         </Group>
         <ErrorAlert message={error} onClose={clearError} />
+        {/* The label wraps instead of being cut: on a phone "Buy +10 Voice waking hours — $7.99" is
+            wider than the window, and the price is the part that must not go missing. */}
         <Button
+          fullWidth
+          h="auto"
+          mih={36}
+          py={6}
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.35 } }}
           leftSection={<IconBolt size={16} />}
           loading={busyPack === packs[0]}
           onClick={() => void buy(packs, location.pathname + location.search)}

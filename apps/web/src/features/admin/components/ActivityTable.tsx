@@ -1,11 +1,12 @@
 // A page of activity-log events: what happened, the details, who acted and when.
 import { Table } from '@mantine/core';
 import type { Activity } from '@ownvoice/shared';
+import { TableScrollRegion } from '../../../components/TableScrollRegion';
 import { activityRow } from '../../../lib/activity';
 
 export function ActivityTable({ activities }: { activities: Activity[] }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <TableScrollRegion label="Activity" minWidth={640}>
       <Table striped verticalSpacing="xs" fz="sm" data-testid="activity-table">
         <Table.Thead>
           <Table.Tr>
@@ -28,6 +29,6 @@ export function ActivityTable({ activities }: { activities: Activity[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollRegion>
   );
 }

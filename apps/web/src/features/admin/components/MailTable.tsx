@@ -4,6 +4,7 @@
 import { Badge, Button, Group, Table, VisuallyHidden } from '@mantine/core';
 import type { AdminMailMessage } from '@ownvoice/shared';
 import { Fragment, useState } from 'react';
+import { TableScrollRegion } from '../../../components/TableScrollRegion';
 import { mailRow } from '../mail-view';
 import { MailText } from './MailText';
 
@@ -26,7 +27,7 @@ export function MailTable({ messages, outbox, onRetry, retryingId }: MailTablePr
     });
   const columns = 7;
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <TableScrollRegion label="E-mail messages" minWidth={760}>
       <Table striped verticalSpacing="xs" fz="sm" data-testid="admin-mail-table">
         <Table.Caption>
           {messages.length ? `The newest ${messages.length} messages, newest first.` : 'No messages yet.'}
@@ -103,6 +104,6 @@ export function MailTable({ messages, outbox, onRetry, retryingId }: MailTablePr
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollRegion>
   );
 }

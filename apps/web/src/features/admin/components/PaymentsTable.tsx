@@ -3,6 +3,7 @@
 // provider, a bank's next step of a dispute to rehearse (decision 35).
 import { Button, Group, Menu, Table, VisuallyHidden } from '@mantine/core';
 import type { AdminPayment, DisputeRehearsalStep } from '@ownvoice/shared';
+import { TableScrollRegion } from '../../../components/TableScrollRegion';
 import { paymentRow, rehearsalSteps } from '../payments';
 
 export function PaymentsTable({
@@ -16,7 +17,7 @@ export function PaymentsTable({
   onRehearse?: (payment: AdminPayment, step: DisputeRehearsalStep) => void;
 }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <TableScrollRegion label="Payments" minWidth={720}>
       <Table striped verticalSpacing="xs" fz="sm" data-testid="payments-table">
         <Table.Thead>
           <Table.Tr>
@@ -62,7 +63,7 @@ export function PaymentsTable({
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollRegion>
   );
 }
 

@@ -4,6 +4,7 @@
 import { Button, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { type PendingInvitation, ROLE_LABELS } from '@ownvoice/shared';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { TableScrollRegion } from '../../../components/TableScrollRegion';
 import { formatDateTime } from '../../../lib/format';
 import { useRevokeInvitation } from '../hooks/use-admin-actions';
 import { usePendingInvitations } from '../hooks/use-admin-data';
@@ -19,7 +20,7 @@ export function PendingInvitations() {
       {!isPending && data?.length === 0 ? (
         <Text c="dimmed">No invitation is waiting.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <TableScrollRegion label="Pending invitations" minWidth={560}>
           <Table verticalSpacing="xs" aria-label="Waiting invitations">
             <Table.Thead>
               <Table.Tr>
@@ -38,7 +39,7 @@ export function PendingInvitations() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
       )}
     </Stack>
   );

@@ -15,7 +15,14 @@ import { PaymentsModal } from './PaymentsModal';
 
 type OpenModal = 'grant' | 'limits' | 'payments' | null;
 
-export function UserActions({ user, self = false }: { user: User; self?: boolean }) {
+export interface UserActionsProps {
+  user: User;
+  self?: boolean;
+  /** Where the buttons gather: at the end of their own column, or at the start under the name. */
+  justify?: 'flex-end' | 'flex-start';
+}
+
+export function UserActions({ user, self = false, justify = 'flex-end' }: UserActionsProps) {
   const [open, setOpen] = useState<OpenModal>(null);
   const close = () => setOpen(null);
   const billing = useBillingAvailability();
@@ -28,13 +35,13 @@ export function UserActions({ user, self = false }: { user: User; self?: boolean
   );
   if (self) {
     return (
-      <Group gap={4} wrap="nowrap" justify="flex-end">
+      <Group gap={4} wrap="nowrap" justify={justify}>
         {activity}
       </Group>
     );
   }
   return (
-    <Group gap={4} wrap="nowrap" justify="flex-end">
+    <Group gap={4} wrap="nowrap" justify={justify}>
       <Tooltip label="Grant credits" withArrow>
         <ActionIcon variant="subtle" aria-label="Grant credits" onClick={() => setOpen('grant')}>
           <IconCoins size={18} />

@@ -1,11 +1,13 @@
 // User management: search by username or e-mail, filter by role, ten to a page; each row acts on
-// its user (UserRow).
-import { Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+// its user (UserRow). On a screen too narrow for the whole table it scrolls sideways, and each row's
+// actions move from the last column to under the user's name, where they are in view.
+import { Group, Loader, NativeSelect, Stack, Table, Text, TextInput, useMantineTheme } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { ADMIN_PAGE_SIZE, ROLE_LABELS, ROLES, type Role } from '@ownvoice/shared';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { TableScrollRegion } from '../../../components/TableScrollRegion';
 import { errorMessage } from '../../../lib/api-error';
 import { needsMfa, useAdminUsers } from '../hooks/use-admin-data';
 import { optionOf } from '../select-option';
@@ -20,6 +22,9 @@ export function UserList() {
   const [role, setRole] = useState<Role | null>(null);
   const [page, setPage] = useState(1);
   const [debounced] = useDebouncedValue(search.trim(), 300);
+  const theme = useMantineTheme();
+  // Read at once, not after a first paint: a desktop never shows the narrow layout for a moment.
+  const wide = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, undefined, { getInitialValueInEffect: false });
   const { data, error, isPending } = useAdminUsers({
     page,
     limit: ADMIN_PAGE_SIZE,
@@ -64,7 +69,7 @@ export function UserList() {
       {isPending && <Loader />}
       {data && (
         <>
-          <Table.ScrollContainer minWidth={760}>
+          <TableScrollRegion label="Users" minWidth={wide ? 760 : 600}>
             <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-users">
               <Table.Thead>
                 <Table.Tr>
@@ -73,16 +78,16 @@ export function UserList() {
                   <Table.Th>Plan</Table.Th>
                   <Table.Th>Two-factor</Table.Th>
                   <Table.Th ta="right">Credits</Table.Th>
-                  <Table.Th ta="right">Actions</Table.Th>
+                  {wide && <Table.Th ta="right">Actions</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {data.data.users.map((u) => (
-                  <UserRow key={u.id} user={u} />
+                  <UserRow key={u.id} user={u} actionsUnderName={!wide} />
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollRegion>
           {data.data.users.length === 0 && <Text c="dimmed">No users match.</Text>}
           <Group justify="space-between">
             <Text fz="sm" c="dimmed" data-testid="admin-users-total">
