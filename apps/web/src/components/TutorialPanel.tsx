@@ -1,7 +1,9 @@
 // The onboarding tutorial panel: a floating card with a title, a body, "Step n of m", Back,
 // Next (Finish on the last step) and Close. It points at a control (a CSS selector per step),
 // outlines it and sits in the corner that leaves it free (TutorialPanelPlacement); without one
-// it sits in the centre. Focus moves into it when it opens, Esc closes it.
+// it sits in the centre. It never covers a field being filled in, and steps out of sight while a
+// dialog is open or when no place leaves that field free (TutorialPanelObstacles). Focus moves
+// into it when it opens (unless the person is busy in a field or a dialog), Esc closes it.
 import { ActionIcon, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconSchool, IconX } from '@tabler/icons-react';
 import {
@@ -16,7 +18,14 @@ import {
   useRef,
   useState,
 } from 'react';
-import { PANEL_MARGIN, PANEL_TOP_CLEARANCE, placeTutorialPanel, type TutorialPosition } from './TutorialPanelPlacement';
+import { fieldBeingFilled, modalDialogOpen } from './TutorialPanelObstacles';
+import {
+  type Box,
+  PANEL_MARGIN,
+  PANEL_TOP_CLEARANCE,
+  placeBesideField,
+  type TutorialPosition,
+} from './TutorialPanelPlacement';
 
 export interface TutorialStep {
   title: string;
@@ -73,16 +82,35 @@ function useTargetOutline(selector: string | undefined) {
   }, [selector]);
 }
 
-/** The position that keeps the panel off its target, kept up to date as the page moves. */
-function usePlacement(selector: string | undefined, panelRef: RefObject<HTMLDivElement | null>) {
-  const [position, setPosition] = useState<TutorialPosition>(selector ? 'bottom-right' : 'center');
+const boxOf = (element: Element | null): Box | null => {
+  if (!element) return null;
+  const { left, top, width, height } = element.getBoundingClientRect();
+  return { left, top, width, height };
+};
+
+interface Placement {
+  position: TutorialPosition;
+  /** Out of sight: a dialog is open, or no place leaves the field being filled free. */
+  hidden: boolean;
+}
+
+/** Where the panel goes, kept up to date as the page moves, the focus moves and dialogs open. */
+function usePlacement(selector: string | undefined, panelRef: RefObject<HTMLDivElement | null>): Placement {
+  const [placement, setPlacement] = useState<Placement>({
+    position: selector ? 'bottom-right' : 'center',
+    hidden: false,
+  });
   const measure = useCallback(() => {
-    const target = findTarget(selector)?.getBoundingClientRect() ?? null;
     const panel = panelRef.current;
     const viewport = { width: window.innerWidth, height: window.innerHeight };
     const size = { width: panel?.offsetWidth ?? PANEL_WIDTH, height: panel?.offsetHeight ?? 240 };
-    const box = target && { left: target.left, top: target.top, width: target.width, height: target.height };
-    setPosition(placeTutorialPanel(box, size, viewport));
+    const field = boxOf(fieldBeingFilled(panel));
+    const position = modalDialogOpen() ? null : placeBesideField(boxOf(findTarget(selector)), field, size, viewport);
+    // Hidden, it keeps its last place, so it comes back where it was.
+    setPlacement((current) => {
+      const next = position === null ? { position: current.position, hidden: true } : { position, hidden: false };
+      return next.position === current.position && next.hidden === current.hidden ? current : next;
+    });
   }, [selector, panelRef]);
 
   useLayoutEffect(() => {
@@ -94,15 +122,20 @@ function usePlacement(selector: string | undefined, panelRef: RefObject<HTMLDivE
     };
     window.addEventListener('resize', onChange);
     window.addEventListener('scroll', onChange, true);
+    // The focus entering or leaving a field, or a dialog taking it.
+    document.addEventListener('focusin', onChange);
+    document.addEventListener('focusout', onChange);
     const timer = setInterval(measure, REMEASURE_MS);
     return () => {
       cancelAnimationFrame(frame);
       window.removeEventListener('resize', onChange);
       window.removeEventListener('scroll', onChange, true);
+      document.removeEventListener('focusin', onChange);
+      document.removeEventListener('focusout', onChange);
       clearInterval(timer);
     };
   }, [measure]);
-  return position;
+  return placement;
 }
 
 export function TutorialPanel({ label, steps, startAt = 0, onClose, onFinish, actions, testId }: TutorialPanelProps) {
@@ -114,15 +147,18 @@ export function TutorialPanel({ label, steps, startAt = 0, onClose, onFinish, ac
   const bodyId = useId();
 
   useTargetOutline(step?.target);
-  const position = usePlacement(step?.target, panelRef);
+  const { position, hidden } = usePlacement(step?.target, panelRef);
 
-  // Focus moves into the panel when it opens; when a step change disabled the focused button
-  // (Back on the first step), it goes to the main button.
+  // Focus moves into the panel when it opens, but never out of a field being filled in or a
+  // dialog; when a step change disabled the focused button (Back on the first step), it goes to
+  // the main button.
   useEffect(() => {
-    panelRef.current?.focus();
+    if (fieldBeingFilled(panelRef.current) === null && !modalDialogOpen()) panelRef.current?.focus();
   }, []);
   useEffect(() => {
-    if (index >= 0 && !panelRef.current?.contains(document.activeElement)) primaryRef.current?.focus();
+    // A disabled button drops the focus to the page's body; focus elsewhere is the person's own.
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (index >= 0 && dropped) primaryRef.current?.focus();
   }, [index]);
 
   if (!step) return null;
@@ -148,6 +184,7 @@ export function TutorialPanel({ label, steps, startAt = 0, onClose, onFinish, ac
       withBorder
       data-testid={testId}
       data-position={position}
+      data-hidden={hidden || undefined}
       data-step={index + 1}
       style={{
         position: 'fixed',
@@ -158,6 +195,7 @@ export function TutorialPanel({ label, steps, startAt = 0, onClose, onFinish, ac
         borderColor: 'var(--mantine-color-violet-4)',
         borderWidth: 2,
         outline: 'none',
+        visibility: hidden ? 'hidden' : undefined,
         ...POSITION_STYLES[position],
       }}
     >

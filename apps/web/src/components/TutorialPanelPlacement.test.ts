@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Box, PANEL_MARGIN, panelBox, placeTutorialPanel } from './TutorialPanelPlacement';
+import { type Box, PANEL_MARGIN, panelBox, placeBesideField, placeTutorialPanel } from './TutorialPanelPlacement';
 
 const viewport = { width: 1280, height: 720 };
 const panel = { width: 360, height: 220 };
@@ -38,5 +38,35 @@ describe('placeTutorialPanel', () => {
     const position = placeTutorialPanel(target, panel, viewport);
     expect(position.endsWith('right')).toBe(true);
     expect(panelBox(position, panel, viewport).left).toBe(viewport.width - PANEL_MARGIN - panel.width);
+  });
+});
+
+describe('placeBesideField', () => {
+  const target = { left: 20, top: 20, width: 120, height: 40 };
+
+  it('keeps the usual place when it leaves the field free', () => {
+    const field = { left: 20, top: 300, width: 300, height: 40 };
+    expect(placeBesideField(target, field, panel, viewport)).toBe(placeTutorialPanel(target, panel, viewport));
+  });
+
+  it('moves off a field being filled, even when that covers more of the target', () => {
+    // The field sits where the panel would go, in the bottom right.
+    const field = { left: 800, top: 500, width: 460, height: 200 };
+    const position = placeBesideField(target, field, panel, viewport);
+    expect(position).not.toBeNull();
+    expect(overlaps(panelBox(position ?? 'center', panel, viewport), field)).toBe(false);
+  });
+
+  it('leaves the centre for a corner when a panel about nothing would cover the field', () => {
+    const field = { left: 300, top: 300, width: 600, height: 120 };
+    const position = placeBesideField(null, field, panel, viewport);
+    expect(position).not.toBe('center');
+    expect(overlaps(panelBox(position ?? 'center', panel, viewport), field)).toBe(false);
+  });
+
+  it('steps out of sight when no place leaves the field free', () => {
+    const field = { left: 0, top: 100, width: 1280, height: 600 };
+    expect(placeBesideField(null, field, panel, viewport)).toBeNull();
+    expect(placeBesideField(target, field, panel, viewport)).toBeNull();
   });
 });

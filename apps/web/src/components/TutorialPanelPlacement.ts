@@ -1,5 +1,6 @@
 // Where a tutorial panel sits: the centre when it points at nothing, else the corner of the
-// viewport that covers least of the control it points at, the farthest from it among equals.
+// viewport that covers least of the control it points at, the farthest from it among equals; and
+// never over a field the person is filling in (placeBesideField).
 
 export const TUTORIAL_POSITIONS = ['center', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
 export type TutorialPosition = (typeof TUTORIAL_POSITIONS)[number];
@@ -55,6 +56,38 @@ export function placeTutorialPanel(target: Box | null, panel: Size, viewport: Si
     const distance = centreDistance(box, target);
     if (overlap < bestOverlap || (overlap === bestOverlap && distance > bestDistance)) {
       best = corner;
+      bestOverlap = overlap;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/**
+ * The position when a field is being filled in too: the field is never covered. The usual place
+ * when it leaves the field free; else, of the places that do, the one covering least of the
+ * target (the farthest from it among equals, the centre first when there is none); else null:
+ * no place leaves the field free, so the panel steps out of sight until the field is left.
+ */
+export function placeBesideField(
+  target: Box | null,
+  field: Box | null,
+  panel: Size,
+  viewport: Size,
+): TutorialPosition | null {
+  const usual = placeTutorialPanel(target, panel, viewport);
+  if (field === null || overlapArea(panelBox(usual, panel, viewport), field) === 0) return usual;
+  const places: readonly TutorialPosition[] = target === null ? ['center', ...CORNERS] : CORNERS;
+  let best: TutorialPosition | null = null;
+  let bestOverlap = Number.POSITIVE_INFINITY;
+  let bestDistance = Number.NEGATIVE_INFINITY;
+  for (const place of places) {
+    const box = panelBox(place, panel, viewport);
+    if (overlapArea(box, field) > 0) continue;
+    const overlap = target ? overlapArea(box, target) : 0;
+    const distance = target ? centreDistance(box, target) : 0;
+    if (overlap < bestOverlap || (overlap === bestOverlap && distance > bestDistance)) {
+      best = place;
       bestOverlap = overlap;
       bestDistance = distance;
     }

@@ -1,4 +1,4 @@
-// Toasts: errors stay 4 s, successes 2 s; the <Notifications> host caps the stack.
+// Toasts: errors and notices stay 4 s, successes 2 s; the <Notifications> host caps the stack.
 import { notifications } from '@mantine/notifications';
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS } from '@ownvoice/shared';
 
@@ -22,6 +22,18 @@ export function notifySuccess(message: string, title?: string): void {
     title,
     message,
     autoClose: TOAST_SUCCESS_MS,
+    withBorder: true,
+    closeButtonProps: CLOSE,
+  });
+}
+
+/** Something the person should know that is neither a failure nor a success (a cancelled payment). */
+export function notifyNotice(message: string, title?: string): void {
+  notifications.show({
+    color: 'gray',
+    title,
+    message,
+    autoClose: TOAST_ERROR_MS,
     withBorder: true,
     closeButtonProps: CLOSE,
   });

@@ -72,7 +72,7 @@ describe('ledgerRow', () => {
     expect(credits).toEqual({
       id: 'l4',
       date: 'Mar 6, 2026',
-      resource: 'Credits',
+      resource: 'Credits*',
       amount: '+250',
       reason: 'Granted by an admin',
       expires: '—',

@@ -16,7 +16,18 @@ const REASON_LABELS: Record<LedgerReason, string> = {
 };
 
 /** The usage resources, and the account's credits (which an admin grants). */
-const LEDGER_RESOURCE_LABELS: Record<LedgerResource, string> = { ...RESOURCE_LABELS, credits: 'Credits' };
+const LEDGER_RESOURCE_LABELS: Record<LedgerResource, string> = { ...RESOURCE_LABELS, credits: 'Credits*' };
+
+/**
+ * What the starred "Credits*" lines are, said under the table whenever one shows: a balance only
+ * an admin adds (docs/decisions/0015-admin-actions-and-activity.md), which nothing spends yet.
+ */
+export const CREDITS_NOTE =
+  '* Credits are a balance an OwnVoice admin adds to your account, for example to make up for a problem. Nothing is paid with them yet: what you use comes from your plan, your trial and the packs you buy.';
+
+/** Whether the history holds a credits line, and so needs the note that says what credits are. */
+export const needsCreditsNote = (entries: readonly LedgerEntry[]): boolean =>
+  entries.some((entry) => entry.resource === 'credits');
 
 export interface LedgerRow {
   id: string;

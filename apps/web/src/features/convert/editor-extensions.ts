@@ -1,7 +1,8 @@
 // The Convert editor's schema and behaviour: StarterKit with
 // undo depth 100 and a new undo group after 500 ms idle, headings 1-6, links limited to the
 // allowed schemes (in the document, in rendered HTML and in the markdown it writes), a
-// placeholder, and markdown in and out (atx headings, dash bullets, fenced code blocks).
+// placeholder, markdown in and out (atx headings, dash bullets, fenced code blocks), and plain-text
+// pastes with their hard-wrapped lines joined into paragraphs (wrapped-lines.ts).
 
 import {
   CONVERT_MESSAGES,
@@ -9,13 +10,14 @@ import {
   EDITOR_NEW_GROUP_DELAY_MS,
   EDITOR_UNDO_DEPTH,
 } from '@ownvoice/shared';
-import { type AnyExtension, Extension } from '@tiptap/core';
+import { type AnyExtension, Extension, type JSONContent } from '@tiptap/core';
 import { Link } from '@tiptap/extension-link';
 import { Placeholder } from '@tiptap/extensions';
 import { Markdown } from '@tiptap/markdown';
 import { Plugin } from '@tiptap/pm/state';
 import StarterKit from '@tiptap/starter-kit';
 import { isAllowedLinkUri, linkScheme } from './link-schemes';
+import { joinWrappedLines, plainParagraphs } from './wrapped-lines';
 
 const defaultShouldAutoLink = Link.options.shouldAutoLink;
 
@@ -45,9 +47,21 @@ export const SafeLink = Link.extend({
 export const looksLikeMarkdown = (text: string): boolean =>
   /^(#{1,6} |[-*+] |\d+[.)] |> |```)/m.test(text) || /(\*\*|__|~~|`)[^\n]+\1/.test(text);
 
+/** Plain text as the editor's paragraphs, a kept line break as a hard break inside one. */
+export function plainTextContent(text: string): JSONContent[] {
+  return plainParagraphs(text).map((lines) => ({
+    type: 'paragraph',
+    content: lines.flatMap((line, index): JSONContent[] =>
+      index === 0 ? [{ type: 'text', text: line }] : [{ type: 'hardBreak' }, { type: 'text', text: line }],
+    ),
+  }));
+}
+
 /**
  * Plain text pasted from a chat assistant or an editor is usually markdown: read it as such, so
- * headings and lists arrive as headings and lists. Rich (HTML) pastes keep their own formatting.
+ * headings and lists arrive as headings and lists. Either way a paragraph's hard-wrapped lines
+ * are joined first, so an e-mail keeps its paragraphs instead of one per line. Rich (HTML)
+ * pastes keep their own formatting.
  */
 const MarkdownPaste = Extension.create({
   name: 'markdownPaste',
@@ -60,8 +74,11 @@ const MarkdownPaste = Extension.create({
             const data = event.clipboardData;
             if (!data || data.types.includes('text/html')) return false;
             const text = data.getData('text/plain');
-            if (!text || !looksLikeMarkdown(text)) return false;
-            return editor.commands.insertContent(text, { contentType: 'markdown' });
+            if (!text) return false;
+            const joined = joinWrappedLines(text);
+            if (looksLikeMarkdown(joined)) return editor.commands.insertContent(joined, { contentType: 'markdown' });
+            const content = plainTextContent(joined);
+            return content.length > 0 && editor.commands.insertContent(content);
           },
         },
       }),

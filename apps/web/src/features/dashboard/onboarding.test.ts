@@ -4,6 +4,7 @@ import {
   convertPressAdvances,
   DASHBOARD_TOUR_STEPS,
   dashboardTourMode,
+  dashboardTourPanels,
   dashboardTourTarget,
   followIndex,
   latestVoice,
@@ -31,6 +32,20 @@ describe('dashboard onboarding', () => {
     expect(followIndex('active')).toBe(3);
     expect(followIndex('failed')).toBeNull();
     expect(DASHBOARD_TOUR_STEPS[3]?.target).toBe('convert');
+  });
+
+  it("starts the panels at the Voice's state, leaving out those about states it is past", () => {
+    expect(dashboardTourPanels('pending')?.map((panel) => panel.title)).toEqual([
+      'Your Voice is training',
+      'Wake it up',
+      'Waking up',
+      'Convert with it',
+    ]);
+    expect(dashboardTourPanels('ready')?.[0]?.title).toBe('Wake it up');
+    expect(dashboardTourPanels('ready')).toHaveLength(3);
+    expect(dashboardTourPanels('activating')?.[0]?.title).toBe('Waking up');
+    expect(dashboardTourPanels('active')?.map((panel) => panel.title)).toEqual(['Convert with it']);
+    expect(dashboardTourPanels('failed')).toBeNull();
   });
 
   it('follows the newest Voice', () => {

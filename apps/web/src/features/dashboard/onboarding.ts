@@ -1,7 +1,9 @@
-// Onboarding on the dashboard: the four-panel tour at training_started, which the person steps
-// through with Next and Back, and at rephrasing_tour_complete the same four panels following the
-// latest Voice (training, ready, activating, active); Convert on a card then moves the step to
-// activation_tour_complete. Choices: docs/decisions/0014-tours.md.
+// Onboarding on the dashboard: the tour at training_started, which the person steps through with
+// Next and Back, and at rephrasing_tour_complete the same panels following the latest Voice
+// (training, ready, activating, active); Convert on a card then moves the step to
+// activation_tour_complete. Either way the panels start at the latest Voice's state: a Voice that
+// is ready (a fork is, from the start) is never told it is training. Choices:
+// docs/decisions/0014-tours.md, 0040-pages-that-say-what-is-so.md.
 import type { OnboardingStep, Voice, VoiceStatus } from '@ownvoice/shared';
 import { PATHS } from '../../lib/paths';
 
@@ -36,6 +38,15 @@ const FOLLOW_INDEX: Record<VoiceStatus, number | null> = {
 
 /** The panel (0-based) that follows a Voice in this status, or null for none. */
 export const followIndex = (status: VoiceStatus): number | null => FOLLOW_INDEX[status];
+
+/**
+ * The panels for the latest Voice: from the one about its status on, none about a state it has
+ * left or never went through; null for a failed Voice, whose card says what went wrong.
+ */
+export function dashboardTourPanels(status: VoiceStatus): readonly DashboardTourStep[] | null {
+  const from = followIndex(status);
+  return from === null ? null : DASHBOARD_TOUR_STEPS.slice(from);
+}
 
 /** Pressing Convert on a card finishes the activation tour from here. */
 export const convertPressAdvances = (step: OnboardingStep): boolean => step === 'rephrasing_tour_complete';

@@ -1,5 +1,5 @@
 // The training page's reading of a Voice: whether it is still training, how often to
-// ask again, and what its browser tab says.
+// ask again, what its browser tab and its headings say.
 import { VOICE_TIMINGS, type Voice, type VoiceStatus } from '@ownvoice/shared';
 import { isApiError } from '../../lib/api-error';
 
@@ -28,4 +28,13 @@ export function trainingDocumentTitle(voice: Pick<Voice, 'name' | 'status' | 'pr
   if (voice.status === 'failed') return `Training failed: ${voice.name}`;
   if (isTrainingStatus(voice.status)) return `${progressPercent(voice.progress)}% · Training ${voice.name}`;
   return `✓ ${voice.name} is ready`;
+}
+
+/**
+ * The training page's heading and its game's: words about waiting only while there is something
+ * to wait for. Once training ends the game stays (a round under way is not lost) without them.
+ */
+export function trainingPageHeadings(voice: Pick<Voice, 'status'> | undefined): { page: string; game: string } {
+  if (!voice || isTrainingStatus(voice.status)) return { page: 'Training progress', game: 'While you wait: Rota' };
+  return { page: voice.status === 'failed' ? 'Training failed' : 'Training done', game: 'A round of Rota' };
 }

@@ -1,5 +1,5 @@
-// The dashboard's onboarding panels: the four-panel tour at training_started, and at
-// rephrasing_tour_complete the panel that follows the latest Voice (see ../onboarding.ts).
+// The dashboard's onboarding panels: the tour at training_started, and at rephrasing_tour_complete
+// the panel that follows the latest Voice, both from the panel about its state (../onboarding.ts).
 import { Button } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import { Link } from 'react-router';
@@ -7,7 +7,7 @@ import { TutorialPanel } from '../../../components/TutorialPanel';
 import { PATHS } from '../../../lib/paths';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import { useTourDismissal } from '../../../lib/session/use-tour-dismissal';
-import { DASHBOARD_TOUR_STEPS, dashboardTourMode, dashboardTourTarget, followIndex, latestVoice } from '../onboarding';
+import { dashboardTourMode, dashboardTourPanels, dashboardTourTarget, followIndex, latestVoice } from '../onboarding';
 
 export function DashboardTour({ voices }: { voices: readonly Voice[] }) {
   const user = useCurrentUser();
@@ -19,9 +19,9 @@ export function DashboardTour({ voices }: { voices: readonly Voice[] }) {
   const latest = latestVoice(voices);
   // The tour is about a Voice: someone who skipped creating one sees the empty dashboard's own call instead.
   if (!latest) return null;
-  const startAt = mode === 'tour' ? 0 : followIndex(latest.status);
-  if (startAt === null) return null;
-  const steps = DASHBOARD_TOUR_STEPS.map(({ title, body, target }) => ({
+  const panels = dashboardTourPanels(latest.status);
+  if (panels === null) return null;
+  const steps = panels.map(({ title, body, target }) => ({
     title,
     body,
     target: dashboardTourTarget(target, latest),
@@ -29,11 +29,10 @@ export function DashboardTour({ voices }: { voices: readonly Voice[] }) {
 
   return (
     <TutorialPanel
-      // Following the Voice, each change of its status opens the panel for the new one.
-      key={mode === 'tour' ? 'tour' : `follow-${startAt}`}
+      // Each change of the Voice's status opens the panels for the new one.
+      key={`${mode}-${followIndex(latest.status)}`}
       label="Dashboard tour"
       steps={steps}
-      startAt={startAt}
       onClose={dismiss}
       testId="dashboard-tour"
       actions={

@@ -1,20 +1,7 @@
 // One Voice on the dashboard: its name (to the details page), status label, training
 // progress with its time left, or failure, and the actions its status allows. A freshly trained
 // Voice's message says it is ready.
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  Loader,
-  Menu,
-  Progress,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Loader, Menu, Progress, Stack, Text } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import {
   IconDots,
@@ -74,11 +61,6 @@ function FailureDetails({ voice }: { voice: Voice }) {
       <Text fz="sm" c="red.8" data-testid="voice-failure">
         {voice.statusMessage || 'Training failed.'}
       </Text>
-      {voice.pipeline_id && (
-        <Text fz="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          Pipeline ID: <Code>{voice.pipeline_id}</Code>
-        </Text>
-      )}
     </Stack>
   );
 }

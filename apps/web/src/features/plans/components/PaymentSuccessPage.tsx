@@ -1,18 +1,21 @@
 // /dashboard/plans/success: the payment provider returns here with the checkout session id
-// (and source=pay_now after the onboarding checkout). The page waits for the payment to reach
-// the account, then offers what to do next, or goes back to where a pack was bought from.
+// (and source=pay_now after the onboarding checkout). The page says what was bought and for how
+// much, waits for the payment to reach the account, then offers what to do next, or goes back to
+// where a pack was bought from.
 import { Button, Card, Code, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { PAY_NOW_DISCOUNT_PERCENT } from '@ownvoice/shared';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/Page';
+import { readPurchase } from '../../../lib/billing/checkout-purchase';
 import type { ConfirmationState } from '../../../lib/billing/payment-confirmation';
 import { readReturnTo } from '../../../lib/billing/return-to';
 import { useSession } from '../../../lib/session/session-context';
 import { useAutoContinue } from '../hooks/use-auto-continue';
 import { usePaymentConfirmation } from '../hooks/use-payment-confirmation';
 import { autoContinueTarget, nextSteps, successWording } from '../success';
+import { PurchaseSummary } from './PurchaseSummary';
 
 function ContinueWhereYouWere({ target, state }: { target: string; state: ConfirmationState }) {
   const { counting, secondsLeft, go, stay } = useAutoContinue(autoContinueTarget(target, state));
@@ -45,6 +48,7 @@ export function PaymentSuccessPage() {
   const { user } = useSession();
   const state = usePaymentConfirmation();
   const [returnTo] = useState(readReturnTo);
+  const [purchase] = useState(() => readPurchase(sessionId));
   const [primary, secondary] = nextSteps(user);
   const words = successWording(state, payLater);
 
@@ -72,6 +76,9 @@ export function PaymentSuccessPage() {
                 {words.settled.text}
               </Text>
             </>
+          )}
+          {purchase && state !== 'trial_refused' && (
+            <PurchaseSummary purchase={purchase} settled={state !== 'confirming'} />
           )}
           {payNow && (
             <Text fz="sm">

@@ -1,4 +1,5 @@
-// The running total against the 20,000 minimum, with the recommended 40,000 as the full bar.
+// The running total against the 20,000 minimum, with the recommended 40,000 as the full bar: the
+// one character count of the form. Below the minimum the count is said in the too-few words.
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { MIN_TRAINING_CHARS, RECOMMENDED_TRAINING_CHARS, VOICE_MESSAGES } from '@ownvoice/shared';
 import { formatCount } from '../../../lib/format';
@@ -15,9 +16,16 @@ export function CharacterTotal({ total, counting }: { total: number; counting: b
   return (
     <Stack gap={6} data-testid="create-voice-total" data-total={total}>
       <Group justify="space-between" gap="xs">
-        <Text fw={600}>
-          {formatCount(total)} characters{counting ? ' (counting…)' : ''}
-        </Text>
+        {total < MIN_TRAINING_CHARS ? (
+          <Text fw={600} c="orange" data-testid="create-voice-too-few">
+            {VOICE_MESSAGES.tooFewChars(total)}
+            {counting ? ' (counting…)' : ''}
+          </Text>
+        ) : (
+          <Text fw={600}>
+            {formatCount(total)} characters{counting ? ' (counting…)' : ''}
+          </Text>
+        )}
         <Text fz="sm" c="dimmed">
           Minimum {formatCount(MIN_TRAINING_CHARS)} · recommended {formatCount(RECOMMENDED_TRAINING_CHARS)}
         </Text>
@@ -43,14 +51,9 @@ export function CharacterTotal({ total, counting }: { total: number; counting: b
         />
       </div>
       {total < MIN_TRAINING_CHARS ? (
-        <Stack gap={2}>
-          <Text fz="sm" c="orange" data-testid="create-voice-too-few">
-            {VOICE_MESSAGES.tooFewChars(total)}
-          </Text>
-          <Text fz="xs" c="dimmed">
-            {VOICE_MESSAGES.charsCountedNote}
-          </Text>
-        </Stack>
+        <Text fz="xs" c="dimmed">
+          {VOICE_MESSAGES.charsCountedNote}
+        </Text>
       ) : (
         total < RECOMMENDED_TRAINING_CHARS && (
           <Text fz="sm" c="dimmed">

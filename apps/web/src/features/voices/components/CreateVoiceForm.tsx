@@ -7,7 +7,6 @@ import { IconAlertCircle, IconSparkles } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { formatCount } from '../../../lib/format';
 import { voiceTrainingPath } from '../../../lib/paths';
 import {
   addFiles,
@@ -100,7 +99,8 @@ export function CreateVoiceForm({ draft }: { draft: CreateVoiceState }) {
           autosize
           minRows={6}
           maxRows={14}
-          description={`${formatCount(draft.text.length)} characters pasted`}
+          // One count on the page: the total below, counted as training counts.
+          description="Counted with your files in the total below"
           error={draft.textTruncated ? VOICE_MESSAGES.pastedTooLong : undefined}
           data-testid="create-voice-text"
         />

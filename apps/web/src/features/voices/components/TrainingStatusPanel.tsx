@@ -1,6 +1,6 @@
 // The live state of a training run: progress with stage, message and time left
 // while it trains; the support message when it failed; the way onward when it is done.
-import { Alert, Badge, Button, Card, Center, Code, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
 import type { Voice } from '@ownvoice/shared';
 import { IconAlertTriangle, IconCircleCheck, IconLayoutDashboard, IconListDetails } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -10,15 +10,6 @@ import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
 import { PATHS, voicePath } from '../../../lib/paths';
 import { stageText, timeLeftText } from '../../../lib/training-time';
 import { isTrainingStatus, progressPercent } from '../training-status';
-
-function PipelineId({ voice }: { voice: Voice }) {
-  if (!voice.pipeline_id) return null;
-  return (
-    <Text fz="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-      Pipeline ID: <Code>{voice.pipeline_id}</Code>
-    </Text>
-  );
-}
 
 function InProgress({ voice }: { voice: Voice }) {
   const percent = progressPercent(voice.progress);
@@ -58,7 +49,6 @@ function InProgress({ voice }: { voice: Voice }) {
           The time left is estimated from this run's own pace. You can leave this page: the dashboard keeps track, and
           this tab's title says when your Voice is ready.
         </Text>
-        <PipelineId voice={voice} />
       </Stack>
     </Card>
   );
@@ -78,9 +68,7 @@ function Failed({ voice }: { voice: Voice }) {
       <Stack gap="md">
         <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
           <Stack gap={4}>
-            <Text fw={600}>
-              Training Failed! Please contact support with the following ID: {voice.pipeline_id ?? voice._id}
-            </Text>
+            <Text fw={600}>Training Failed! Please contact support with the following ID: {voice._id}</Text>
             {voice.statusMessage && <Text fz="sm">{voice.statusMessage}</Text>}
           </Stack>
         </Alert>

@@ -10,14 +10,16 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { EvaluationChart } from '../../../components/EvaluationChart';
 import { Page } from '../../../components/Page';
 import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
-import { errorMessage, isApiError } from '../../../lib/api-error';
+import { errorMessage } from '../../../lib/api-error';
 import { formatCount, formatDate } from '../../../lib/format';
 import { PATHS, voiceTrainingPath } from '../../../lib/paths';
 import { useVoice } from '../hooks/use-voice';
 import { isTrainingStatus } from '../training-status';
+import { voiceMissing } from '../voice-missing';
 import { DownloadVoiceButton } from './DownloadVoiceButton';
 import { EvaluationSamples } from './EvaluationSamples';
 import { BaseModelFact, BaseModelNotice } from './VoiceBaseModel';
+import { VOICE_NOT_FOUND_TITLE, VoiceNotFound } from './VoiceNotFound';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -48,7 +50,6 @@ function VoiceFacts({ voice }: { voice: Voice }) {
         <Fact label="Created">{formatDate(voice.createdAt)}</Fact>
         <Fact label="Visibility">{voice.isPublic ? 'Public' : 'Private'}</Fact>
         {voice.isOwner === false && voice.ownerName && <Fact label="Shared by">{voice.ownerName}</Fact>}
-        <Fact label="Pipeline ID">{voice.pipeline_id ? <Code>{voice.pipeline_id}</Code> : 'None'}</Fact>
         <Fact label="Voice ID">
           <Code>{voice._id}</Code>
         </Fact>
@@ -107,25 +108,23 @@ function VoiceDetails({ voice }: { voice: Voice }) {
   );
 }
 
-function LoadFailure({ error }: { error: unknown }) {
-  const notFound = isApiError(error) && error.status === 404;
-  return (
-    <ErrorAlert
-      message={
-        notFound ? 'This Voice does not exist or is not shared with you.' : errorMessage(error, 'Failed to fetch Voice')
-      }
-    />
-  );
-}
-
 export function VoiceDetailsPage() {
   const { id = '' } = useParams();
   const query = useVoice(id);
   const voice = query.data;
+  const missing = voiceMissing(id, query.error);
   return (
     <Page
-      title={voice ? <span style={{ wordBreak: 'break-word' }}>{voice.name}</span> : 'Voice details'}
-      documentTitle="Voice details"
+      title={
+        voice ? (
+          <span style={{ wordBreak: 'break-word' }}>{voice.name}</span>
+        ) : missing ? (
+          VOICE_NOT_FOUND_TITLE
+        ) : (
+          'Voice details'
+        )
+      }
+      documentTitle={missing ? VOICE_NOT_FOUND_TITLE : 'Voice details'}
       eyebrow={voice ? 'Voice details' : undefined}
       actions={
         <>
@@ -146,14 +145,16 @@ export function VoiceDetailsPage() {
         </>
       }
     >
-      {query.isPending ? (
+      {missing ? (
+        <VoiceNotFound missing={missing} withBack={false} />
+      ) : query.isPending ? (
         <Center py="xl">
           <Loader aria-label="Loading Voice" />
         </Center>
       ) : voice ? (
         <VoiceDetails voice={voice} />
       ) : (
-        <LoadFailure error={query.error} />
+        <ErrorAlert message={errorMessage(query.error, 'Failed to fetch Voice')} />
       )}
     </Page>
   );

@@ -54,7 +54,8 @@ const ALL_POINTS = Array.from({ length: POINT_COUNT }, (_, point) => point);
 
 const newView = (): RotaView => ({ state: initialState(), selected: null });
 
-export function RotaGame() {
+/** `title` heads the card: the page that holds it says what the game is for. */
+export function RotaGame({ title }: { title: string }) {
   const [view, setView] = useState<RotaView>(newView);
   const [focused, setFocused] = useState<number | null>(null);
   const { state, selected } = view;
@@ -87,7 +88,7 @@ export function RotaGame() {
     <Card>
       <Stack gap="md">
         <div>
-          <Title order={3}>While you wait: Rota</Title>
+          <Title order={3}>{title}</Title>
           <Text c="dimmed" fz="sm" mt={4}>
             Place your three pieces, then slide one at a time along a line to an empty point; three in a row around the
             wheel or straight through the center wins.
