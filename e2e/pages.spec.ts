@@ -186,21 +186,3 @@ test('an admin is asked for two-factor, turns it on, then sees the console', asy
   await page.goto('/admin/users/abc123/activity');
   await expect(page.getByRole('heading', { name: 'User activity' })).toBeVisible();
 });
-
-test('the training page offers a game of Rota against the computer', async ({ page }) => {
-  const account = await registerViaApi(page.request, 'rota');
-  await page.goto('/auth?tab=login&redirect=%2Fdashboard%2Floras%2F0123456789abcdef01234567%2Ftraining');
-  const form = page.getByRole('form', { name: 'Login' });
-  await form.getByLabel('E-mail').fill(account.email);
-  await form.getByLabel('Password', { exact: true }).fill(account.password);
-  await form.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/loras\/0123456789abcdef01234567\/training$/);
-
-  await page.getByRole('button', { name: /^Point 1, empty/ }).click();
-  await expect(page.getByRole('button', { name: /^Point 1, your piece/ })).toBeVisible();
-  // The computer answers after half a second with a piece of its own.
-  await expect(page.getByRole('button', { name: /computer's piece/ })).toHaveCount(1, { timeout: 5000 });
-  await page.getByRole('button', { name: /^Center, empty/ }).click();
-  await expect(page.getByRole('button', { name: /computer's piece/ })).toHaveCount(2, { timeout: 5000 });
-  await screenshot(page, 'training-rota');
-});

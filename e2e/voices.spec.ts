@@ -156,6 +156,13 @@ test.describe
       await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}\/training$/, { timeout: 30_000 });
       await expect(page.getByTestId('training-progress')).toBeVisible();
       await expect(page.getByRole('heading', { name: /Rota/ })).toBeVisible();
+      // A game of Rota against the computer while the Voice trains: it answers each move.
+      await page.getByRole('button', { name: /^Point 1, empty/ }).click();
+      await expect(page.getByRole('button', { name: /^Point 1, your piece/ })).toBeVisible();
+      await expect(page.getByRole('button', { name: /computer's piece/ })).toHaveCount(1, { timeout: 5000 });
+      await page.getByRole('button', { name: /^Center, empty/ }).click();
+      await expect(page.getByRole('button', { name: /computer's piece/ })).toHaveCount(2, { timeout: 5000 });
+      await screenshot(page, 'training-rota');
       // Polled every 5 s: the stage moves on from the queue into training.
       await expect(page.getByTestId('training-stage')).not.toHaveText(/Waiting/, { timeout: 120_000 });
       await expect(page.getByTestId('training-progress')).toBeVisible();

@@ -34,6 +34,8 @@ export function SkipLink() {
         boxShadow: 'var(--mantine-shadow-md)',
         // Moved above the window rather than hidden, so screen readers still find it first.
         transform: shown ? 'none' : 'translateY(calc(-100% - 16px))',
+        // And invisible there: a full-page picture or a zoomed view never catches it half in sight.
+        opacity: shown ? 1 : 0,
       }}
     >
       Skip to main content
