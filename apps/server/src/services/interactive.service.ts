@@ -3,7 +3,8 @@
 // server keeps each session (step, what the writer told it, what was paid); the browser sends the
 // session's id, the step it acted on and the writer's input with each action, and gets the next
 // state back. Starting a session spends one short content, which pays for its first draft; every
-// further draft of a section (the next section's, or a revision) spends one more.
+// further draft of a section (the next section's, or a revision) spends one more. A draft none of
+// whose rewrite came out in the Voice is given back (decision 37); retrying its parts is free.
 import { randomUUID } from 'node:crypto';
 import {
   BASE_CHAT_SETTINGS,
@@ -51,6 +52,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Actions that draft a section and rewrite it in the Voice: each is one short content. */
 const DRAFTING: readonly InteractiveAction[] = ['submit_section_answers', 'revise_section'];
+
+/** Whether any passage of a drafted section is the Voice's: one not failed that holds words. */
+const cameOutInVoice = (parts: readonly string[], failed: readonly number[]): boolean =>
+  parts.length === 0 || parts.some((part, i) => !failed.includes(i) && part.trim() !== '');
 
 const qa = (questions: readonly string[], answers: readonly string[]): string =>
   questions.map((q, i) => `Q: ${q}\nA: ${answers[i]?.trim() || '(no answer)'}`).join('\n');
@@ -101,7 +106,17 @@ export class InteractiveService {
         stepId: randomUUID(),
         history: [...claim.from.history, { step: claim.from.step, action }].slice(-200),
       });
-      await this.sessions.update(claim.row.id, { state, version: claim.row.version + 1, updatedAt: this.clock.now() });
+      // Decision 37's one rule: a draft none of whose rewrite came out in the Voice costs nothing.
+      // It does not count as a draft, and the short content that paid for it is given back.
+      const givenBack = claim.drafted && !cameOutInVoice(state.currentParts, state.currentFailed);
+      await this.sessions.update(claim.row.id, {
+        state,
+        version: claim.row.version + 1,
+        updatedAt: this.clock.now(),
+        ...(givenBack ? { paid: claim.row.paid - 1, drafts: claim.row.drafts - 1 } : {}),
+      });
+      // The unit paid at this step, else the one paid before it (at the start) for this draft.
+      if (givenBack) await this.usage.refund(user.id, 'shortContent', 1, claim.receipt);
       return state;
     } catch (error) {
       await this.release(user, claim, action);

@@ -80,8 +80,10 @@ describe('an interactive section whose rewrite failed', () => {
     const caller = { user, apiKey: null };
     const signal = new AbortController().signal;
 
+    const atStart = await shortContentLeft();
     let s = newInteractiveState('short', 'A welcome note for new volunteers at the community garden.', voice.id);
     s = await step(s, 'ask_questions');
+    expect(await shortContentLeft()).toBe(atStart - 1);
     const answers = s.currentQueries.map(() => 'They meet on Saturdays at nine.');
     s = await interactive.next(caller, { ...s, currentAnswers: answers }, 'submit_section_answers', signal);
     expect(s.step).toBe('section_drafted');
@@ -92,6 +94,11 @@ describe('an interactive section whose rewrite failed', () => {
     expect(s.currentParts.join('')).toBe(s.currentRephrased);
     // The section reads as the draft did.
     expect(s.currentRephrased.trim()).toBe(s.currentDraft.trim());
+    // Nothing came out in the Voice, so the draft costs nothing: its short content is given back,
+    // in the ledger.
+    expect(await shortContentLeft()).toBe(atStart);
+    const ledger = (await owner.get('/api/plans/ledger')).json().entries as { resource: string; reason: string }[];
+    expect(ledger.filter((entry) => entry.resource === 'shortContent' && entry.reason === 'refund')).toHaveLength(1);
 
     // Approved as it is, the finished piece still says which parts failed, and holds no marker.
     s = await step(s, 'approve_section');
@@ -112,5 +119,25 @@ describe('an interactive section whose rewrite failed', () => {
     // Nothing failed is nothing to retry.
     const again = await owner.post('/api/content/interactive/next', { state: s, action: 'retry_failed_parts' });
     expect(again.statusCode).toBe(400);
+  }, 180_000);
+
+  it('charges the next draft that comes out in the Voice, once', async () => {
+    const judge = { failing: true };
+    const interactive = interactiveWith(judge);
+    const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
+    const caller = { user, apiKey: null };
+    const signal = new AbortController().signal;
+
+    const atStart = await shortContentLeft();
+    let s = newInteractiveState('short', 'A note on the garden’s new opening hours.', voice.id);
+    s = await step(s, 'ask_questions');
+    const answers = s.currentQueries.map(() => 'From nine until noon, every Saturday.');
+    s = await interactive.next(caller, { ...s, currentAnswers: answers }, 'submit_section_answers', signal);
+    expect(await shortContentLeft()).toBe(atStart);
+    // The revision comes out in the Voice: it is the draft the session pays for.
+    judge.failing = false;
+    s = await interactive.next(caller, { ...s, sectionRevision: 'Shorter, please.' }, 'revise_section', signal);
+    expect(s.currentFailed).toEqual([]);
+    expect(await shortContentLeft()).toBe(atStart - 1);
   }, 180_000);
 });

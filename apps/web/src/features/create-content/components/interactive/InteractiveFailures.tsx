@@ -15,7 +15,7 @@ export function InteractiveFailures({
       onRetry={() => send(state, 'retry_failed_parts')}
       retrying={pending === 'retry_failed_parts'}
       subject="section"
-      allFailedNote="No part came out in your Voice; it shows the draft instead. Retry those parts, or revise the section."
+      allFailedNote="No part came out in your Voice, so this draft was not charged; it shows the draft instead. Retry those parts for free, or revise the section."
       shownInstead="the draft"
     />
   );
