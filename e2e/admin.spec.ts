@@ -158,8 +158,16 @@ test('a super admin changes a role, grants, edits limits, invites, deletes and r
   // Deletion: the confirmation (no code inside the window the invitation's opened), then the row is gone.
   await page.getByRole('tab', { name: 'User Management' }).click();
   const doomed = await findUser(page, leaver.username);
-  await doomed.getByRole('button', { name: 'Delete user' }).click();
+  const deleteUser = doomed.getByRole('button', { name: 'Delete user' });
   const confirm = page.getByRole('dialog', { name: `Delete ${leaver.username}?` });
+  // By keyboard first: the question opens on Cancel, never on Delete, and Escape gives the focus back.
+  await deleteUser.focus();
+  await page.keyboard.press('Enter');
+  await expect(confirm.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(deleteUser).toBeFocused();
+  await deleteUser.click();
   await expect(confirm).toContainText('Are you sure you want to delete this user? This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('User deleted successfully')).toBeVisible();

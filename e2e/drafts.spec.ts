@@ -48,7 +48,8 @@ test('the create-Voice form survives a reload and a top-up round trip', async ({
   await expect(purchase).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(purchase).toBeHidden();
-  await page.getByTestId('create-voice-submit').focus();
+  // Closed, it gives the focus back to the button that opened it.
+  await expect(page.getByTestId('create-voice-submit')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(purchase).toBeVisible();
   // The Voice needs a storage slot and a training, and the window names both: one checkout buys them.

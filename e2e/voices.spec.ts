@@ -209,6 +209,25 @@ test.describe
       await expect(card(page).getByRole('link', { name: 'Convert' })).toBeVisible();
       await screenshot(page, 'dashboard-awake');
 
+      // The card's questions by keyboard: each opens on its safe choice, and closing it gives the
+      // focus back to the card's menu button (the menu item that opened it is gone by then).
+      const menuButton = card(page).getByTestId('voice-menu');
+      for (const [item, name, safe] of [
+        ['Delete', 'Delete this Voice?', 'Cancel'],
+        ['Rename', /Rename/, null],
+      ] as const) {
+        await menuButton.focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('menuitem', { name: item }).click();
+        const dialog = page.getByRole('dialog', { name });
+        await expect(dialog).toBeVisible();
+        if (safe) await expect(dialog.getByRole('button', { name: safe, exact: true })).toBeFocused();
+        else await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+        await expect(menuButton).toBeFocused();
+      }
+
       await card(page).getByTestId('voice-menu').click();
       await page.getByRole('menuitem', { name: 'Make Public' }).click();
       await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Make Public' }).click();
@@ -438,14 +457,26 @@ test.describe
       await page
         .getByTestId('create-prompt')
         .fill('A short note to parents about the spring fair moving to the field.');
+      const voices = (await inBrowser(page, 'GET', '/loras')) as { _id: string; name: string }[];
+      const voice = voices.find((one) => one.name === voiceName);
+      // The call that puts the Voice to sleep, made ready beforehand so it goes out at once.
+      const { csrfToken } = (await inBrowser(page, 'GET', '/csrf-token')) as { csrfToken: string };
       const opened = page.waitForResponse((response) => response.url().endsWith('/api/content/generate-stream'));
       await page.getByTestId('create-generate').click();
       // The stream is open (its short content spent) and the base model is drafting: the Voice is
       // put to sleep now, as another tab or the idle timer would, before any of the rewrite came out.
       expect((await opened).status()).toBe(200);
-      const voices = (await inBrowser(page, 'GET', '/loras')) as { _id: string; name: string }[];
-      const voice = voices.find((one) => one.name === voiceName);
-      await inBrowser(page, 'POST', `/loras/${voice?._id}/deactivate`);
+      await page.evaluate(
+        async ({ id, csrf }) => {
+          const response = await fetch(`/api/loras/${id}/deactivate`, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { Authorization: `Bearer ${localStorage.getItem('ownvoice.token')}`, 'x-csrf-token': csrf },
+          });
+          if (!response.ok) throw new Error(`deactivate: ${response.status}`);
+        },
+        { id: voice?._id, csrf: csrfToken },
+      );
       await expect(page.getByTestId('create-charge')).toHaveText(
         'Nothing was charged: no part of this draft came out in your Voice, so its short content was given back.',
         { timeout: 60_000 },

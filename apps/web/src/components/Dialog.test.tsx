@@ -85,6 +85,31 @@ function Chained() {
   );
 }
 
+/**
+ * A form that shows a placeholder while it sends and comes back with a dialog when the answer asks
+ * for something (the create-Voice form and its purchase window): the button that opened it is drawn anew.
+ */
+function DrawnAnew() {
+  const [phase, setPhase] = useState<'form' | 'sending' | 'asking'>('form');
+  if (phase === 'sending') return <p>Sending…</p>;
+  return (
+    <>
+      <Button
+        data-testid="send"
+        onClick={() => {
+          setPhase('sending');
+          setTimeout(() => setPhase('asking'), 10);
+        }}
+      >
+        Send
+      </Button>
+      <Dialog opened={phase === 'asking'} onClose={() => setPhase('form')} title="Buy more">
+        <Button onClick={() => setPhase('form')}>Close</Button>
+      </Dialog>
+    </>
+  );
+}
+
 const focused = () => document.activeElement;
 const focusOn = (element: HTMLElement) => vi.waitFor(() => expect(focused()).toBe(element));
 
@@ -133,6 +158,16 @@ describe('Dialog focus', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await person.keyboard('{Escape}');
 
     await focusOn(menuButton);
+  });
+
+  it('gives focus to the opener drawn anew when the one that opened it is gone', async () => {
+    const { person } = render(<DrawnAnew />);
+    await person.tab();
+    await person.keyboard('{Enter}');
+    await screen.findByRole('dialog', { name: 'Buy more' });
+    await person.keyboard('{Escape}');
+
+    await focusOn(screen.getByRole('button', { name: 'Send' }));
   });
 
   it('gives focus back to the first opener when a dialog led to another', async () => {

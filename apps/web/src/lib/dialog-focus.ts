@@ -7,7 +7,18 @@ import { useId, useLayoutEffect } from 'react';
 /** Where focus goes back: `element`, else (once it is gone or refuses focus) its fallback. */
 interface Opener {
   element: HTMLElement;
+  /**
+   * Finds the same control drawn anew (by its id or test id) when `element` is gone: a form that
+   * shows a placeholder while it sends and comes back when the answer asks for a purchase.
+   */
+  selector: string | null;
   fallback: Opener | null;
+}
+
+function selectorOf(element: HTMLElement): string | null {
+  if (element.id) return `#${CSS.escape(element.id)}`;
+  const testId = element.getAttribute('data-testid');
+  return testId ? `[data-testid="${CSS.escape(testId)}"]` : null;
 }
 
 const DIALOG_ATTRIBUTE = 'data-dialog-focus';
@@ -35,9 +46,10 @@ function menuButton(element: HTMLElement): HTMLElement | null {
 function openerOf(element: Element | null): Opener | null {
   if (!(element instanceof HTMLElement) || element === document.body || !element.isConnected) return null;
   const dialog = element.closest(`[${DIALOG_ATTRIBUTE}]`)?.getAttribute(DIALOG_ATTRIBUTE);
-  if (dialog) return { element, fallback: openers.get(dialog) ?? null };
+  const selector = selectorOf(element);
+  if (dialog) return { element, selector, fallback: openers.get(dialog) ?? null };
   const button = menuButton(element);
-  return { element, fallback: button ? openerOf(button) : null };
+  return { element, selector, fallback: button ? openerOf(button) : null };
 }
 
 function rememberControl(event: Event): void {
@@ -66,13 +78,20 @@ function standing(element: HTMLElement): boolean {
   return element.isConnected && !menuClosing && (!dialog || openDialogs.some((open) => open.id === dialog));
 }
 
+/** The control an opener was, drawn anew since: the one element its selector finds. */
+function drawnAnew({ selector }: Opener): HTMLElement | null {
+  if (!selector) return null;
+  const found = document.querySelectorAll<HTMLElement>(selector);
+  return found.length === 1 ? (found[0] ?? null) : null;
+}
+
 function restore(opener: Opener | null): void {
   // Under a dialog still open (a form behind a two-factor prompt), focus stays inside that one.
   const under = openDialogs.at(-1);
   const inside = under ? dialogElement(under.id) : null;
   for (let next = opener; next; next = next.fallback) {
-    const { element } = next;
-    if (!standing(element) || (inside && !inside.contains(element))) continue;
+    const element = next.element.isConnected ? next.element : drawnAnew(next);
+    if (!element || !standing(element) || (inside && !inside.contains(element))) continue;
     element.focus({ preventScroll: true });
     if (document.activeElement === element) return;
   }
