@@ -1,10 +1,11 @@
-// What tests read of an account straight from the database, whichever layer they drive: its
-// row, the ledger check, and its activity log.
+// What tests read of an account, whichever layer they drive: its row, the ledger check and its
+// activity log straight from the database, and its short content left as the API reports it.
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../db/client.js';
 import { activities, type UserRow, usageTranches, users } from '../db/schema.js';
 import { LedgerRepository } from '../repositories/ledger.repository.js';
+import type { TestClient } from './test-app.js';
 
 type WithDatabase = { database: { db: Database } };
 
@@ -37,3 +38,11 @@ export async function actionsOf(ctx: WithDatabase, userId: string): Promise<stri
 /** What a list of tranches adds up to. */
 export const total = (tranches: readonly { amount: number }[]): number =>
   tranches.reduce((sum, t) => sum + t.amount, 0);
+
+/** The short content `client`'s account has left, as GET /api/auth/me reports it. */
+export async function shortContentLeft(client: TestClient): Promise<number> {
+  const { user } = (await client.get('/api/auth/me')).json() as {
+    user: { usageLimits: { shortContent: { amount: number }[] } };
+  };
+  return user.usageLimits.shortContent.reduce((sum, tranche) => sum + tranche.amount, 0);
+}

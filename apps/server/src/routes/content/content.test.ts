@@ -6,6 +6,7 @@ import { CONTENT_FORMATS, CREATE_MESSAGES, type CreateEvent, createEventSchema }
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches, type VoiceRow } from '../../db/schema.js';
+import { shortContentLeft } from '../../test/account-state.js';
 import { makeDocx } from '../../test/documents.js';
 import { embeddedEndpoint } from '../../test/inference.js';
 import { ownerWithAwakeVoice, quickVoice } from '../../test/quick-voice.js';
@@ -21,11 +22,6 @@ const parseEvents = (body: string): CreateEvent[] =>
     .split('\n\n')
     .filter((block) => block.startsWith('data: '))
     .map((block) => createEventSchema.parse(JSON.parse(block.slice(6))));
-
-const shortContentLeft = async (client: TestClient) =>
-  (await client.get('/api/auth/me'))
-    .json()
-    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
 
 const generate = (client: TestClient, form: MultipartForm) => client.upload('/api/content/generate-stream', form);
 

@@ -8,6 +8,7 @@ import { type CreateEvent, isFailedRewrite } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type UserRow, users, type VoiceRow } from '../../db/schema.js';
+import { shortContentLeft } from '../../test/account-state.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { openStream, rewriteChunksOf, streamEvents } from '../../test/streams.js';
 import { createTestContext, encodeMultipart, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -28,11 +29,6 @@ beforeEach(async () => {
   expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
 });
 
-const shortContentLeft = async () =>
-  (await owner.get('/api/auth/me'))
-    .json()
-    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0) as number;
-
 /** How many short-content spends and refunds the owner's ledger holds. */
 async function shortContentLines(): Promise<{ used: number; givenBack: number }> {
   const entries = (await owner.get('/api/plans/ledger')).json().entries as { resource: string; reason: string }[];
@@ -52,7 +48,7 @@ async function generate() {
 
 describe('the Voice put to sleep during a Quick Create', () => {
   it('before any rewrite came out: the draft is shown, nothing is charged, and the ledger gives it back', async () => {
-    const [before, lines] = [await shortContentLeft(), await shortContentLines()];
+    const [before, lines] = [await shortContentLeft(owner), await shortContentLines()];
     const stream = await generate();
     await stream.seen('"type":"generation_start"');
     expect((await owner.post(`/api/loras/${voice.id}/deactivate`)).statusCode).toBe(200);
@@ -61,12 +57,12 @@ describe('the Voice put to sleep during a Quick Create', () => {
     expect(events.some((e) => e.type === 'content_chunk')).toBe(true);
     expect(rewriteChunksOf(body).some((t) => !isFailedRewrite(t))).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'error', code: 'VOICE_NOT_READY', charged: 0 });
-    await expect.poll(shortContentLeft).toBe(before);
+    await expect.poll(() => shortContentLeft(owner)).toBe(before);
     expect(await shortContentLines()).toEqual({ used: lines.used + 1, givenBack: lines.givenBack + 1 });
   }, 120_000);
 
   it('once some of the rewrite came out in the Voice: one short content is charged, and the last event says so', async () => {
-    const [before, lines] = [await shortContentLeft(), await shortContentLines()];
+    const [before, lines] = [await shortContentLeft(owner), await shortContentLines()];
     const stream = await generate();
     await expect
       .poll(() => rewriteChunksOf(stream.body()).some((t) => !isFailedRewrite(t)), {
@@ -77,7 +73,7 @@ describe('the Voice put to sleep during a Quick Create', () => {
     expect((await owner.post(`/api/loras/${voice.id}/deactivate`)).statusCode).toBe(200);
     const events = streamEvents(await stream.done);
     expect(events.at(-1)).toMatchObject({ type: 'error', code: 'VOICE_NOT_READY', charged: 1 });
-    expect(await shortContentLeft()).toBe(before - 1);
+    expect(await shortContentLeft(owner)).toBe(before - 1);
     expect(await shortContentLines()).toEqual({ used: lines.used + 1, givenBack: lines.givenBack });
   }, 120_000);
 });
@@ -86,7 +82,7 @@ describe('a Quick Create cut by a timeout', () => {
   it('after the draft, before any rewrite: given back', async () => {
     const { content } = ctx.app.platform.services;
     const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
-    const [before, lines] = [await shortContentLeft(), await shortContentLines()];
+    const [before, lines] = [await shortContentLeft(owner), await shortContentLines()];
     const prepared = await content.prepareQuick(
       { user, apiKey: null },
       { voiceId: voice.id, prompt: 'A short note about the spring fair', format: 'blog_post', reference: undefined },
@@ -103,7 +99,7 @@ describe('a Quick Create cut by a timeout', () => {
       })(),
     ).rejects.toThrow();
     expect(events.some((e) => e.type === 'generation_complete')).toBe(true);
-    expect(await shortContentLeft()).toBe(before);
+    expect(await shortContentLeft(owner)).toBe(before);
     expect(await shortContentLines()).toEqual({ used: lines.used + 1, givenBack: lines.givenBack + 1 });
     expect(prepared.charged()).toBe(0);
   }, 120_000);

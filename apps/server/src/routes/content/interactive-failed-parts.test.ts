@@ -8,12 +8,12 @@ import {
   interactiveStateSchema,
   newInteractiveState,
 } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type UserRow, users, type VoiceRow } from '../../db/schema.js';
+import type { VoiceRow } from '../../db/schema.js';
 import { InteractiveSessionsRepository } from '../../repositories/interactive-sessions.repository.js';
 import { ConversionService } from '../../services/conversion.service.js';
 import { InteractiveService } from '../../services/interactive.service.js';
+import { shortContentLeft, userRow } from '../../test/account-state.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -35,11 +35,6 @@ async function step(state: InteractiveState, action: InteractiveAction): Promise
   expect(res.statusCode, res.body).toBe(200);
   return interactiveStateSchema.parse(res.json().state);
 }
-
-const shortContentLeft = async () =>
-  (await owner.get('/api/auth/me'))
-    .json()
-    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
 
 /** The app's interactive writing, with a Voice whose every rewrite is rejected while `failing`. */
 function interactiveWith(judge: { failing: boolean }): InteractiveService {
@@ -76,14 +71,13 @@ describe('an interactive section whose rewrite failed', () => {
   it('reports the failed parts with the draft’s words, never a marker, and retries just them', async () => {
     const judge = { failing: true };
     const interactive = interactiveWith(judge);
-    const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
-    const caller = { user, apiKey: null };
+    const caller = { user: await userRow(ctx, ownerId), apiKey: null };
     const signal = new AbortController().signal;
 
-    const atStart = await shortContentLeft();
+    const atStart = await shortContentLeft(owner);
     let s = newInteractiveState('short', 'A welcome note for new volunteers at the community garden.', voice.id);
     s = await step(s, 'ask_questions');
-    expect(await shortContentLeft()).toBe(atStart - 1);
+    expect(await shortContentLeft(owner)).toBe(atStart - 1);
     const answers = s.currentQueries.map(() => 'They meet on Saturdays at nine.');
     s = await interactive.next(caller, { ...s, currentAnswers: answers }, 'submit_section_answers', signal);
     expect(s.step).toBe('section_drafted');
@@ -96,7 +90,7 @@ describe('an interactive section whose rewrite failed', () => {
     expect(s.currentRephrased.trim()).toBe(s.currentDraft.trim());
     // Nothing came out in the Voice, so the draft costs nothing: its short content is given back,
     // in the ledger.
-    expect(await shortContentLeft()).toBe(atStart);
+    expect(await shortContentLeft(owner)).toBe(atStart);
     const ledger = (await owner.get('/api/plans/ledger')).json().entries as { resource: string; reason: string }[];
     expect(ledger.filter((entry) => entry.resource === 'shortContent' && entry.reason === 'refund')).toHaveLength(1);
 
@@ -107,14 +101,14 @@ describe('an interactive section whose rewrite failed', () => {
     noMarker(s);
 
     // Retried at complete with a Voice that writes now: just those parts, and free.
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     judge.failing = false;
     s = await interactive.next(caller, s, 'retry_failed_parts', signal);
     expect(s.step).toBe('complete');
     expect(s.content[0]?.failed).toEqual([]);
     expect(s.content[0]?.parts.join('')).toBe(s.content[0]?.rephrased);
     noMarker(s);
-    expect(await shortContentLeft()).toBe(before);
+    expect(await shortContentLeft(owner)).toBe(before);
 
     // Nothing failed is nothing to retry.
     const again = await owner.post('/api/content/interactive/next', { state: s, action: 'retry_failed_parts' });
@@ -124,20 +118,19 @@ describe('an interactive section whose rewrite failed', () => {
   it('charges the next draft that comes out in the Voice, once', async () => {
     const judge = { failing: true };
     const interactive = interactiveWith(judge);
-    const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
-    const caller = { user, apiKey: null };
+    const caller = { user: await userRow(ctx, ownerId), apiKey: null };
     const signal = new AbortController().signal;
 
-    const atStart = await shortContentLeft();
+    const atStart = await shortContentLeft(owner);
     let s = newInteractiveState('short', 'A note on the garden’s new opening hours.', voice.id);
     s = await step(s, 'ask_questions');
     const answers = s.currentQueries.map(() => 'From nine until noon, every Saturday.');
     s = await interactive.next(caller, { ...s, currentAnswers: answers }, 'submit_section_answers', signal);
-    expect(await shortContentLeft()).toBe(atStart);
+    expect(await shortContentLeft(owner)).toBe(atStart);
     // The revision comes out in the Voice: it is the draft the session pays for.
     judge.failing = false;
     s = await interactive.next(caller, { ...s, sectionRevision: 'Shorter, please.' }, 'revise_section', signal);
     expect(s.currentFailed).toEqual([]);
-    expect(await shortContentLeft()).toBe(atStart - 1);
+    expect(await shortContentLeft(owner)).toBe(atStart - 1);
   }, 180_000);
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, users, type VoiceRow } from '../../db/schema.js';
 import { ContentService } from '../../services/content.service.js';
 import { ConversionService } from '../../services/conversion.service.js';
+import { shortContentLeft } from '../../test/account-state.js';
 import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { openStream, rewriteChunksOf } from '../../test/streams.js';
 import { createTestContext, encodeMultipart, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -17,11 +18,6 @@ let ctx: TestContext;
 let owner: TestClient;
 let ownerId: string;
 let voice: VoiceRow;
-
-const shortContentLeft = async () =>
-  (await owner.get('/api/auth/me'))
-    .json()
-    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -53,26 +49,26 @@ async function generateThenHangUp(reached: (body: string) => boolean) {
  * asked again a moment later, so a late change is still seen.
  */
 async function settledBalance(expected: number): Promise<number> {
-  await expect.poll(shortContentLeft, { timeout: 15_000 }).toBe(expected);
+  await expect.poll(() => shortContentLeft(owner), { timeout: 15_000 }).toBe(expected);
   await new Promise((r) => setTimeout(r, 500));
-  return shortContentLeft();
+  return shortContentLeft(owner);
 }
 
 describe('a reader who hangs up during Quick Create', () => {
   it('is charged once part of the rewrite reached them in the Voice', async () => {
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     await generateThenHangUp((body) => rewriteChunksOf(body).some((text) => !isFailedRewrite(text)));
     expect(await settledBalance(before - 1)).toBe(before - 1);
   }, 30_000);
 
   it('is not charged when only the draft reached them', async () => {
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     await generateThenHangUp((body) => body.split('"type":"content_chunk"').length > 5);
     expect(await settledBalance(before)).toBe(before);
   }, 30_000);
 
   it('is not charged when only the plan reached them', async () => {
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     await generateThenHangUp((body) => body.includes('"type":"thinking"'));
     expect(await settledBalance(before)).toBe(before);
   }, 30_000);
@@ -115,7 +111,7 @@ describe('a draft whose rewrite failed in every part', () => {
     });
     const content = new ContentService(voices, conversion, services.activation, services.usage, inference);
     const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     const prepared = await content.prepareQuick(
       { user, apiKey: null },
       {
@@ -135,6 +131,6 @@ describe('a draft whose rewrite failed in every part', () => {
     }
     expect(chunks.size).toBeGreaterThan(0);
     expect([...chunks.values()].every(isFailedRewrite)).toBe(true);
-    expect(await shortContentLeft()).toBe(before);
+    expect(await shortContentLeft(owner)).toBe(before);
   }, 120_000);
 });

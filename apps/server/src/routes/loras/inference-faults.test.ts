@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceRow, voices } from '../../db/schema.js';
 import { ADAPTER_MISSING, EMBEDDED_ENDPOINT, STOPPED_MIDWAY } from '../../inference/inference-host.js';
 import { CRASH_QUARANTINE_MS, SLEEP_MESSAGES } from '../../services/activation.service.js';
+import { shortContentLeft } from '../../test/account-state.js';
 import { embeddedEndpoint, isLoaded } from '../../test/inference.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { jsonBody, openStream, streamEvents } from '../../test/streams.js';
@@ -79,11 +80,7 @@ describe('the inference process killed in the middle of a Convert', () => {
   }, 180_000);
 
   it('ends a Create whose draft was reaching the person, gives its short content back, and says so', async () => {
-    const shortContentLeft = async () =>
-      (await owner.get('/api/auth/me'))
-        .json()
-        .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0) as number;
-    const before = await shortContentLeft();
+    const before = await shortContentLeft(owner);
     const { payload, contentType } = encodeMultipart({
       fields: { prompt: 'A long essay on the history of our town’s river', format: 'article', selectedLora: voice.id },
     });
@@ -94,7 +91,7 @@ describe('the inference process killed in the middle of a Convert', () => {
     expect(events.some((e) => e.type === 'content_chunk')).toBe(true);
     // Nothing came out in the Voice: the last event says it was given back (decision 37).
     expect(events.at(-1)).toEqual({ type: 'error', code: 'ENGINE_UNAVAILABLE', error: STOPPED_MIDWAY, charged: 0 });
-    expect(await shortContentLeft()).toBe(before);
+    expect(await shortContentLeft(owner)).toBe(before);
   }, 180_000);
 
   it('charges waking hours for the time the Voice could be used, never for the time it was down', async () => {

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageTranches, type VoiceRow } from '../../db/schema.js';
+import { shortContentLeft } from '../../test/account-state.js';
 import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -24,11 +25,6 @@ async function createKey(who: TestClient, name: string, scopes: string[]): Promi
   expect(res.statusCode, res.body).toBe(201);
   return res.json().secret;
 }
-
-const shortContentLeft = async (who: TestClient) =>
-  (await who.get('/api/auth/me'))
-    .json()
-    .user.usageLimits.shortContent.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
 
 /** The error an SDK call threw, for its class, status and OpenAI-shaped body. */
 async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
