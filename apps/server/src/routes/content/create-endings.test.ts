@@ -62,16 +62,25 @@ describe('the Voice put to sleep during a Quick Create', () => {
   }, 120_000);
 
   it('once some of the rewrite came out in the Voice: one short content is charged, and the last event says so', async () => {
-    const [before, lines] = [await shortContentLeft(owner), await shortContentLines()];
-    const stream = await generate();
-    await expect
-      .poll(() => rewriteChunksOf(stream.body()).some((t) => !isFailedRewrite(t)), {
-        timeout: 60_000,
-        interval: 20,
-      })
-      .toBe(true);
-    expect((await owner.post(`/api/loras/${voice.id}/deactivate`)).statusCode).toBe(200);
-    const events = streamEvents(await stream.done);
+    let before = 0;
+    let lines = { used: 0, givenBack: 0 };
+    let events: ReturnType<typeof streamEvents> = [];
+    // On a busy machine the rewrite may finish before the sleep lands: that Create is not this
+    // case, so the Voice is woken and it is tried again (at most three times).
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      [before, lines] = [await shortContentLeft(owner), await shortContentLines()];
+      const stream = await generate();
+      await expect
+        .poll(() => rewriteChunksOf(stream.body()).some((t) => !isFailedRewrite(t)), {
+          timeout: 60_000,
+          interval: 20,
+        })
+        .toBe(true);
+      expect((await owner.post(`/api/loras/${voice.id}/deactivate`)).statusCode).toBe(200);
+      events = streamEvents(await stream.done);
+      if (events.at(-1)?.type !== 'complete') break;
+      expect((await owner.post(`/api/loras/${voice.id}/activate`)).json().status).toBe('active');
+    }
     expect(events.at(-1)).toMatchObject({ type: 'error', code: 'VOICE_NOT_READY', charged: 1 });
     expect(await shortContentLeft(owner)).toBe(before - 1);
     expect(await shortContentLines()).toEqual({ used: lines.used + 1, givenBack: lines.givenBack });
