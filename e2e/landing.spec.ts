@@ -1,6 +1,6 @@
 // The landing page as a visitor sees it at desktop and phone widths: the demo video of the real
-// product loads, the demo Voice's measured evaluation shows, the FAQ opens, and the ways in lead
-// to sign-up or back to the dashboard. Screenshots go to e2e/artifacts/ for review.
+// product loads, a real Voice's measured evaluation on the real model shows, the FAQ opens, and
+// the ways in lead to sign-up or back to the dashboard. Screenshots go to e2e/artifacts/ for review.
 import type { Page } from '@playwright/test';
 import { expect, registerThroughForm, runId, screenshot, test } from './support';
 
@@ -38,11 +38,17 @@ test('at 1280 px: the demo video plays the real recording, the evidence and the 
   const poster = await page.request.get('/demo/convert-demo-poster.jpg');
   expect(poster.headers()['content-type']).toContain('image/jpeg');
 
-  // The recorded evaluation, drawn by the chart the Voice details page uses.
+  // A real Voice's evaluation on the real model, named, drawn by the chart the Voice details page
+  // uses, with one of its held-out samples.
   const evidence = page.getByTestId('landing-evidence');
   await expect(evidence.getByTestId('evaluation-chart')).toBeVisible();
-  await expect(evidence.getByTestId('evaluation-perplexity')).toContainText('Demo Voice');
+  await expect(evidence.getByTestId('landing-evidence-provenance')).toContainText('SmolLM2-135M-Instruct');
+  await expect(evidence.getByTestId('landing-evidence-provenance')).toContainText('Moby-Dick');
+  await expect(evidence.getByTestId('evaluation-reads-as')).toContainText('Base model');
+  await expect(evidence.getByTestId('evaluation-perplexity')).toContainText('The Voice');
   await expect(evidence.getByTestId('evaluation-similarity')).toContainText('Plain text');
+  await expect(evidence.getByTestId('evaluation-sample')).toHaveCount(1);
+  await expect(evidence.getByTestId('evaluation-sample')).toContainText('What Melville wrote');
   await expect(evidence).toContainText('Burrows’ Delta');
 
   // Every question opens to its answer.

@@ -236,6 +236,9 @@ test.describe
       await card(page).getByTestId('voice-name').click();
       await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}$/);
       await expect(page.getByTestId('evaluation-chart')).toBeVisible();
+      // How many of its rewrites read as the writer's, against the base model's, comes first.
+      await expect(page.getByTestId('evaluation-reads-as')).toContainText('Base model');
+      await expect(page.getByTestId('evaluation-chart')).toContainText('rewrites that read as your writing');
       await screenshot(page, 'voice-details');
     });
 

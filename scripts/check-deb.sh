@@ -129,6 +129,19 @@ child_answers $APP/packages/engine/bin/voice-package-child.mjs \
   fail "the Voice package reader does not run"
 step "the Voice package reader answers"
 
+# A Voice's evaluation reads the engine's corpus at the end of every training run: the neutral
+# paragraphs it rewrites, other writers' passages for its style scale, neutral prose for its
+# classifier. Missing, every Voice would fail at its last stage.
+(cd $APP/packages/engine && "${run_as[@]}" env -i HOME="$home" PATH=/usr/bin:/bin $APP/bin/node --input-type=module -e '
+  import { register } from "tsx/esm/api";
+  register();
+  const { evaluationParagraphs, otherWriterSamples, readsAs } = await import("./src/voice/evaluate.ts");
+  const [paragraphs, others] = [evaluationParagraphs(), otherWriterSamples()];
+  const read = readsAs(others.slice(0, 12), paragraphs.slice(0, 4), paragraphs.slice(4, 8));
+  if (paragraphs.length < 20 || others.length < 20 || !read) process.exit(1);') ||
+  fail "a Voice's evaluation cannot read the engine's corpus"
+step "a Voice's evaluation reads its corpus"
+
 (cd $APP/packages/engine/python && /usr/bin/python3 -c 'import torch, numpy, ownvoice_trainer.train') ||
   fail "the trainer's imports fail with the package's dependencies"
 step "the trainer imports torch and numpy"

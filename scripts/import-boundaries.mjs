@@ -52,11 +52,11 @@ export const ENGINE_RANKS = [
   ['gguf', 'chunking', 'corpus', 'isolation'],
   ['tokenizer', 'base-model', 'runtime', 'trainer', 'adapters', 'text', 'eval'],
   ['voice'],
-  ['house-model'],
+  ['house-model', 'harness'],
   ['cli'],
 ];
 const ENGINE_ORDER =
-  'cli → house-model → voice → {text, eval, runtime, trainer, adapters, tokenizer, base-model} → {gguf, chunking, corpus, isolation} → the root modules';
+  'cli → {house-model, harness} → voice → {text, eval, runtime, trainer, adapters, tokenizer, base-model} → {gguf, chunking, corpus, isolation} → the root modules';
 
 /** Folder rules: [workspace, includes, pattern groups] — tests (*.test.ts) are exempt from folder rules. */
 function folderRules() {

@@ -57,11 +57,13 @@ node packaging/deb/prune-native.mjs "$app/node_modules"
 
 # What the server loads at run time: its bundle and migrations, and the engine's and shared
 # package's TypeScript sources (the file-extraction child process runs them through tsx), the
-# house model and the Python trainer. Tests and benchmarks stay out.
+# house model, the corpus a Voice's evaluation reads (its neutral paragraphs and other writers'
+# passages) and the Python trainer. Tests and benchmarks stay out.
 cp -r apps/server/dist "$app/apps/server/dist"
 # The inference server the API server runs beside itself (inference/supervisor.ts finds it there).
 cp -r apps/inference/dist "$app/apps/inference/dist"
-for dir in packages/engine/bin packages/engine/src packages/engine/python packages/engine/models packages/shared/src; do
+for dir in packages/engine/bin packages/engine/src packages/engine/python packages/engine/models packages/engine/corpus \
+  packages/shared/src; do
   mkdir -p "$app/$dir"
   (cd "$dir" && find . -type f ! -name '*.test.ts' ! -path '*/test/*' ! -path '*/__pycache__/*' \
     -exec install -D -m 644 {} "$app/$dir/{}" \;)

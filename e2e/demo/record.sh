@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run demo:record: films the real product for the landing page (record.demo.ts) and writes
-# apps/web/public/demo/{convert-demo.webm,convert-demo-poster.jpg,evaluation.json}.
+# apps/web/public/demo/{convert-demo.webm,convert-demo-poster.jpg}.
 # Builds the service, and installs Debian's ffmpeg when it is missing (Playwright's video recorder
 # and the final compression both use it).
 set -euo pipefail
@@ -42,5 +42,4 @@ fi
 mkdir -p "$out"
 cp "$work/convert-demo.webm" "$out/convert-demo.webm"
 cp "$work/poster.jpg" "$out/convert-demo-poster.jpg"
-cp "$work/evaluation.json" "$out/evaluation.json"
 echo "Wrote $out (video: $size bytes)."

@@ -37,11 +37,13 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { writeGgufAdapter } from '../src/adapters/export.js';
 import type { NamedTensor } from '../src/adapters/safetensors.js';
+import { HOUSE_AUTHORS } from '../src/corpus/authors.js';
 import { HOUSE_MODEL_PATH } from '../src/corpus/paths.js';
 import { randomWeights, writeLlamaGguf } from '../src/gguf/llama-model.js';
 import { expectedTensors, LORA_TARGETS, type ModelHparams } from '../src/gguf/model-spec.js';
 import { GgmlType } from '../src/gguf/types.js';
-import { formatHarness, HARNESS_TARGETS, runHarness } from '../src/house-model/harness.js';
+import { HARNESS_TARGETS, runHarness } from '../src/harness/harness.js';
+import { formatHarness } from '../src/harness/report.js';
 import { VoiceEngine } from '../src/runtime/voice-engine.js';
 import { seededRandom } from '../src/seeded-random.js';
 import { tempDir, testVocab } from '../src/test/fixtures.js';
@@ -598,19 +600,27 @@ async function harness(dir: string) {
       baseModelName: 'ownvoice-tiny',
       preset: VOICE_PRESETS.tiny,
       workDir: path.join(dir, 'harness'),
+      writers: HOUSE_AUTHORS,
       threads,
       log: (l) => console.log(`    ${l}`),
     });
     harnessTable = formatHarness(report);
     const t = HARNESS_TARGETS;
-    row('harness: confusion', String(report.confusion), `${t.confusion}`);
+    const share = (x: number) => `${(x * 100).toFixed(0)}%`;
+    row('harness: classifier cross-validated accuracy', share(report.classifier.accuracy), '');
+    row(
+      'harness: base rewrites attributed to a writer',
+      share(report.baseAttribution.all),
+      `<= ${share(t.baseAttribution)}`,
+    );
     for (const v of report.voices) {
-      row(`harness: ${v.author} Voice content-word recall`, v.measures.recall.median.toFixed(2), `>= ${t.recall}`);
       row(
-        `harness: ${v.author} Voice perplexity drop`,
-        `${(v.perplexityDrop * 100).toFixed(0)}%`,
-        `>= ${t.perplexityDrop * 100}%`,
+        `harness: ${v.writer} Voice attributed to ${v.writer}`,
+        share(v.ownAttribution.all),
+        `>= ${share(t.ownAttribution)}`,
       );
+      row(`harness: ${v.writer} Voice content-word recall`, v.figures.recall.all.toFixed(2), `>= ${t.recall}`);
+      row(`harness: ${v.writer} Voice perplexity drop`, share(v.perplexityDrop), `>= ${share(t.perplexityDrop)}`);
     }
   } finally {
     await house.dispose();

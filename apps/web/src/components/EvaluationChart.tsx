@@ -39,7 +39,7 @@ function MetricBars({ title, hint, rows, testId }: { title: string; hint: string
           <Box style={{ flex: 1, minWidth: 0 }}>
             <Progress value={row.percent} color={row.color} size="xl" aria-label={`${row.label}: ${row.display}`} />
           </Box>
-          <Text fz="sm" fw={600} w={52} ta="right" style={{ flexShrink: 0 }}>
+          <Text fz="sm" fw={600} w={68} ta="right" style={{ flexShrink: 0 }}>
             {row.display}
           </Text>
         </Group>
@@ -56,7 +56,7 @@ export function EvaluationChart({
   wording?: EvaluationWording;
 }) {
   const figures = evaluationFigures(evaluation);
-  const { perplexity, similarity, content } = figures;
+  const { perplexity, similarity, content, readsAs } = figures;
   return (
     <Stack gap="lg" data-testid="evaluation-chart">
       <Stack gap={4}>
@@ -66,6 +66,27 @@ export function EvaluationChart({
           </Text>
         ))}
       </Stack>
+      {readsAs && (
+        <MetricBars
+          title={`Rewrites that read as ${wording.writer} writing`}
+          hint="higher is better"
+          testId="evaluation-reads-as"
+          rows={[
+            {
+              label: 'Base model',
+              percent: (readsAs.base / readsAs.rewrites) * 100,
+              display: `${readsAs.base} of ${readsAs.rewrites}`,
+              color: 'gray.5',
+            },
+            {
+              label: wording.voice,
+              percent: (readsAs.voice / readsAs.rewrites) * 100,
+              display: `${readsAs.voice} of ${readsAs.rewrites}`,
+              color: 'grape',
+            },
+          ]}
+        />
+      )}
       <MetricBars
         title="Surprise on writing it never saw (perplexity)"
         hint="lower is better"
@@ -126,6 +147,14 @@ export function EvaluationChart({
         similarity compares how often the rewrites use common words like “the”, “of” and “which” with how often{' '}
         {wording.writer} writing does (Burrows’ Delta); content kept counts the other words of each plain text that its
         rewrite still has.
+        {readsAs && (
+          <>
+            {' '}
+            Whether a rewrite reads as {wording.writer} writing is decided by a classifier of letter sequences and
+            common words, trained on {wording.writer} held-back passages against plain prose by other people; it told
+            them apart {readsAs.accuracyPercent}% of the time when tested on passages it had not learnt from.
+          </>
+        )}
       </Text>
     </Stack>
   );

@@ -69,3 +69,24 @@ describe('formatPerplexity', () => {
     expect(formatPerplexity(1234.5)).toBe('1,235');
   });
 });
+
+describe('read as the writer’s', () => {
+  const readsAs = {
+    accuracy: 0.962,
+    passages: 18,
+    voice: { share: 9 / 14, spread: { median: 0.64, low: 0.43, high: 0.86, n: 14 } },
+    base: { share: 1 / 14, spread: { median: 0.07, low: 0, high: 0.21, n: 14 } },
+  };
+
+  it('counts the rewrites read as the writer’s, the Voice’s against the base model’s, and says it first', () => {
+    const figures = evaluationFigures({ ...evaluation(40, 30, 0.4, 0.6), readsAs });
+    expect(figures.readsAs).toEqual({ voice: 9, base: 1, rewrites: 14, accuracyPercent: 96 });
+    expect(evaluationSummary(figures)[0]).toBe(
+      'Your Voice wrote 9 of 14 rewrites that read as your writing; the base model wrote 1.',
+    );
+  });
+
+  it('is left out of evaluations made before it was measured', () => {
+    expect(evaluationFigures(evaluation(40, 30, 0.4, 0.6)).readsAs).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
-// The engine's evaluation (shared voiceEvaluationSchema) as a person reads it: how much less
-// surprised the Voice is by its writer's unseen text than the base model, how much of a text's
+// The engine's evaluation (shared voiceEvaluationSchema) as a person reads it: how often its
+// rewrites read as the writer's to a classifier of their writing, against the base model's; how
+// much less surprised the Voice is by its writer's unseen text than the base model, how much of a text's
 // content its rewrites keep, and how close they come to the writer's style against the plain
 // text they start from. Worded for the Voice's owner, or for a visitor reading
 // about someone else's Voice (the landing page's evidence).
@@ -12,11 +13,13 @@ export interface EvaluationFigures {
   similarity: { basePercent: number; voicePercent: number };
   /** Content words kept by the rewrites, in percent: the median and the middle half; absent in older evaluations. */
   content?: { keptPercent: number; lowPercent: number; highPercent: number };
+  /** Rewrites read as the writer's, of `rewrites` each, by the Voice and the base model; absent in older evaluations. */
+  readsAs?: { voice: number; base: number; rewrites: number; accuracyPercent: number };
 }
 
 const toPercent = (fraction: number): number => Math.round(Math.min(1, Math.max(0, fraction)) * 100);
 
-export function evaluationFigures({ heldOut, style, content }: VoiceEvaluation): EvaluationFigures {
+export function evaluationFigures({ heldOut, style, content, readsAs }: VoiceEvaluation): EvaluationFigures {
   const base = heldOut.basePerplexity;
   const voice = heldOut.voicePerplexity;
   return {
@@ -29,6 +32,16 @@ export function evaluationFigures({ heldOut, style, content }: VoiceEvaluation):
             keptPercent: toPercent(content.recall.median),
             lowPercent: toPercent(content.recall.low),
             highPercent: toPercent(content.recall.high),
+          },
+        }
+      : {}),
+    ...(readsAs
+      ? {
+          readsAs: {
+            voice: Math.round(readsAs.voice.share * readsAs.voice.spread.n),
+            base: Math.round(readsAs.base.share * readsAs.base.spread.n),
+            rewrites: readsAs.voice.spread.n,
+            accuracyPercent: toPercent(readsAs.accuracy),
           },
         }
       : {}),
@@ -49,8 +62,13 @@ export const OWNER_WORDING: EvaluationWording = { voice: 'Your Voice', writer: '
 
 /** One plain sentence per measure, for the top of the chart. */
 export function evaluationSummary(figures: EvaluationFigures, { voice, writer } = OWNER_WORDING): string[] {
-  const { perplexityDropPercent: drop, similarity, content } = figures;
+  const { perplexityDropPercent: drop, similarity, content, readsAs } = figures;
   return [
+    ...(readsAs
+      ? [
+          `${voice} wrote ${readsAs.voice} of ${readsAs.rewrites} rewrites that read as ${writer} writing; the base model wrote ${readsAs.base}.`,
+        ]
+      : []),
     drop > 0
       ? `${voice} is ${drop}% less surprised by ${writer} unseen writing than the base model.`
       : `${voice} is not yet better than the base model at predicting ${writer} unseen writing.`,

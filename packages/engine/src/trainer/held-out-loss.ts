@@ -2,13 +2,15 @@
 // Voice's adapter: "how much better does the Voice predict this person's own writing".
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTrainer } from './python.js';
+import { runTrainer, TrainerError } from './python.js';
 import { type TrainingExample, toJsonl } from './train.js';
 
 export interface HeldOutLoss {
   /** Mean cross-entropy per target token, in nats. */
   loss: number;
   perplexity: number;
+  /** Each example's own mean cross-entropy per target token, in the order given. */
+  exampleLosses: number[];
 }
 
 export async function heldOutLoss(req: {
@@ -35,5 +37,9 @@ export async function heldOutLoss(req: {
     },
     req.threads ? { threads: req.threads } : {},
   );
-  return { loss: Number(done.loss), perplexity: Number(done.perplexity) };
+  const exampleLosses = Array.isArray(done.example_losses) ? done.example_losses.map(Number) : [];
+  if (exampleLosses.length !== req.examples.length) {
+    throw new TrainerError(`the trainer scored ${exampleLosses.length} of ${req.examples.length} examples`);
+  }
+  return { loss: Number(done.loss), perplexity: Number(done.perplexity), exampleLosses };
 }

@@ -1,10 +1,12 @@
 // What a Voice's evaluation rewrites (evaluate.ts): the neutral paragraphs a preset asks for,
 // spread over the file, and every text asked of the engine longest first, answers in the order given.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorWriting } from '../corpus/authors.js';
 import { neutralParagraphs } from '../corpus/neutral.js';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
-import { evaluationParagraphs, longestFirst, rewriteAll } from './evaluate.js';
+import { splitPassages } from '../text/passages.js';
+import { evaluationParagraphs, longestFirst, readsAs, rewriteAll } from './evaluate.js';
 import { rewritePrompt } from './prompts.js';
 import { VOICE_PRESETS } from './train-voice.js';
 
@@ -25,6 +27,28 @@ describe('evaluationParagraphs', () => {
     expect(at).toEqual([...at].sort((a, b) => a - b));
     // Every other paragraph where the count is half: no run of the file left out.
     for (let i = 1; i < at.length; i++) expect((at[i] as number) - (at[i - 1] as number)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('readsAs', () => {
+  // A person who writes like the Jargon File: held-out passages of it, as a Voice's held-out pairs have them.
+  const passages = splitPassages(authorWriting('jargon'), { maxChars: 700, minChars: 233 });
+  const held = passages.slice(0, 12);
+
+  it('reads text in the person’s style as theirs and plain prose as not, with the classifier’s accuracy', () => {
+    const sameStyle = passages.slice(40, 54).map((p) => p.slice(0, 300));
+    const plain = neutralParagraphs().slice(0, 14);
+    const read = readsAs(held, sameStyle, plain);
+    expect(read?.accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(read?.passages).toBeGreaterThanOrEqual(12);
+    expect(read?.voice.share).toBeGreaterThanOrEqual(0.8);
+    expect(read?.base.share).toBeLessThanOrEqual(0.2);
+    expect(read?.voice.spread.n).toBe(14);
+    expect(read?.voice.spread.low).toBeLessThanOrEqual(read?.voice.share as number);
+  });
+
+  it('says nothing when the held-out writing is too short to learn a style from', () => {
+    expect(readsAs(['A single short passage of writing, not enough for anything.'], ['a'], ['b'])).toBeUndefined();
   });
 });
 

@@ -12,11 +12,17 @@
 //    and passages by the house corpus's two writers, never the texts being measured. The
 //    paragraphs are not the person's own passages made generic: those keep the person's subjects,
 //    and with them much of the style measure (decision 16);
+//  - whose writing the rewrites read as (style-classifier.ts): a classifier trained on the
+//    person's held-out passages against neutral prose judges each of the Voice's rewrites and each
+//    of the base model's rewrites of the same paragraphs; the share read as the person's, for each,
+//    with its spread over the paragraphs, and the classifier's cross-validated accuracy;
 //  - a few held-out passages to read: the generic version, the Voice's rewrite, the original.
 
 import { setMaxListeners } from 'node:events';
 import { HOUSE_AUTHORS, houseTrainingText } from '../corpus/authors.js';
 import { neutralParagraphs } from '../corpus/neutral.js';
+import type { AuthorshipClassifier } from '../eval/authorship-classifier.js';
+import { bootstrap, mean } from '../eval/bootstrap.js';
 import type { Spread } from '../eval/quantiles.js';
 import { measureRewrites } from '../eval/rewrite-measures.js';
 import { StyleScale, styleSimilarity } from '../eval/stylometry.js';
@@ -24,6 +30,7 @@ import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { splitPassages, spreadEvenly } from '../text/passages.js';
 import type { RewritePair } from './pairs.js';
 import { rewriteWhole } from './rewrite.js';
+import { writerClassifier } from './style-classifier.js';
 
 export interface VoiceEvaluation {
   heldOut: { baseLoss: number; voiceLoss: number; basePerplexity: number; voicePerplexity: number; examples: number };
@@ -39,8 +46,54 @@ export interface VoiceEvaluation {
     voiceSpread: Spread;
     baseSpread: Spread;
   };
+  /**
+   * How often the rewrites read as the person's, the Voice's against the base model's; absent when
+   * the held-out writing is too short to learn the person's style from (fewer than two passages).
+   */
+  readsAs?: ReadsAs;
   /** A few held-out rewrites a person can read. */
   samples: { generic: string; voice: string; original: string }[];
+}
+
+export interface ReadsAs {
+  /** The classifier's cross-validated accuracy on the person's passages and neutral prose. */
+  accuracy: number;
+  /** The person's held-out passages it learnt from. */
+  passages: number;
+  /** The share of the Voice's rewrites it read as the person's, with its spread. */
+  voice: { share: number; spread: Spread };
+  /** The same for the base model's rewrites of the same paragraphs. */
+  base: { share: number; spread: Spread };
+}
+
+/** The class of the person's own writing in a Voice's classifier. */
+const YOU = 'you';
+
+/** Shares of the rewrites read as the person's, by a classifier of their held-out writing. */
+export function readsAs(
+  originals: readonly string[],
+  voice: readonly string[],
+  base: readonly string[],
+): ReadsAs | undefined {
+  let classifier: AuthorshipClassifier;
+  try {
+    classifier = writerClassifier({ [YOU]: originals });
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+  const share = (rewrites: readonly string[]) => {
+    const yours = rewrites.map((r) => (classifier.attribute(r) === YOU ? 1 : 0));
+    const b = bootstrap(yours, mean);
+    return { share: b.all, spread: { median: b.median, low: b.low, high: b.high, n: b.n } };
+  };
+  const cv = classifier.crossValidation;
+  return {
+    accuracy: cv.accuracy,
+    passages: Object.values(cv.confusion[YOU] ?? {}).reduce((sum, n) => sum + n, 0),
+    voice: share(voice),
+    base: share(base),
+  };
 }
 
 /** Passages of other writers on every evaluation's style scale, per writer. */
@@ -131,7 +184,7 @@ export async function evaluateVoice(req: {
   /** How many neutral paragraphs to rewrite (evaluationParagraphs); all of them when absent. */
   paragraphs?: number | undefined;
   signal?: AbortSignal;
-}): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[] }> {
+}): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[]; baseRewrites: string[] }> {
   const inputs = evaluationParagraphs(req.paragraphs);
   const shown = req.heldOutPairs.slice(0, req.samples ?? EVALUATION_SAMPLES);
   // One call, so the samples share the passes of the paragraphs.
@@ -140,7 +193,10 @@ export async function evaluateVoice(req: {
     signal: req.signal,
   });
   const [rewrites, shownRewrites] = [all.slice(0, inputs.length), all.slice(inputs.length)];
+  // The base model's rewrites of the same paragraphs: what the Voice's are read against.
+  const baseRewrites = await rewriteAll(req.engine, undefined, inputs, { maxChars: req.maxChars, signal: req.signal });
   const originals = req.heldOutPairs.map((p) => p.original);
+  const readAs = readsAs(originals, rewrites, baseRewrites);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);
   const writers = { you: originals.join('\n\n') };
   const byVoice = measureRewrites({ inputs, outputs: rewrites, writers, scale });
@@ -165,7 +221,8 @@ export async function evaluateVoice(req: {
       voiceSpread: voiceStyle.spread,
       baseSpread: baseStyle.spread,
     },
+    ...(readAs ? { readsAs: readAs } : {}),
     samples: shown.map((p, i) => ({ generic: p.generic, voice: shownRewrites[i] ?? '', original: p.original })),
   };
-  return { evaluation, neutralRewrites: rewrites };
+  return { evaluation, neutralRewrites: rewrites, baseRewrites };
 }

@@ -166,6 +166,8 @@ export interface TrainedVoice {
   evaluation: VoiceEvaluation;
   /** Its rewrites of the neutral paragraphs its evaluation rewrote (evaluationParagraphs), in order. */
   neutralRewrites: string[];
+  /** The plain base model's rewrites of the same paragraphs, which its evaluation read them against. */
+  baseRewrites: string[];
   characters: number;
   trainPairs: number;
   /** The held-out passages with their generic versions: what the evaluation measured on. */
@@ -363,7 +365,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   } finally {
     await req.engine.sleep(evalId);
   }
-  const { evaluation, neutralRewrites } = evaluated;
+  const { evaluation, neutralRewrites, baseRewrites } = evaluated;
   writeFileSync(path.join(req.outDir, 'evaluation.json'), `${JSON.stringify(evaluation, null, 2)}\n`);
   report('evaluate', 1, 'Done');
   return {
@@ -371,6 +373,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
     peftDir,
     evaluation,
     neutralRewrites,
+    baseRewrites,
     characters,
     trainPairs: pairs.train.length,
     heldOut: pairs.heldOut,

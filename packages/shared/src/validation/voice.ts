@@ -108,6 +108,20 @@ export const voiceEvaluationSchema = z.object({
     voiceSpread: spreadSchema.optional(),
     baseSpread: spreadSchema.optional(),
   }),
+  /**
+   * How often rewrites read as the person's, by an authorship classifier trained on their held-out
+   * passages against neutral prose: the Voice's rewrites of the plain paragraphs against the base
+   * model's of the same ones (shares 0..1, with their spread over the paragraphs), and the
+   * classifier's cross-validated accuracy. Evaluations made before it was measured lack it.
+   */
+  readsAs: z
+    .object({
+      accuracy: z.number(),
+      passages: z.number(),
+      voice: z.object({ share: z.number(), spread: spreadSchema }),
+      base: z.object({ share: z.number(), spread: spreadSchema }),
+    })
+    .optional(),
   samples: z.array(z.object({ generic: z.string(), voice: z.string(), original: z.string() })),
 });
 export type VoiceEvaluation = z.infer<typeof voiceEvaluationSchema>;

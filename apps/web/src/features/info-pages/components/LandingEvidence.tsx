@@ -1,33 +1,41 @@
-// What OwnVoice measures about a Voice, shown for the demo Voice of the video: its evaluation as
-// the server reported it during the recording. No AI-detector results: the product runs no
-// detector (docs/decisions/0013-landing-evidence.md).
+// What OwnVoice measures about a Voice, shown for a real Voice on the real model (a Voice of
+// Melville's Moby-Dick on SmolLM2-135M-Instruct, written by `npm run demo:real-voice`): its
+// evaluation as its owner's page would show it, named with the model, the writer and the
+// settings, and one of its held-out samples. No AI-detector results: the product runs no detector
+// (docs/decisions/0013-landing-evidence.md).
 import { Box, Card, Container, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { EvaluationChart } from '../../../components/EvaluationChart';
+import { EvaluationSamples } from '../../../components/EvaluationSamples';
 import type { EvaluationWording } from '../../../lib/evaluation-figures';
 import { formatCount } from '../../../lib/format';
 import { useDemoEvidence } from '../hooks/use-demo-evidence';
 
-const VISITOR_WORDING: EvaluationWording = { voice: 'Demo Voice', writer: "its author's" };
+const VISITOR_WORDING: EvaluationWording = { voice: 'The Voice', writer: "Melville's" };
 
-function DemoReport() {
+function RealVoiceReport() {
   const evidence = useDemoEvidence();
   if (evidence.isPending) return <Skeleton height={280} radius="md" />;
   if (evidence.isError) {
     return (
       <Text c="dimmed" data-testid="landing-evidence-error">
-        The demo Voice’s measurements could not be loaded.
+        The real Voice’s measurements could not be loaded.
       </Text>
     );
   }
-  const { evaluation, trainedOnCharacters } = evidence.data;
+  const { evaluation, trainedOnCharacters, model, writer, settings } = evidence.data;
   return (
     <Stack gap="md">
-      <Text fz="sm" c="dimmed">
-        The demo Voice from the video
-        {trainedOnCharacters !== null && <>, trained on {formatCount(trainedOnCharacters)} characters</>}, as the server
-        reported it:
+      <Text fz="sm" c="dimmed" data-testid="landing-evidence-provenance">
+        A real Voice on a real model: {model}, trained on {formatCount(trainedOnCharacters)} characters of {writer} with{' '}
+        {settings}. Its evaluation, as its owner’s page shows it:
       </Text>
       <EvaluationChart evaluation={evaluation} wording={VISITOR_WORDING} />
+      <EvaluationSamples
+        samples={evaluation.samples}
+        labels={{ voice: 'Rewritten by the Voice', original: 'What Melville wrote' }}
+        shown={1}
+        stacked
+      />
     </Stack>
   );
 }
@@ -47,6 +55,13 @@ export function LandingEvidence() {
             <List spacing="xs">
               <List.Item>
                 <Text span fw={600}>
+                  Reads as the writer:
+                </Text>{' '}
+                a classifier trained on the writer’s unseen passages against plain prose by others judges each rewrite
+                of plain paragraphs, the Voice’s and the base model’s.
+              </List.Item>
+              <List.Item>
+                <Text span fw={600}>
                   Perplexity:
                 </Text>{' '}
                 how surprised the model is by that unseen writing. Lower means it predicts the writer better.
@@ -60,12 +75,12 @@ export function LandingEvidence() {
               </List.Item>
             </List>
             <Text c="dimmed">
-              Every Voice you train gets this report on its page. Here it is for the small demo Voice, shown as
-              measured, including where a model this small falls short.
+              Every Voice you train gets this report on its page. Here it is for a Voice of Herman Melville on the small
+              real model our tests run, shown as measured, including where a model this small falls short.
             </Text>
           </Stack>
           <Card p={{ base: 'md', sm: 'xl' }}>
-            <DemoReport />
+            <RealVoiceReport />
           </Card>
         </SimpleGrid>
       </Container>

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { EvaluationChart } from '../../../components/EvaluationChart';
+import { EvaluationSamples } from '../../../components/EvaluationSamples';
 import { Page } from '../../../components/Page';
 import { VoiceStatusBadge } from '../../../components/VoiceStatusBadge';
 import { errorMessage } from '../../../lib/api-error';
@@ -17,7 +18,6 @@ import { useVoice } from '../hooks/use-voice';
 import { isTrainingStatus } from '../training-status';
 import { voiceMissing } from '../voice-missing';
 import { DownloadVoiceButton } from './DownloadVoiceButton';
-import { EvaluationSamples } from './EvaluationSamples';
 import { BaseModelFact, BaseModelNotice } from './VoiceBaseModel';
 import { VOICE_NOT_FOUND_TITLE, VoiceNotFound } from './VoiceNotFound';
 
