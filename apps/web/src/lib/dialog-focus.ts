@@ -85,6 +85,16 @@ function drawnAnew({ selector }: Opener): HTMLElement | null {
   return found.length === 1 ? (found[0] ?? null) : null;
 }
 
+/** Calls `then` once dialog `id` has left the page (its exit transition over), or after 2 s. */
+function whenGone(id: string, then: () => void): void {
+  const until = performance.now() + 2000;
+  const check = () => {
+    if (!dialogElement(id) || performance.now() > until) then();
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
 function restore(opener: Opener | null): void {
   // Under a dialog still open (a form behind a two-factor prompt), focus stays inside that one.
   const under = openDialogs.at(-1);
@@ -124,7 +134,15 @@ export function useDialogFocus(opened: boolean): { [DIALOG_ATTRIBUTE]: string } 
       // After the commit, so a dialog that replaces this one (a question leading to the purchase
       // window) is open by then and keeps focus: it hands it back to this opener when it closes.
       queueMicrotask(() => {
-        if (!openDialogs.some((open) => open.order > order)) restore(opener);
+        if (openDialogs.some((open) => open.order > order)) return;
+        restore(opener);
+        // Mantine's focus trap may take the focus back while the dialog fades out, and leave it on
+        // nothing when the dialog goes (seen once in chromium under load): once it is gone, focus
+        // left on nothing goes back again.
+        whenGone(id, () => {
+          const lost = !document.activeElement || document.activeElement === document.body;
+          if (lost && !openDialogs.some((open) => open.order > order)) restore(opener);
+        });
       });
     };
   }, [opened, id]);
