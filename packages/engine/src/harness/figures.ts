@@ -8,7 +8,7 @@
 //   delta        Burrows' Delta of the rewrites pooled to each writer, as before (rewrite-measures.ts)
 //   perplexity   the base model's perplexity of each rewrite (fluency.ts)
 // Shapes: inputs[n], rewrites[n], similarities[n], perplexities[n] → one figure (and spread) each.
-import type { AuthorshipClassifier } from '../eval/authorship-classifier.js';
+import { type AuthorshipClassifier, likeliest } from '../eval/authorship-classifier.js';
 import { type BootstrapSpread, bootstrap, mean } from '../eval/bootstrap.js';
 import { contentRecall } from '../eval/content-recall.js';
 import { measureRewrites, type RewriteMeasures } from '../eval/rewrite-measures.js';
@@ -48,7 +48,7 @@ const shareOf = (name: string) => (attributed: readonly string[]) =>
 export function modelFigures(req: FigureInputs): ModelFigures {
   const { inputs, rewrites, classifier } = req;
   const probabilities = rewrites.map((r) => classifier.probabilities(r));
-  const attributedTo = rewrites.map((r) => classifier.attribute(r));
+  const attributedTo = probabilities.map(likeliest);
   const attribution = Object.fromEntries(classifier.classes.map((c) => [c, bootstrap(attributedTo, shareOf(c))]));
   const probability = Object.fromEntries(
     classifier.classes.map((c) => [

@@ -102,7 +102,10 @@ interface Trained {
   progress: VoiceProgress[];
 }
 
-/** A Voice per writer; each one's evaluation rewrites the harness's paragraphs. */
+/**
+ * A Voice per writer; each one's evaluation rewrites the harness's paragraphs, against the base
+ * model's rewrites of them, which the first evaluation makes and the others reuse.
+ */
 async function trainVoices(req: HarnessRequest, writers: readonly HarnessWriter[], log: (l: string) => void) {
   const preset = { ...req.preset, evaluationParagraphs: req.paragraphs };
   const trained: Trained[] = [];
@@ -123,6 +126,7 @@ async function trainVoices(req: HarnessRequest, writers: readonly HarnessWriter[
       ...(req.threads ? { threads: req.threads } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       onProgress: (p) => progress.push(p),
+      ...(trained[0] ? { baseRewrites: trained[0].voice.baseRewrites } : {}),
     });
     trained.push({ writer, voice, progress });
   }

@@ -183,6 +183,8 @@ export async function evaluateVoice(req: {
   samples?: number;
   /** How many neutral paragraphs to rewrite (evaluationParagraphs); all of them when absent. */
   paragraphs?: number | undefined;
+  /** The base model's rewrites of those paragraphs, when already made; made here otherwise. */
+  baseRewrites?: readonly string[];
   signal?: AbortSignal;
 }): Promise<{ evaluation: VoiceEvaluation; neutralRewrites: string[]; baseRewrites: string[] }> {
   const inputs = evaluationParagraphs(req.paragraphs);
@@ -194,7 +196,10 @@ export async function evaluateVoice(req: {
   });
   const [rewrites, shownRewrites] = [all.slice(0, inputs.length), all.slice(inputs.length)];
   // The base model's rewrites of the same paragraphs: what the Voice's are read against.
-  const baseRewrites = await rewriteAll(req.engine, undefined, inputs, { maxChars: req.maxChars, signal: req.signal });
+  const baseRewrites = req.baseRewrites
+    ? [...req.baseRewrites]
+    : await rewriteAll(req.engine, undefined, inputs, { maxChars: req.maxChars, signal: req.signal });
+  if (baseRewrites.length !== inputs.length) throw new RangeError('one base rewrite per paragraph is needed');
   const originals = req.heldOutPairs.map((p) => p.original);
   const readAs = readsAs(originals, rewrites, baseRewrites);
   const scale = new StyleScale([...originals, ...otherWriterSamples()]);

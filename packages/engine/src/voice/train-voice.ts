@@ -158,6 +158,12 @@ export interface TrainVoiceRequest {
   paraphraseOn?: 'engine' | 'trainer';
   /** The time in milliseconds, for the estimate of the time left (Date.now unless given). */
   now?: () => number;
+  /**
+   * The base model's rewrites of the evaluation's paragraphs, when already made (the harness's
+   * Voices share one base model): the evaluation reads the Voice's against them instead of
+   * rewriting the paragraphs with the base model again.
+   */
+  baseRewrites?: readonly string[];
 }
 
 export interface TrainedVoice {
@@ -360,6 +366,7 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
       heldOutLoss,
       maxChars: req.preset.passageMaxChars,
       paragraphs: req.preset.evaluationParagraphs,
+      ...(req.baseRewrites ? { baseRewrites: req.baseRewrites } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     });
   } finally {
