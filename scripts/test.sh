@@ -6,7 +6,9 @@
 #   tests in chromium against the built service. The tests that are
 #   about writing run on the real base model, fetched once per machine (fetch-real-model.sh), and
 #   those of the harness's semantic similarity on the sentence-embedding model
-#   (fetch-embedding-model.sh), fetched the same way.
+#   (fetch-embedding-model.sh), fetched the same way; the two reference tests (a Voice package's
+#   PEFT export in transformers with peft, the authorship classifier against scikit-learn) on a
+#   Python with those libraries beside Debian's torch (reference-python.sh), made once per machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +48,16 @@ elif [ "${CI:-}" = true ]; then
   exit 1
 else
   echo "Without the embedding model its tests are skipped (see the error above)." >&2
+fi
+
+echo "== the reference libraries (transformers, peft, gguf, scikit-learn from PyPI, beside Debian's torch)"
+if reference_python=$(bash scripts/reference-python.sh); then
+  export OWNVOICE_PEFT_PYTHON=$reference_python OWNVOICE_SKLEARN_PYTHON=$reference_python
+elif [ "${CI:-}" = true ]; then
+  echo "CI needs the reference libraries for the PEFT and scikit-learn reference tests: see the error above." >&2
+  exit 1
+else
+  echo "Without the reference libraries the PEFT and scikit-learn reference tests are skipped (see the error above)." >&2
 fi
 
 echo "== lint and format"

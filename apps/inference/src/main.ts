@@ -33,12 +33,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = (message: string) => console.error(message);
+  // Each fallback step, why, and what the model standing in means for rewrites and Voices.
+  const warn = (message: string) => console.error(`warning: ${message}`);
   let engine: VoiceEngine;
   let modelPath: string;
   try {
-    const resolved = await resolveBaseModel({ spec: config.baseModel, dataDir: config.dataDir, log });
+    const resolved = await resolveBaseModel({ spec: config.baseModel, dataDir: config.dataDir, log, warn });
     modelPath = resolved.path;
-    if (resolved.fallbackReason) log(`serving ${resolved.name} instead of the default: ${resolved.fallbackReason}`);
     engine = await VoiceEngine.start({ modelPath, ...(config.threads ? { threads: config.threads } : {}) });
   } catch (error) {
     return fail(`The base model could not be started: ${(error as Error).message}`);

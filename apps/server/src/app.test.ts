@@ -94,3 +94,56 @@ describe('GET /api/health', () => {
     expect(res.json()).toMatchObject({ status: 'ok', database: testDatabaseKind() });
   });
 });
+
+describe('x-request-id', () => {
+  const idOf = (res: { headers: Record<string, unknown> }) => String(res.headers['x-request-id']);
+
+  it('names every answer’s request: pages, API, refusals, the router’s own, and /v1', async () => {
+    const answers = await Promise.all([
+      ctx.app.inject({ url: '/' }),
+      ctx.app.inject({ url: '/api/health' }),
+      ctx.app.inject({ url: '/api/nothing-here' }),
+      ctx.app.inject({ url: '/api/auth/me' }),
+      ctx.app.inject({ url: '/api/%zz' }),
+      // Refused by the CSRF check, a hook.
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      ctx.app.inject({ url: '/v1/models' }),
+      ctx.app.inject({ url: '/v1/%zz' }),
+    ]);
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 404, 401, 400, 403, 401, 400]);
+    const ids = answers.map(idOf);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('keeps a sane id the caller sent and replaces any other', async () => {
+    for (const sent of ['3f2c9c1e-6f1d-4c7e-9a57-0e1b2c3d4e5f', 'req_abc123', 'trace:42.7']) {
+      expect(idOf(await ctx.app.inject({ url: '/api/health', headers: { 'x-request-id': sent } }))).toBe(sent);
+    }
+    for (const sent of ['two words', 'x'.repeat(129), '<script>', 'a\u00e9']) {
+      const res = await ctx.app.inject({ url: '/api/health', headers: { 'x-request-id': sent } });
+      expect(idOf(res), sent).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+  });
+
+  it('is the reqId of the request’s log lines', async () => {
+    const lines: { reqId?: string; msg?: string }[] = [];
+    const logged = await createTestContext(
+      {},
+      { logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } },
+    );
+    try {
+      const res = await logged.app.inject({ url: '/api/health', headers: { 'x-request-id': 'trace-from-client' } });
+      expect(idOf(res)).toBe('trace-from-client');
+      const own = lines.filter((line) => line.reqId === 'trace-from-client').map((line) => line.msg);
+      expect(own).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    } finally {
+      await logged.close();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCsrfCheck } from './plugins/csrf.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.js';
 import { connectionsCheckingInterval, registerHttpLimits } from './plugins/http-limits.js';
+import { nameRequest, registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminRoutes } from './routes/admin/admin.routes.js';
@@ -38,6 +39,7 @@ import { engineRoutes } from './routes/public/engine.routes.js';
 import { publicRoutes } from './routes/public/public.routes.js';
 import { stripeRoutes } from './routes/stripe/stripe.routes.js';
 import { webhookRoutes } from './routes/stripe/webhook.routes.js';
+import { sendOpenAiFrameworkError } from './routes/v1/openai-errors.js';
 import { v1Routes } from './routes/v1/v1.routes.js';
 import { HealthService } from './services/health.service.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
@@ -51,6 +53,10 @@ declare module 'fastify' {
     platform: Platform;
   }
 }
+
+/** Where OpenAI's protocol is served (routes/v1). */
+const V1_PREFIX = '/v1';
+const isV1 = (url: string) => url === V1_PREFIX || url.startsWith(`${V1_PREFIX}/`) || url.startsWith(`${V1_PREFIX}?`);
 
 export interface RouteEntry {
   method: string;
@@ -86,9 +92,15 @@ export async function buildApp({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    // Ids in logs let a user's report be matched to the request.
-    genReqId: () => Math.random().toString(36).slice(2, 10),
-    frameworkErrors: frameworkErrorHandler,
+    // Ids in logs let a user's report be matched to the request: each answer names its own
+    // (`x-request-id`, plugins/request-id.ts), one the caller sent if it is sane.
+    genReqId: requestIdOf,
+    // The router's own refusals (a malformed address), in /v1's shape under /v1.
+    frameworkErrors: (error, request, reply) => {
+      nameRequest(reply);
+      if (isV1(request.url)) sendOpenAiFrameworkError(error, request, reply);
+      else frameworkErrorHandler(error, request, reply);
+    },
     clientErrorHandler,
     // How long a client may take to send a request (the response is not bounded: conversions
     // stream for minutes); plugins/http-limits.ts cuts a body that stops arriving.
@@ -107,12 +119,15 @@ export async function buildApp({
   app.decorate('routeList', routes);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ check: checkResponses }));
+  registerRequestId(app);
+  // Where no plans are sold, running out of usage says who can raise the limits instead.
+  app.decorate('sellsUsage', config.billing.provider !== 'none');
   registerErrorHandling(app);
   registerHttpLimits(app, config);
   await registerSecurityHeaders(app);
   await app.register(cookie);
   // Before the routes: the open API document records them as they are added (routes/docs/).
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
 
   const platform = createPlatform({
     config,
@@ -123,6 +138,8 @@ export async function buildApp({
       info: (msg) => app.log.info(msg),
       warn: (msg) => app.log.warn(msg),
       error: (err, msg) => app.log.error({ err }, msg),
+      // The inference process's records as objects at their own level, not JSON quoted in ours.
+      fromChild: ({ level, msg, fields }) => app.log[level]({ inference: fields }, msg),
     },
     ...(artifactStorage ? { artifactStorage } : {}),
   });
@@ -164,7 +181,7 @@ export async function buildApp({
       },
       { prefix: '/api' },
     );
-    await scope.register((v1) => v1Routes(v1, services, { clock }), { prefix: '/v1' });
+    await scope.register((v1) => v1Routes(v1, services, { clock }), { prefix: V1_PREFIX });
   });
 
   await serveWebApp(app, config.webDir);

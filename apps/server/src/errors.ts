@@ -68,15 +68,20 @@ export const errors = {
    * others the same action needs, so one purchase can cover them all (`limitTypes` lists every one).
    */
   insufficientLimit: (limitType: ResourceKey, also: readonly ResourceKey[] = []) =>
-    new AppError(
-      400,
-      'INSUFFICIENT_LIMIT',
-      `You have no ${[limitType, ...also].map((key) => RESOURCE_UNITS[key][1]).join(' and no ')} left in your usage limits. Buy more usage to continue.`,
-      undefined,
-      undefined,
-      { reason: 'insufficient_limit', limitType, ...(also.length > 0 ? { limitTypes: [limitType, ...also] } : {}) },
-    ),
+    new AppError(400, 'INSUFFICIENT_LIMIT', usageRanOut([limitType, ...also], true), undefined, undefined, {
+      reason: 'insufficient_limit',
+      limitType,
+      ...(also.length > 0 ? { limitTypes: [limitType, ...also] } : {}),
+    }),
   voiceNotReady: (msg: string) => new AppError(400, 'VOICE_NOT_READY', msg),
+  /** An API key woke a sleeping Voice and it is not awake yet: the wake goes on; ask again then. */
+  voiceWaking: (retryAfterSeconds: number) =>
+    new AppError(
+      503,
+      'VOICE_WAKING',
+      `This Voice was asleep and is waking up for your request. Try again in ${formatDuration(retryAfterSeconds)}.`,
+      { retryAfterSeconds },
+    ),
   engineUnavailable: (why: string | null) =>
     new AppError(
       503,
@@ -89,6 +94,17 @@ export const errors = {
   uploadTooLarge: (msg: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', msg),
   forbidden: (msg = 'You do not have permission to do that.') => new AppError(403, 'FORBIDDEN', msg),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`),
+  /** /v1: `model` names none of the caller's awake Voices (`asleep`: one of theirs, asleep). */
+  modelNotFound: (model: string, asleep = false) => {
+    const named = `The model \`${model.length > 60 ? `${model.slice(0, 60)}…` : model}\``;
+    return new AppError(
+      404,
+      'MODEL_NOT_FOUND',
+      asleep
+        ? `${named} is one of your Voices, but asleep: GET /v1/models lists the awake ones.`
+        : `${named} does not exist or is not one of your Voices. GET /v1/models lists your awake Voices, the models you can use.`,
+    );
+  },
   emailTaken: () => new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists. Try logging in.'),
   usernameTaken: () => new AppError(409, 'USERNAME_TAKEN', 'This username is already taken. Please choose another.'),
   betaWaitlist: () =>
@@ -183,6 +199,16 @@ export const errors = {
       { retryAfterSeconds },
     ),
 } as const;
+
+/**
+ * What a person out of usage reads: what ran out, then what to do. Where the server sells usage
+ * (billing on) that is buying more; where it does not (OWNVOICE_BILLING=none) its administrator
+ * sets each account's limits, so that is who to ask.
+ */
+export function usageRanOut(keys: readonly ResourceKey[], sellsUsage: boolean): string {
+  const what = `You have no ${keys.map((key) => RESOURCE_UNITS[key][1]).join(' and no ')} left in your usage limits.`;
+  return `${what} ${sellsUsage ? 'Buy more usage to continue.' : 'This server does not sell usage: ask its administrator to raise your limits.'}`;
+}
 
 /** "1 hour 59 minutes", "45 seconds": how long to wait, in words a person reads at a glance. */
 export function formatDuration(totalSeconds: number): string {

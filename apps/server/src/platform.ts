@@ -9,15 +9,15 @@ import type { DatabaseHandle } from './db/client.js';
 import { BaseModelService } from './engine/base-model.service.js';
 import { EngineHost } from './engine/engine-host.js';
 import { InferenceHost } from './inference/inference-host.js';
+import type { SupervisorLog } from './inference/supervisor.js';
 import { JobQueueHost } from './jobs/job-queue.js';
 import { loadSecretKey, SecretBox } from './security/secret-box.js';
 import { createServices, type Services } from './services/index.js';
 import { type ArtifactStorage, LocalArtifactStorage } from './storage/artifact-storage.js';
 import { TrainingWorker, type TrainingWorkerOptions } from './workers/training-worker.js';
 
-export interface Log {
-  info(msg: string): void;
-  warn(msg: string): void;
+/** The process's log; the inference process's records go to it too (SupervisorLog). */
+export interface Log extends SupervisorLog {
   error(obj: unknown, msg?: string): void;
 }
 

@@ -25,6 +25,12 @@ export const API_KEY_NAME_MAX = 60;
 /** Requests a key may make a minute: its own budget, apart from the owner's other keys and sessions. */
 export const API_KEY_RATE_LIMIT = { default: 60, min: 1, max: 600 } as const;
 
+/**
+ * What the key dialog says of waking: a key that may wakes a sleeping Voice it is asked to write
+ * with, and the waking hours are charged as when its owner wakes it on the dashboard.
+ */
+export const API_KEY_WAKE_LABEL = 'Wake a sleeping Voice when it is asked to write (uses waking hours)';
+
 export const API_KEY_MESSAGES = {
   nameRequired: 'Give the key a name',
   nameLength: `A key's name is at most ${API_KEY_NAME_MAX} characters long`,
@@ -66,6 +72,12 @@ export const createApiKeyRequestSchema = z.object({
     .min(API_KEY_RATE_LIMIT.min)
     .max(API_KEY_RATE_LIMIT.max)
     .default(API_KEY_RATE_LIMIT.default),
+  /**
+   * Whether the key wakes a sleeping Voice it names (Convert, Create, /v1), so that a tool keeps
+   * working after the Voice's idle sleep. On unless the owner turns it off: a key made for a tool
+   * is meant to keep working. Keys made before this choice existed do not wake (decision 45).
+   */
+  wakesVoices: z.boolean().default(true),
   currentPassword: currentPasswordSchema,
   mfaToken: loginCodeSchema.optional(),
 });
@@ -78,6 +90,7 @@ export const apiKeySchema = z.object({
   shown: z.string(),
   scopes: z.array(z.enum(API_KEY_SCOPES)),
   rateLimitPerMinute: z.number().int(),
+  wakesVoices: z.boolean(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
 });

@@ -53,7 +53,8 @@ export const voicePackageManifestSchema = z.object({
     name: voiceNameSchema,
     /** Characters of writing it was trained on. */
     characters: z.number().int().nonnegative().max(MAX_VOICE_CHARACTERS).nullable(),
-    trainedAt: z.string(),
+    /** When its training ended (an ISO 8601 time). */
+    trainedAt: z.iso.datetime({ offset: true }),
   }),
   baseModel: z.object({
     /**

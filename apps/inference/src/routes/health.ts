@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { InferenceState } from '../state.js';
 
 export async function healthRoutes(app: FastifyInstance, { metrics }: InferenceState) {
-  app.get('/health', async (_request, reply) => reply.status(200).send());
+  // Probed every few seconds (the API server watches its endpoints, load balancers too): its
+  // requests are not logged at info, where they would bury everything else; a failure still is.
+  app.get('/health', { logLevel: 'warn' }, async (_request, reply) => reply.status(200).send());
   app.get('/metrics', async (_request, reply) =>
     reply.type('text/plain; version=0.0.4; charset=utf-8').send(metrics.prometheus()),
   );

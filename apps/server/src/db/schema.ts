@@ -136,6 +136,8 @@ export const apiKeys = pgTable(
       .array()
       .notNull(),
     rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+    /** Wakes a sleeping Voice it is asked to write with; keys made before the choice do not. */
+    wakesVoices: boolean('wakes_voices').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -281,6 +283,11 @@ export const voices = pgTable(
     baseModelFile: text('base_model_file'),
     baseModelSha256: text('base_model_sha256'),
     baseModelBytes: bigint('base_model_bytes', { mode: 'number' }),
+    /**
+     * When its training ended: set as it ends, carried by forks, taken from the package by imports;
+     * null for Voices trained before it was recorded (migration 0023).
+     */
+    trainedAt: timestamp('trained_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],

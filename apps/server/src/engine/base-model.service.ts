@@ -1,25 +1,18 @@
 // Finds the base model at start: the default is downloaded once into the data folder; when
 // it cannot be fetched the house model stands in, and both the log and the web app say so.
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
+  type BaseModelIdentity,
+  baseModelIdentity,
   type ModelHparams,
   modelHparams,
   type ResolvedBaseModel,
   readGguf,
   resolveBaseModel,
-  sha256File,
 } from '@ownvoice/engine';
 import type { EngineStatus } from '@ownvoice/shared';
 
-export interface BaseModelIdentity {
-  /** The name OWNVOICE_BASE_MODEL gives it (`tiny`, `smollm2-135m`, an hf: URI, a file name). */
-  name: string;
-  file: string;
-  sha256: string;
-  bytes: number;
-  huggingFace: string | null;
-}
+export type { BaseModelIdentity };
 
 export class BaseModelService {
   private current: EngineStatus = {
@@ -59,13 +52,7 @@ export class BaseModelService {
   identity(): Promise<BaseModelIdentity> {
     const resolved = this.resolved;
     if (!resolved) return Promise.reject(new Error('the base model is not ready'));
-    this.hashed ??= sha256File(resolved.path).then((sha256) => ({
-      name: resolved.name,
-      file: path.basename(resolved.path),
-      sha256,
-      bytes: statSync(resolved.path).size,
-      huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : (resolved.huggingFace ?? null),
-    }));
+    this.hashed ??= baseModelIdentity(resolved);
     return this.hashed;
   }
 

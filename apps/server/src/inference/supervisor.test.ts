@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HOUSE_MODEL_PATH } from '@ownvoice/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestContext } from '../test/test-app.js';
 import { InferenceEndpoint } from './inference-endpoint.js';
-import { childEnvironment, INFERENCE_SOCKET, InferenceSupervisor } from './supervisor.js';
+import { childEnvironment, childLogRecord, INFERENCE_SOCKET, InferenceSupervisor } from './supervisor.js';
 
 const SECRETS = {
   STRIPE_SECRET_KEY: 'sk_test_canary',
@@ -131,6 +131,67 @@ describe('where the inference process listens', () => {
       } finally {
         await supervisor.stop();
         rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});
+
+describe('the inference process’s log in the server’s', () => {
+  it('takes a record of its JSON log apart into level, message and fields; plain text stays text at info', () => {
+    const line = JSON.stringify({
+      level: 30,
+      time: 1,
+      pid: 7,
+      hostname: 'h',
+      reqId: 'req-1',
+      req: { method: 'GET', url: '/v1/models' },
+      msg: 'incoming request',
+    });
+    expect(childLogRecord(line)).toEqual({
+      level: 'info',
+      msg: 'incoming request',
+      fields: { pid: 7, reqId: 'req-1', req: { method: 'GET', url: '/v1/models' } },
+    });
+    expect(childLogRecord('{"level":50,"msg":"request failed"}').level).toBe('error');
+    expect(childLogRecord('{"level":20,"msg":"x"}').level).toBe('debug');
+    for (const text of ['warning: running on tiny', '[30]', '{"msg":"no level"}', '{"level":30']) {
+      expect(childLogRecord(text)).toEqual({ level: 'info', msg: text, fields: {} });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'holds no line at info for its health checks, and its records as objects rather than quoted JSON',
+    async () => {
+      const lines: string[] = [];
+      const ctx = await createTestContext({}, { logger: { level: 'info', stream: { write: (l) => lines.push(l) } } });
+      try {
+        const { inference, baseModel } = ctx.app.platform;
+        await baseModel.start({ spec: 'tiny', dataDir: ctx.config.dataDir, log: () => {} });
+        await inference.ready();
+        const [endpoint] = inference.endpoints();
+        if (!endpoint) throw new Error('no embedded endpoint');
+        const from = lines.length;
+        const checks = 10;
+        for (let i = 0; i < checks; i++) expect(await endpoint.healthy()).toBe(true);
+        // A request the process does log, after the checks: its record comes down the same pipe behind theirs.
+        await endpoint.models();
+        const records = () => lines.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const isModels = (r: Record<string, unknown>) =>
+          (r.inference as { req?: { url?: string } } | undefined)?.req?.url === '/v1/models';
+        await vi.waitFor(() => expect(records().some(isModels)).toBe(true), { timeout: 10_000 });
+        const during = records().slice(0, records().findIndex(isModels));
+        expect(during.filter((r) => r.level === 30)).toEqual([]);
+
+        const forwarded = records().find(isModels);
+        expect(forwarded).toMatchObject({
+          level: 30,
+          msg: 'incoming request',
+          inference: { pid: inference.embeddedPid, req: { method: 'GET', url: '/v1/models' } },
+        });
+        expect(String(forwarded?.msg)).not.toMatch(/[{}]/);
+      } finally {
+        await ctx.close();
       }
     },
     120_000,

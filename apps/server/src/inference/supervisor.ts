@@ -6,7 +6,8 @@
 // port: no other local user can reach the model server, load files into it or write with a Voice.
 //
 // The child prints one line on standard output once it listens ("inference listening on
-// unix:PATH"); everything else it writes goes to our log. When it exits
+// unix:PATH"); everything else it writes goes to our log, its JSON records (pino's) at their own
+// level with their fields as an object, not quoted as text in a record of ours. When it exits
 // unexpectedly it is started again, after a pause that doubles with each quick failure (up to
 // MAX_BACKOFF_MS) and resets once it has stayed up a minute. Listeners hear 'down' when it goes
 // and 'up' (with its new URL) when it is back.
@@ -26,6 +27,57 @@ const STABLE_MS = 60_000;
 export interface SupervisorLog {
   info(msg: string): void;
   warn(msg: string): void;
+  /** A record of the child's log, for a structured log; a log without it gets the record as text. */
+  fromChild?(record: ChildLogRecord): void;
+}
+
+/** pino's level names. */
+export type ChildLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/** One line the child wrote to standard error: a record of its JSON log, or plain text at info. */
+export interface ChildLogRecord {
+  level: ChildLogLevel;
+  msg: string;
+  /** The record's other fields (request, response, error, the child's pid); none for plain text. */
+  fields: Record<string, unknown>;
+}
+
+/** pino's numeric levels, highest first (pino's levels.values). */
+const PINO_LEVELS: readonly (readonly [number, ChildLogLevel])[] = [
+  [60, 'fatal'],
+  [50, 'error'],
+  [40, 'warn'],
+  [30, 'info'],
+  [20, 'debug'],
+  [10, 'trace'],
+];
+
+/** Takes a line of the child's standard error apart: a pino record (JSON with a numeric level), else text. */
+export function childLogRecord(line: string): ChildLogRecord {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { level: 'info', msg: line, fields: {} };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { level: 'info', msg: line, fields: {} };
+  // Its time and host are ours to within the pipe's delay, and the same machine.
+  const { level, msg, time: _time, hostname: _hostname, ...fields } = parsed as Record<string, unknown>;
+  if (typeof level !== 'number') return { level: 'info', msg: line, fields: {} };
+  return {
+    level: PINO_LEVELS.find(([value]) => level >= value)?.[1] ?? 'trace',
+    msg: typeof msg === 'string' ? msg : '',
+    fields,
+  };
+}
+
+/** A child's record in a log of plain messages: as text, below info left out as such a log's level would. */
+function logAsText(log: SupervisorLog, { level, msg, fields }: ChildLogRecord): void {
+  if (level === 'trace' || level === 'debug') return;
+  const text = `inference: ${msg}${Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : ''}`;
+  if (level === 'info') log.info(text);
+  else log.warn(text);
 }
 
 export interface SupervisorOptions {
@@ -142,7 +194,10 @@ export class InferenceSupervisor extends EventEmitter<{
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
       recent.push(line);
       if (recent.length > 20) recent.shift();
-      this.options.log.info(`inference: ${line}`);
+      const { log } = this.options;
+      const record = childLogRecord(line);
+      if (log.fromChild) log.fromChild(record);
+      else logAsText(log, record);
     });
     return new Promise<string>((resolve, reject) => {
       let listening = false;

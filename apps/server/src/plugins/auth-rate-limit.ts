@@ -5,7 +5,7 @@
 // is not exempt: a proxy on the same host would otherwise exempt everyone.
 import rateLimit from '@fastify/rate-limit';
 import { EMAIL_MAX, normalizeEmail } from '@ownvoice/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
 import type { LoginGuard } from '../services/login-guard.js';
@@ -15,8 +15,11 @@ import { deviceOf } from './device-cookie.js';
 declare module 'fastify' {
   interface FastifyInstance {
     authRateLimit: (request: FastifyRequest) => Promise<void>;
-    /** An API key's own budget of requests a minute (its `rateLimitPerMinute`); after requireUser. */
-    apiKeyRateLimit: (request: FastifyRequest) => Promise<void>;
+    /**
+     * An API key's own budget of requests a minute (its `rateLimitPerMinute`); after requireUser.
+     * The answer says what is left of it (`reply`: the route's; none from a call of its own).
+     */
+    apiKeyRateLimit: (request: FastifyRequest, reply?: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
     /** The account budget an attempt is spent from (set by authRateLimit). */
@@ -45,9 +48,12 @@ export async function registerAuthRateLimit(
     timeWindow: 60_000,
     keyGenerator: (request) => `api-key:${request.auth?.apiKey?.id ?? `ip:${request.ip}`}`,
   });
-  app.decorate('apiKeyRateLimit', async (request: FastifyRequest) => {
+  app.decorate('apiKeyRateLimit', async (request: FastifyRequest, reply?: FastifyReply) => {
     const result = await perApiKey(request);
-    if (!result.isAllowed && result.isExceeded) throw errors.apiKeyRateLimited(result.ttlInSeconds);
+    // (`isAllowed` is an allow-list's pass, which this limit has none of.)
+    if (result.isAllowed) return;
+    if (reply) sayBudget(reply, result);
+    if (result.isExceeded) throw errors.apiKeyRateLimited(result.ttlInSeconds);
   });
   // Runs as a preValidation hook: a malformed body counts against the budget as any attempt does,
   // and is refused before any rule reads it.
@@ -58,6 +64,25 @@ export async function registerAuthRateLimit(
     request.rateLimitAccount = await accountKey(request, guard);
     await spend(perAccount, request);
   });
+}
+
+/**
+ * A key's budget on its answers, in the headers OpenAI's API answers with (decision 44): the
+ * requests a minute, those left, and how long until the window starts afresh, as OpenAI writes a
+ * duration ("45s", "1m0s"). Written on the raw response, as helmet's headers are, so that a
+ * server-sent stream carries them too.
+ */
+function sayBudget(reply: FastifyReply, { max, remaining, ttl }: { max: number; remaining: number; ttl: number }) {
+  reply.raw.setHeader('x-ratelimit-limit-requests', max);
+  reply.raw.setHeader('x-ratelimit-remaining-requests', remaining);
+  reply.raw.setHeader('x-ratelimit-reset-requests', durationOf(ttl));
+}
+
+/** Milliseconds as OpenAI's headers write a duration: "850ms", "45s", "1m0s". */
+export function durationOf(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
 }
 
 async function spend(limiter: ReturnType<FastifyInstance['createRateLimit']>, request: FastifyRequest): Promise<void> {

@@ -30,7 +30,8 @@ declare module 'fastify' {
     self: SelfContext | null;
   }
   interface FastifyInstance {
-    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** As a route's onRequest hook it gets the reply, on which an API key's budget is said. */
+    requireUser: (request: FastifyRequest, reply?: FastifyReply) => Promise<void>;
     /** requireUser for the route answering the user's own view: sets `request.self`, usage included. */
     requireSelf: (request: FastifyRequest) => Promise<void>;
     /** An admin or super admin with two-factor on (403 FORBIDDEN / MFA_REQUIRED otherwise). */
@@ -86,7 +87,7 @@ export function registerAuthentication(
   apiKeys: Pick<ApiKeysService, 'authenticate'>,
 ): void {
   app.decorateRequest('auth', null);
-  app.decorate('requireUser', async (request: FastifyRequest) => {
+  app.decorate('requireUser', async (request: FastifyRequest, reply?: FastifyReply) => {
     const token = bearerToken(request);
     if (!token) throw errors.unauthenticated();
     if (!isApiKeySecret(token)) {
@@ -98,7 +99,7 @@ export function registerAuthentication(
     // Wrong keys count against the client's address, as wrong passwords do (services/login-guard.ts).
     const { user, key } = await apiKeys.authenticate(token, scope, request.ip);
     request.auth = { user, session: null, apiKey: key };
-    await app.apiKeyRateLimit(request);
+    await app.apiKeyRateLimit(request, reply);
   });
   app.decorateRequest('self', null);
   app.decorate('requireSelf', async (request: FastifyRequest) => {

@@ -3,10 +3,20 @@
 // whose body says nothing about internals.
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ApiErrorBody, ErrorCode } from '@ownvoice/shared';
+import type { ApiErrorBody, ErrorCode, ResourceKey } from '@ownvoice/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError, usageRanOut } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Whether this server sells usage (billing on, app.ts): what a refusal for usage run out tells
+     * the person to do.
+     */
+    sellsUsage: boolean;
+  }
+}
 
 /** Fastify's own client errors, mapped onto the closed list with a message a person can act on. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; msg: string }> = {
@@ -42,14 +52,25 @@ export interface ErrorAnswer {
   retryAfterSeconds?: number;
 }
 
+/**
+ * What an AppError says to the person who made `request`. Services word a refusal for usage run
+ * out as if usage were for sale; a server that sells none says instead who can raise the limits.
+ */
+export function messageOf(error: AppError, request: FastifyRequest): string {
+  const { limitType, limitTypes } = error.extra ?? {};
+  if (error.code !== 'INSUFFICIENT_LIMIT' || request.server.sellsUsage !== false || !limitType) return error.message;
+  return usageRanOut((limitTypes ?? [limitType]) as ResourceKey[], false);
+}
+
 /** The answer to any error a route or hook threw; unexpected ones are logged. */
 export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
   if (error instanceof AppError) {
     const retry = Number(error.details?.retryAfterSeconds);
-    const waits = (error.statusCode === 429 || error.statusCode === 423) && Number.isFinite(retry);
+    // Too many, locked, or a Voice still waking (503): each says when to come back.
+    const waits = [429, 423, 503].includes(error.statusCode) && Number.isFinite(retry);
     return {
       status: error.statusCode,
-      body: error.toBody(),
+      body: { ...error.toBody(), msg: messageOf(error, request) },
       ...(waits ? { retryAfterSeconds: Math.ceil(retry) } : {}),
     };
   }
@@ -102,14 +123,21 @@ export function registerErrorHandling(
  * `frameworkErrors` option.
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  sendApiError(reply, frameworkErrorAnswer(error));
+}
+
+/** What the router's refusal answers (frameworkErrorHandler; /v1 says it in OpenAI's shape). */
+export function frameworkErrorAnswer(error: FastifyError): ErrorAnswer {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  const body: ApiErrorBody = {
-    msg: tooLong
-      ? 'A part of the address is far too long to name anything here. Check the link.'
-      : 'The address is malformed. Check the link.',
-    code: 'MALFORMED_REQUEST',
+  return {
+    status: tooLong ? 414 : 400,
+    body: {
+      msg: tooLong
+        ? 'A part of the address is far too long to name anything here. Check the link.'
+        : 'The address is malformed. Check the link.',
+      code: 'MALFORMED_REQUEST',
+    },
   };
-  reply.status(tooLong ? 414 : 400).send(body);
 }
 
 const answered = new WeakSet<Socket>();

@@ -42,6 +42,7 @@ const NOT_FOUND: Answer = { status: 404, code: 'NOT_FOUND' };
 const FORBIDDEN: Answer = { status: 403, code: 'FORBIDDEN' };
 const MFA_REQUIRED: Answer = { status: 403, code: 'MFA_REQUIRED' };
 const OK: Answer = { status: 200 };
+const NO_CONTENT: Answer = { status: 204 };
 const NO_SUBSCRIPTION: Answer = { status: 400, code: 'NO_SUBSCRIPTION' };
 const KEY_REFUSED: Answer = { status: 403, code: 'API_KEY_NOT_ALLOWED' };
 
@@ -432,6 +433,23 @@ const MATRIX: Record<string, Row> = {
     json('GET', () => '/v1/models'),
     OK,
   ),
+  // An asleep Voice is no model to retrieve.
+  'GET /v1/models/:id': keyOnly(
+    json('GET', () => `/v1/models/${privateId}`),
+    { status: 404, code: 'model_not_found' },
+  ),
+  // A browser's preflight carries no key, and is answered for everyone (plugins/cors.ts).
+  'OPTIONS /v1/*': {
+    send: async (c) => {
+      const res = await c.request('OPTIONS', '/v1/chat/completions', undefined, {
+        origin: 'https://notes.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      });
+      return { statusCode: res.statusCode, json: () => ({}) };
+    },
+    expect: { anon: NO_CONTENT, owner: NO_CONTENT, other: NO_CONTENT, admin: NO_CONTENT, key: NO_CONTENT },
+  },
   // The owner's Voice is asleep: refused before anything is charged.
   'POST /v1/chat/completions': keyOnly(
     json(

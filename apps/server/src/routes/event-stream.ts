@@ -9,6 +9,7 @@
 import type { ErrorCode } from '@ownvoice/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { messageOf } from '../plugins/error-handler.js';
 
 /** Why a stream was cut: its reader stopped reading. */
 class ReaderStalled extends Error {
@@ -27,7 +28,7 @@ function failureOf(
   error: unknown,
   failureMessage: string,
 ): { code: ErrorCode; error: string } {
-  if (error instanceof AppError) return { code: error.code, error: error.message };
+  if (error instanceof AppError) return { code: error.code, error: messageOf(error, request) };
   request.log.error({ err: error }, 'event stream failed');
   return { code: 'INTERNAL_ERROR', error: failureMessage };
 }

@@ -31,15 +31,18 @@ import { AdapterRejectedError } from '../inference/inference-endpoint.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
+import type { Caller } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
-import { managedVoice } from './voice-access.js';
+import { awakeVoice, managedVoice } from './voice-access.js';
 import { refusalToWake, type ServerBaseModel } from './voice-base-model.js';
 import { toVoiceView } from './voices.service.js';
 
 const MINUTE_MS = 60_000;
 
 export const SLEEP_MESSAGES = {
-  hoursRanOut: 'This Voice went to sleep because your Voice waking hours ran out. Buy more hours to wake it again.',
+  /** A server that sells no usage says who can give more hours (billing off). */
+  hoursRanOut: (sellsUsage: boolean) =>
+    `This Voice went to sleep because your Voice waking hours ran out. ${sellsUsage ? 'Buy more hours to wake it again.' : 'This server does not sell usage: ask its administrator for more hours.'}`,
   idle: (minutes: number) => `This Voice went to sleep after ${minutes} minutes without use.`,
   restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
   endpointLost:
@@ -66,6 +69,8 @@ const RETIRED_MS = 5 * MINUTE_MS;
 
 export interface ActivationOptions {
   idleMinutes: number;
+  /** Whether this server sells usage (billing on): what a Voice whose hours ran out says to do. */
+  sellsUsage: boolean;
   log: { warn(msg: string): void; error(obj: unknown, msg?: string): void };
 }
 
@@ -121,6 +126,11 @@ export class ActivationService {
       if (this.retired.has(voice.id)) throw errors.notFound('Voice');
       return this.wake(user, voice);
     });
+  }
+
+  /** The caller's Voice, awake, to write with; a key that may wake Voices wakes it (voice-access.ts). */
+  awake(caller: Caller, id: string): Promise<VoiceRow> {
+    return awakeVoice({ voices: this.voices, inference: this.inference, activation: this }, caller, id);
   }
 
   /** A Voice as its owner sees it after a transition, its base model compared with this server's. */
@@ -288,7 +298,8 @@ export class ActivationService {
           // Charged only while it is really there to write with.
           if (!(await this.verify(voice, voice.inferenceEndpoint))) return;
           if (!(await this.charge(voice))) {
-            await this.sleep(voice, SLEEP_MESSAGES.hoursRanOut, SLEEP_MESSAGES.hoursRanOut);
+            const ranOut = SLEEP_MESSAGES.hoursRanOut(this.options.sellsUsage);
+            await this.sleep(voice, ranOut, ranOut);
             return;
           }
           const lastUse = (voice.lastUsedAt ?? voice.meteredUntil ?? voice.updatedAt).getTime();

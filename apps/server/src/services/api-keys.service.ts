@@ -8,6 +8,7 @@ import {
   API_KEY_PREFIX,
   API_KEY_SCOPE_LABELS,
   API_KEY_SHOWN_CHARS,
+  API_KEY_WAKE_LABEL,
   API_KEYS_MAX,
   type ApiKey,
   type ApiKeyScope,
@@ -48,6 +49,7 @@ export const apiKeyView = (row: ApiKeyRow): ApiKey => ({
   shown: `${row.shown}…`,
   scopes: row.scopes,
   rateLimitPerMinute: row.rateLimitPerMinute,
+  wakesVoices: row.wakesVoices,
   createdAt: row.createdAt.toISOString(),
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
@@ -86,6 +88,7 @@ export class ApiKeysService {
           shown: secret.slice(0, API_KEY_SHOWN_CHARS),
           scopes: input.scopes,
           rateLimitPerMinute: input.rateLimitPerMinute,
+          wakesVoices: input.wakesVoices,
           createdAt: now,
         },
         tx,
@@ -96,7 +99,10 @@ export class ApiKeysService {
       username: user.username,
       keyName: key.name,
       shown: key.shown,
-      scopes: listInWords(key.scopes.map((scope) => API_KEY_SCOPE_LABELS[scope])),
+      scopes: listInWords([
+        ...key.scopes.map((scope) => API_KEY_SCOPE_LABELS[scope]),
+        ...(key.wakesVoices ? [API_KEY_WAKE_LABEL] : []),
+      ]),
       when: row.createdAt,
       link: this.notices.link(SITE_PATHS.account),
     });

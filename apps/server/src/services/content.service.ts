@@ -16,12 +16,10 @@ import type { VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import { streamText } from '../inference/streams.js';
-import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
 import type { Caller } from './sessions.service.js';
 import type { UsageService } from './usage.service.js';
-import { awakeVoice } from './voice-access.js';
 import { VoiceOutputCharge, type VoiceOutputWitness } from './voice-output-charge.js';
 
 export interface QuickCreateRequest {
@@ -54,7 +52,6 @@ export interface PreparedCreate {
 
 export class ContentService {
   constructor(
-    private readonly voices: VoicesRepository,
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
@@ -70,7 +67,7 @@ export class ContentService {
     request: QuickCreateRequest,
     witness: VoiceOutputWitness = 'events',
   ): Promise<PreparedCreate> {
-    const voice = await awakeVoice(this.voices, this.inference, user, request.voiceId);
+    const voice = await this.activation.awake({ user, apiKey }, request.voiceId);
     if ((await this.usage.remaining(user.id, 'shortContent')) < 1) throw errors.insufficientLimit('shortContent');
     const input = { prompt: request.prompt, format: request.format, reference: await request.reference?.() };
     const receipt = await this.usage.consume(user.id, 'shortContent', 1, { apiKeyId: apiKey?.id });

@@ -15,18 +15,16 @@ import {
   rewriteText,
 } from '@ownvoice/engine';
 import { CONVERT_MESSAGES, type ConvertEvent } from '@ownvoice/shared';
-import type { UserRow, VoiceRow } from '../db/schema.js';
+import type { VoiceRow } from '../db/schema.js';
 import { presetFor } from '../engine/engine-host.js';
 import { errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import { engineErrors } from '../inference/streams.js';
-import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import { GenerationGate } from './generation-gate.js';
 import type { Caller } from './sessions.service.js';
 import { takenPassages, wholeText } from './taken-passages.js';
 import type { UsageService } from './usage.service.js';
-import { awakeVoice } from './voice-access.js';
 
 export interface ConversionOptions {
   /** Attempts per chunk, the first included. */
@@ -60,7 +58,6 @@ export class ConversionService {
   readonly gate = new GenerationGate();
 
   constructor(
-    private readonly voices: VoicesRepository,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
     private readonly inference: InferenceHost,
@@ -69,9 +66,9 @@ export class ConversionService {
 
   /** Checks the request (throws the 4xx to answer before any event); the stream comes after. */
   /** `variation` > 0 asks for another rewrite than the default one (Re-rephrase, a retry). */
-  async prepare(user: UserRow, voiceId: string, text: string, variation = 0): Promise<PreparedConversion> {
+  async prepare(caller: Caller, voiceId: string, text: string, variation = 0): Promise<PreparedConversion> {
     if (!text.trim()) throw errors.validation(CONVERT_MESSAGES.emptyText);
-    const voice = await awakeVoice(this.voices, this.inference, user, voiceId);
+    const voice = await this.activation.awake(caller, voiceId);
     return { events: (signal) => this.stream(voice, text, variation, signal) };
   }
 

@@ -176,18 +176,18 @@ export function createServices(
     storage,
     runtime.inference,
     clock,
-    { idleMinutes: config.voiceIdleMinutes, log: runtime.log },
+    { idleMinutes: config.voiceIdleMinutes, sellsUsage: config.billing.provider !== 'none', log: runtime.log },
     serverBaseModel,
   );
   const mfaRepo = new MfaRepository(db);
   const mfa = new MfaService(mfaRepo, runtime.box, clock, activity, sessions, loginGuard, notices);
   const stepUp = new StepUpService(mfa, loginGuard, sessions, clock);
   const apiKeysRepo = new ApiKeysRepository(db);
-  const conversion = new ConversionService(voicesRepo, activation, usage, runtime.inference, {
+  const conversion = new ConversionService(activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
     preset: config.training.preset,
   });
-  const content = new ContentService(voicesRepo, conversion, activation, usage, runtime.inference);
+  const content = new ContentService(conversion, activation, usage, runtime.inference);
   const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity, notices);
   const billing = new BillingService(
     db,
@@ -313,7 +313,6 @@ export function createServices(
     interactive: new InteractiveService(
       db,
       new InteractiveSessionsRepository(db),
-      voicesRepo,
       conversion,
       activation,
       usage,

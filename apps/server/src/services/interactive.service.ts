@@ -38,13 +38,11 @@ import type { InteractiveSessionRow, UserRow, VoiceRow } from '../db/schema.js';
 import { AppError, errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { InteractiveSessionsRepository } from '../repositories/interactive-sessions.repository.js';
-import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ActivationService } from './activation.service.js';
 import type { ConversionService } from './conversion.service.js';
 import { retryFailedParts } from './interactive-rewrite.js';
 import type { Caller } from './sessions.service.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
-import { awakeVoice } from './voice-access.js';
 
 /** A session untouched this long is forgotten when its owner starts another. */
 const IDLE_SESSION_DAYS = 30;
@@ -79,7 +77,6 @@ export class InteractiveService {
   constructor(
     private readonly db: Database,
     private readonly sessions: InteractiveSessionsRepository,
-    private readonly voices: VoicesRepository,
     private readonly conversion: ConversionService,
     private readonly activation: ActivationService,
     private readonly usage: UsageService,
@@ -98,7 +95,7 @@ export class InteractiveService {
     }
     const claim = action === 'ask_questions' ? await this.start(caller, sent) : await this.claim(caller, sent, action);
     try {
-      const voice = await awakeVoice(this.voices, this.inference, user, claim.from.loraId);
+      const voice = await this.activation.awake(caller, claim.from.loraId);
       const next = await this.run(voice, claim.from, action, signal);
       await this.activation.touch(voice.id);
       const state = interactiveStateSchema.parse({
@@ -126,7 +123,7 @@ export class InteractiveService {
 
   /** A new session: its short content is spent before any model work (refused at a balance of 0). */
   private async start({ user, apiKey }: Caller, sent: InteractiveState): Promise<Claim> {
-    await awakeVoice(this.voices, this.inference, user, sent.loraId);
+    await this.activation.awake({ user, apiKey }, sent.loraId);
     const now = this.clock.now();
     const id = randomUUID();
     const from: InteractiveState = {

@@ -17,7 +17,7 @@ export const TOUCH_INTERVAL_MS = 60_000;
 export interface Caller {
   user: UserRow;
   /** The API key that made the request (services/api-keys.service.ts); null for a session. */
-  apiKey: Pick<ApiKeyRow, 'id'> | null;
+  apiKey: Pick<ApiKeyRow, 'id' | 'wakesVoices'> | null;
 }
 
 export interface AuthContext extends Caller {

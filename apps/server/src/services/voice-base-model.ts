@@ -1,12 +1,13 @@
 // A Voice belongs to the base model it was trained on (decision 31): what a Voice's row records of
 // it, the model this server runs now, what the API shows, and the refusal to wake a Voice on
 // another model. Whether a Voice fits is the policy's (voicePolicy.baseModelFit).
+
+import { manifestBase } from '@ownvoice/engine';
 import {
   describeBaseModel,
   VOICE_BASE_MODEL_MESSAGES,
   type VoiceBaseModel,
   type VoicePackageManifest,
-  voicePackageManifestSchema,
 } from '@ownvoice/shared';
 import type { VoiceRow } from '../db/schema.js';
 import type { BaseModelIdentity, BaseModelService } from '../engine/base-model.service.js';
@@ -119,9 +120,6 @@ export function refusalToWake(voice: VoiceBaseColumns, server: BaseModelIdentity
   return VOICE_BASE_MODEL_MESSAGES.otherBaseModelFile(voice.baseModelFile ?? '', ours);
 }
 
-const huggingFaceName = voicePackageManifestSchema.shape.baseModel.shape.huggingFace;
-const packageName = voicePackageManifestSchema.shape.baseModel.shape.name;
-
 /**
  * The base model a Voice's package names: the Voice's own. A Voice whose base was not recorded is
  * taken to be on this server's, as its wake takes it, unless its files name another model.
@@ -133,25 +131,19 @@ export function packagedBase(voice: VoiceBaseColumns, server: BaseModelIdentity)
     voice.baseModelSha256 &&
     voice.baseModelBytes !== null
   ) {
-    const name = voice.baseModelName;
-    return {
-      ...(name && packageName.safeParse(name).success ? { name } : {}),
+    return manifestBase({
+      name: voice.baseModelName,
       file: voice.baseModelFile,
       sha256: voice.baseModelSha256,
       bytes: voice.baseModelBytes,
-      huggingFace: name && huggingFaceName.safeParse(name).success ? name : null,
-    };
+      // A recorded name that is an hf: URI is where the file came from.
+      huggingFace: voice.baseModelName,
+    });
   }
   if (voicePolicy.baseModelFit(voice, server) === 'other') {
     throw errors.baseModelMismatch(
       VOICE_BASE_MODEL_MESSAGES.notPackaged(voice.baseModelFile ?? '', describeBaseModel(server)),
     );
   }
-  return {
-    ...(packageName.safeParse(server.name).success ? { name: server.name } : {}),
-    file: server.file,
-    sha256: server.sha256,
-    bytes: server.bytes,
-    huggingFace: server.huggingFace,
-  };
+  return manifestBase(server);
 }

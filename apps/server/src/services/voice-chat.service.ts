@@ -7,9 +7,11 @@
 //   answer   ──> only the Voice's rewrite, passage by passage (taken-passages.ts): one the Voice
 //                could not write comes out as drafted, counted apart. The short content is
 //                charged once a passage in the Voice reached the client; else it is given back.
-import { type ContentFormat, MAX_PROMPT_CHARS } from '@ownvoice/shared';
+import { type ContentFormat, ID_PATTERN, MAX_PROMPT_CHARS } from '@ownvoice/shared';
+import type { VoiceRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { InferenceHost } from '../inference/inference-host.js';
+import { voicePolicy } from '../policies/index.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ContentService } from './content.service.js';
 import type { Caller } from './sessions.service.js';
@@ -19,6 +21,24 @@ export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant';
   content: string | { type: 'text'; text: string }[];
 }
+
+/** A Voice as /v1 lists it. */
+export interface VoiceModel {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+const modelOf = (voice: VoiceRow): VoiceModel => ({ id: voice.id, name: voice.name, createdAt: voice.createdAt });
+/** Statuses of a trained Voice a waking key can write with: awake, or woken on its request. */
+const WAKEABLE: readonly VoiceRow['status'][] = ['active', 'activating', 'ready', 'deactivating'];
+/**
+ * Whether one of the caller's Voices is a model /v1 lists (and answers by id): awake, or, for a
+ * key that wakes Voices (decision 45), any trained one, which its first request wakes.
+ */
+const listedFor =
+  ({ apiKey }: Caller) =>
+  (voice: VoiceRow): boolean =>
+    apiKey?.wakesVoices ? WAKEABLE.includes(voice.status) && voice.adapterKey !== null : voice.status === 'active';
 
 export interface VoiceChatRequest {
   voiceId: string;
@@ -68,16 +88,35 @@ export class VoiceChatService {
     private readonly inference: InferenceHost,
   ) {}
 
-  /** The caller's awake Voices: the models a chat can name. */
-  async models(caller: Caller): Promise<{ id: string; name: string; createdAt: Date }[]> {
+  /** The caller's Voices a chat can name: awake ones, and asleep ones for a key that wakes them. */
+  async models(caller: Caller): Promise<VoiceModel[]> {
     const owned = await this.voices.listByOwner(caller.user.id);
-    return owned
-      .filter((voice) => voice.status === 'active')
-      .map((voice) => ({ id: voice.id, name: voice.name, createdAt: voice.createdAt }));
+    return owned.filter(listedFor(caller)).map(modelOf);
+  }
+
+  /** One of `models`, by its id; 404 MODEL_NOT_FOUND for any other (an asleep Voice says so). */
+  async model(caller: Caller, id: string): Promise<VoiceModel> {
+    const voice = await this.ownVoice(caller, id);
+    if (!listedFor(caller)(voice)) {
+      throw errors.modelNotFound(id, true);
+    }
+    return modelOf(voice);
+  }
+
+  /**
+   * The caller's own Voice named as a model, asleep or awake; 404 MODEL_NOT_FOUND for anything else
+   * (no such id, another person's Voice, public or not): a model is one of yours or not there.
+   */
+  private async ownVoice(caller: Caller, id: string): Promise<VoiceRow> {
+    const voice = ID_PATTERN.test(id) ? await this.voices.findById(id) : undefined;
+    if (!voice || !voicePolicy.canManage(caller.user, voice)) throw errors.modelNotFound(id);
+    return voice;
   }
 
   /** Checks the Voice and the balance and spends one short content (the 4xx to answer otherwise). */
   async prepare(caller: Caller, request: VoiceChatRequest): Promise<PreparedChat> {
+    // An asleep Voice of the caller's goes on, to be refused as asleep (VOICE_NOT_READY, decision 28).
+    await this.ownVoice(caller, request.voiceId);
     const { prompt, reference } = chatPrompt(request.messages);
     const prepared = await this.content.prepareQuick(
       caller,

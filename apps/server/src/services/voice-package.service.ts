@@ -5,23 +5,16 @@
 // this server runs, by the SHA-256 of its file first, then every file a model server will read; it
 // then makes a ready Voice of it, recording the package's base, in one transaction under the
 // user's row lock, as forking does: a storage slot, not a training.
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildVoicePackage,
   importVoicePackage,
   type ModelHparams,
-  rewritePrompt,
   VoicePackageError,
+  voicePackageManifest,
 } from '@ownvoice/engine';
-import {
-  VOICE_PACKAGE_FORMAT,
-  VOICE_PACKAGE_MESSAGES,
-  VOICE_PACKAGE_VERSION,
-  type Voice,
-  type VoicePackageManifest,
-  voiceEvaluationSchema,
-} from '@ownvoice/shared';
+import { VOICE_PACKAGE_MESSAGES, type Voice, voiceEvaluationSchema } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
@@ -59,6 +52,14 @@ const downloadName = (voice: VoiceRow): string =>
       .slice(0, 60) || 'voice'
   }-ownvoice.zip`;
 
+/**
+ * When the Voice's training ended. One trained before that was recorded (migration 0023) has the
+ * time its adapter file was written: at the end of its training, for a Voice trained here.
+ */
+async function trainingEndedAt(voice: VoiceRow, ggufPath: string): Promise<Date> {
+  return voice.trainedAt ?? (await stat(ggufPath)).mtime;
+}
+
 export class VoicePackageService {
   constructor(
     private readonly db: Database,
@@ -80,31 +81,20 @@ export class VoicePackageService {
       throw errors.voiceNotReady(VOICE_PACKAGE_MESSAGES.notTrained);
     }
     const peftDir = this.storage.localPath(peftKey);
-    const peft = JSON.parse(await readFile(path.join(peftDir, 'adapter_config.json'), 'utf8')) as {
-      r: number;
-      lora_alpha: number;
-      target_modules: string[];
-    };
+    const ggufPath = this.storage.localPath(ggufKey);
     const evaluation = voiceEvaluationSchema.safeParse(voice.evaluation);
-    // The figures only: the samples quote the owner's writing, and a package may be passed on.
-    const { samples: _quotes, ...figures } = evaluation.success ? evaluation.data : { samples: [] };
-    const manifest: VoicePackageManifest = {
-      format: VOICE_PACKAGE_FORMAT,
-      version: VOICE_PACKAGE_VERSION,
-      voice: { name: voice.name, characters: voice.characters, trainedAt: voice.createdAt.toISOString() },
+    const manifest = await voicePackageManifest({
+      name: voice.name,
+      characters: voice.characters,
+      trainedAt: await trainingEndedAt(voice, ggufPath),
       // The Voice's own base model; one whose base was not recorded is taken to be this server's.
       baseModel: packagedBase(voice, await this.deps.baseModel()),
-      training: {
-        preset: this.deps.preset(),
-        rank: peft.r,
-        alpha: peft.lora_alpha,
-        targetModules: peft.target_modules,
-      },
-      evaluation: evaluation.success ? (figures as NonNullable<VoicePackageManifest['evaluation']>) : null,
-      prompt: rewritePrompt('{text}'),
+      peftDir,
+      preset: this.deps.preset(),
+      evaluation: evaluation.success ? evaluation.data : null,
       exportedBy: { app: 'OwnVoice', version: VERSION },
-    };
-    const data = await buildVoicePackage(manifest, { ggufPath: this.storage.localPath(ggufKey), peftDir });
+    });
+    const data = await buildVoicePackage(manifest, { ggufPath, peftDir });
     return { fileName: downloadName(voice), data };
   }
 
@@ -148,6 +138,7 @@ export class VoicePackageService {
             isPublic: false,
             adapterKey,
             characters: manifest.voice.characters,
+            trainedAt: new Date(manifest.voice.trainedAt),
             evaluation: manifest.evaluation ? { ...manifest.evaluation, samples: [] } : null,
             // The package's base, which is this server's by its SHA-256 (checked in unpacking);
             // the package's name for it when it has one.

@@ -187,7 +187,8 @@ export class VoicesService {
             forkedFromId: source.id,
             characters: source.characters,
             evaluation,
-            // A fork is its source's adapter: on its source's base model.
+            // A fork is its source's adapter: trained when it was, on its source's base model.
+            trainedAt: source.trainedAt,
             ...carriedBase(source),
           },
           tx,

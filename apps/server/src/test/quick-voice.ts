@@ -57,8 +57,9 @@ export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick
   writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), adapter);
   // Beside it, the PEFT export, as a trained Voice has.
   writePeftAdapter(path.join(outDir, PEFT_FOLDER), adapter, runtime.hparams, platform.engine.model().name);
-  // Trained on this server's base model, and recorded so, as a training records it.
-  return insertReadyVoice(ctx, userId, id, name, recordedBase(await platform.baseModel.identity()));
+  // Trained now on this server's base model, and recorded so, as a training records it.
+  const base = recordedBase(await platform.baseModel.identity());
+  return insertReadyVoice(ctx, userId, id, name, { ...base, trainedAt: ctx.clock.now() });
 }
 
 /** A registered owner with a quick Voice, woken; `status` is what the wake call answered. */
@@ -78,7 +79,7 @@ export async function copyVoice(ctx: TestContext, userId: string, source: VoiceR
   const outDir = storage.localPath(adapterFolderKey(id));
   mkdirSync(outDir, { recursive: true });
   copyFileSync(storage.localPath(source.adapterKey), path.join(outDir, 'voice-quick.gguf'));
-  return insertReadyVoice(ctx, userId, id, name, carriedBase(source));
+  return insertReadyVoice(ctx, userId, id, name, { ...carriedBase(source), trainedAt: source.trainedAt });
 }
 
 /** The row of a ready Voice whose adapter is already in its folder; the owner reaches training_started, as creating one would. */
@@ -87,7 +88,7 @@ async function insertReadyVoice(
   userId: string,
   id: string,
   name: string,
-  base: VoiceBaseColumns,
+  trained: VoiceBaseColumns & Pick<VoiceRow, 'trainedAt'>,
 ): Promise<VoiceRow> {
   const [row] = await ctx.database.db
     .insert(voices)
@@ -98,7 +99,7 @@ async function insertReadyVoice(
       status: 'ready',
       progress: 100,
       adapterKey: `${adapterFolderKey(id)}/voice-quick.gguf`,
-      ...base,
+      ...trained,
     })
     .returning();
   await reachTrainingStarted(ctx, userId);

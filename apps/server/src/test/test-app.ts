@@ -32,7 +32,7 @@ export interface TestContext {
 
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit'>> & { authRateLimit?: Partial<Config['authRateLimit']> } = {},
-  deps: Pick<AppDeps, 'baseModel' | 'checkResponses'> & { clock?: Clock } = {},
+  deps: Pick<AppDeps, 'baseModel' | 'checkResponses' | 'logger'> & { clock?: Clock } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
   // Without payments unless a test asks for them: accounts start with the configured allowance.

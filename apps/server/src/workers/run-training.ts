@@ -88,6 +88,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     adapterKey: `${adapterFolderKey(voice.id)}/${path.basename(trained.adapterPath)}`,
     evaluation: trained.evaluation,
     characters: trained.characters,
+    trainedAt: run.clock.now(),
     ...base,
   });
   if (!finished) throw new VoiceGone();

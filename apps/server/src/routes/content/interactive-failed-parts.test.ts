@@ -39,8 +39,7 @@ async function step(state: InteractiveState, action: InteractiveAction): Promise
 /** The app's interactive writing, with a Voice whose every rewrite is rejected while `failing`. */
 function interactiveWith(judge: { failing: boolean }): InteractiveService {
   const { services, inference } = ctx.app.platform;
-  const { voices } = services.repositories;
-  const conversion = new ConversionService(voices, services.activation, services.usage, inference, {
+  const conversion = new ConversionService(services.activation, services.usage, inference, {
     maxAttempts: 2,
     preset: undefined,
     judge: () => (judge.failing ? { ok: false, reason: 'it was much longer than the original' } : { ok: true }),
@@ -49,7 +48,6 @@ function interactiveWith(judge: { failing: boolean }): InteractiveService {
   return new InteractiveService(
     ctx.database.db,
     sessions,
-    voices,
     conversion,
     services.activation,
     services.usage,

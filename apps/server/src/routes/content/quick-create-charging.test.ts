@@ -102,14 +102,13 @@ describe('checks before the reference file is read', () => {
 describe('a draft whose rewrite failed in every part', () => {
   it('gives the short content back, and says which parts failed', async () => {
     const { services, inference } = ctx.app.platform;
-    const { voices } = services.repositories;
     // Every attempt at every chunk rejected: the rewrite ends in error markers only.
-    const conversion = new ConversionService(voices, services.activation, services.usage, inference, {
+    const conversion = new ConversionService(services.activation, services.usage, inference, {
       maxAttempts: 2,
       preset: undefined,
       judge: () => ({ ok: false, reason: 'rejected for the test' }),
     });
-    const content = new ContentService(voices, conversion, services.activation, services.usage, inference);
+    const content = new ContentService(conversion, services.activation, services.usage, inference);
     const user = (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
     const before = await shortContentLeft(owner);
     const prepared = await content.prepareQuick(

@@ -1,12 +1,17 @@
 // The open API document and its reference page: the public API (what a key reaches, and /v1) is
 // documented from the routes' own schemas with the bearer key and each scope; everything else is
 // left out; the page shows every documented path, with no script and a strict policy of its own.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { convertEventSchema, convertRequestSchema, createEventSchema } from '@ownvoice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { FORMS } from '../loras/voice-upload.js';
-import { isPublicRoute, OPENAPI_VERSION, SECURITY_SCHEME } from './openapi.js';
+import { isPublicRoute, OPENAPI_VERSION, SECURITY_SCHEME, serversFor } from './openapi.js';
 import type { OpenApiDocument, Operation, Schema } from './page.js';
 
 let ctx: TestContext;
@@ -64,6 +69,39 @@ describe('the open API document', () => {
       expect(doc.components?.schemas?.[ref.slice('"#/components/schemas/'.length, -1)], ref).toBeDefined();
   });
 
+  it('names its server and its licence', () => {
+    const { servers, info } = doc as unknown as { servers?: { url: string }[]; info: { license?: object } };
+    // Relative: resolved against wherever the document was fetched from, this server.
+    expect(servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(serversFor('https://voices.example.org/')).toEqual([
+      { url: 'https://voices.example.org', description: expect.any(String) },
+    ]);
+    expect(info.license).toEqual({ name: expect.any(String), identifier: expect.stringMatching(/^LicenseRef-/) });
+  });
+
+  // The linter people run on an API's document (`npx @redocly/cli lint`), with its recommended rules.
+  it('passes Redocly’s lint without an error or a warning', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'ownvoice-openapi-'));
+    try {
+      const file = path.join(folder, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const redocly = path.resolve(import.meta.dirname, '../../../../../node_modules/.bin/redocly');
+      const { stdout } = await promisify(execFile)(redocly, ['lint', file, '--format=json'], {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+      };
+      const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+      expect(problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it.each(KEY_ROUTES)('documents %s %s with the bearer key and its scope, %s', (method, path, scope) => {
     const op = operation(method, path);
     expect(op, `${method} ${path}`).toBeDefined();
@@ -72,8 +110,9 @@ describe('the open API document', () => {
 
   it('documents what a key reaches and everything under /v1, each /api operation with its scope', () => {
     const documented = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    // A browser's preflight (OPTIONS) is no operation.
     const v1 = ctx.app.routeList
-      .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD')
+      .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.method !== 'OPTIONS')
       .map((r) => `${r.method} ${asDocumentPath(r.url)}`);
     expect(v1.length).toBeGreaterThan(0);
     expect(documented).toEqual(
@@ -112,6 +151,7 @@ describe('the open API document', () => {
     expect(isPublicRoute({ url: '/api/auth/me' })).toBe(false);
     expect(isPublicRoute({ url: '/api/loras/public', config: {} })).toBe(false);
     expect(isPublicRoute({ url: '/v10/models' })).toBe(false);
+    expect(isPublicRoute({ url: '/v1/*', method: 'OPTIONS' })).toBe(false);
   });
 
   it('gives Convert’s request body the fields of its zod schema', () => {
@@ -151,6 +191,13 @@ describe('the open API document', () => {
     expect(eventTypes(create?.['text/event-stream']?.schema)).toEqual(
       createEventSchema.options.map((o) => o.shape.type.value),
     );
+    // Chat completions: JSON, or with `stream: true` chunks (and an error after the stream began).
+    const chat = operation('post', '/v1/chat/completions')?.responses?.['200']?.content;
+    expect(Object.keys(chat ?? {})).toEqual(['application/json', 'text/event-stream']);
+    const events = resolve(chat?.['text/event-stream']?.schema).anyOf ?? [];
+    expect(events.map((event) => resolve(event).title)).toEqual(['chat.completion.chunk', 'error']);
+    expect(resolve(events[0]).properties?.object?.const).toBe('chat.completion.chunk');
+    expect(Object.keys(resolve(events[1]).properties ?? {})).toEqual(['error']);
   });
 
   it('documents the refusals a key may meet, with the API’s error body', () => {
@@ -168,7 +215,8 @@ describe('the open API document', () => {
   it('documents the refusals under /v1 with OpenAI’s error body, the one they are answered with', async () => {
     const v1 = [
       ['get', '/v1/models', []],
-      ['post', '/v1/chat/completions', ['404', '503']],
+      ['get', '/v1/models/{id}', ['404']],
+      ['post', '/v1/chat/completions', ['404', '408', '413', '415', '503']],
     ] as const;
     for (const [method, path, own] of v1) {
       const responses = operation(method, path)?.responses ?? {};
@@ -178,6 +226,16 @@ describe('the open API document', () => {
         expect(responses[status]?.description, `${method} ${path} ${status}`).toBeTruthy();
       }
     }
+    // Every 4xx and 5xx documented under /v1 is OpenAI's error body, a model not found among them.
+    for (const { method, path, op } of operations().filter((o) => o.path.startsWith('/v1/'))) {
+      for (const [status, response] of Object.entries(op.responses ?? {}).filter(([s]) => Number(s) >= 400)) {
+        expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toEqual(['application/json']);
+        expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({
+          $ref: '#/components/schemas/OpenAIError',
+        });
+      }
+    }
+    expect(operation('get', '/v1/models/{id}')?.responses?.['404']?.description).toContain('model_not_found');
     const res = await ctx.client().post('/v1/chat/completions', {});
     expect(res.statusCode).toBe(401);
     const body = res.json<{ error: Record<string, unknown> }>();

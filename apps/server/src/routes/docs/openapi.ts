@@ -40,7 +40,7 @@ import { z } from 'zod';
 import { VERSION } from '../../version.js';
 import { voiceIdParams } from '../loras/loras.schemas.js';
 import { FORMS } from '../loras/voice-upload.js';
-import { openAiErrorBodySchema } from '../v1/v1.schemas.js';
+import { chatCompletionChunkSchema, modelParamsSchema, openAiErrorBodySchema } from '../v1/v1.schemas.js';
 
 export const OPENAPI_VERSION = '3.1.0';
 /** The security scheme's name in the document: a bearer API key. */
@@ -50,11 +50,16 @@ export const DOCS_PATH = '/api/docs';
 /** The Voice id the examples use; the reference page's curl commands say `$VOICE_ID` instead. */
 export const EXAMPLE_VOICE_ID = '6650c0ffee0123456789abcd';
 
-/** The routes of the public API: a key may use them (config names a scope), or they are under /v1. */
+/**
+ * The routes of the public API: a key may use them (config names a scope), or they are under /v1.
+ * A browser's preflight (OPTIONS, plugins/cors.ts) is no operation of it.
+ */
 export function isPublicRoute(route: {
   url: string;
+  method?: string | string[] | undefined;
   config?: { apiKey?: ApiKeyScope | undefined } | undefined;
 }): boolean {
+  if ([route.method].flat().includes('OPTIONS')) return false;
   return route.config?.apiKey !== undefined || route.url === '/v1' || route.url.startsWith('/v1/');
 }
 
@@ -138,8 +143,26 @@ describeFields(openAiErrorBodySchema.shape.error, {
   message: 'What went wrong, in words to show a person.',
   type: 'OpenAI’s word for the status: invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error, insufficient_quota or server_error.',
   param: 'The first field refused, when a field was; null otherwise.',
-  code: 'What went wrong, for a program: one of the same closed list as under /api (VALIDATION_ERROR, NOT_FOUND, …).',
+  code: 'What went wrong, for a program: `model_not_found` (OpenAI’s own code) for a model that is not one of your awake Voices, else one of the same closed list as under /api (VALIDATION_ERROR, RATE_LIMITED, …).',
 });
+
+describeFields(modelParamsSchema, {
+  id: 'The model’s id: the id of one of your awake Voices, as GET /v1/models lists them.',
+});
+
+docs.add(chatCompletionChunkSchema, {
+  id: 'ChatCompletionChunk',
+  title: 'chat.completion.chunk',
+  description:
+    'More of the answer: the role first, then each passage’s text in `delta.content`, then `finish_reason: "stop"` with the `ownvoice` counts, then the usage (no choices) when `stream_options.include_usage` asks. The stream ends with `data: [DONE]`.',
+});
+/** A failure after the stream began: OpenAI's error body as an event, then `data: [DONE]`. */
+const streamError = openAiErrorBodySchema.extend({});
+docs.add(streamError, {
+  title: 'error',
+  description: 'Last, when writing failed after the stream began: `error` as in a refusal, then `data: [DONE]`.',
+});
+const chatCompletionEvents = z.union([chatCompletionChunkSchema, streamError]);
 
 describeFields(
   voiceSchema,
@@ -313,7 +336,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Convert',
     summary: 'Convert a text in a Voice (streamed)',
     description:
-      'Rewrites `text` in the Voice, chunk by chunk, and streams the rewrite as it is written: first the chunks’ positions, then each chunk’s text in pieces, then `complete`. The Voice must be awake. Refusals (a Voice not found or asleep, a text too long, too many conversions at once) come as JSON errors before the first event; a failure midway comes as an `error` event.\n\nTo put the result together, keep one string per chunk: append each `chunk` event’s `text` to its chunk, clear it on `chunk_reroll`, and join the chunks in order.',
+      'Rewrites `text` in the Voice, chunk by chunk, and streams the rewrite as it is written: first the chunks’ positions, then each chunk’s text in pieces, then `complete`. The Voice must be awake, or a key that wakes Voices wakes it first (waking hours charged as on the dashboard). Refusals (a Voice not found or asleep, a text too long, too many conversions at once) come as JSON errors before the first event; a failure midway comes as an `error` event.\n\nTo put the result together, keep one string per chunk: append each `chunk` event’s `text` to its chunk, clear it on `chunk_reroll`, and join the chunks in order.',
     events: convertEventSchema,
     errors: [404],
     example: { text: 'Thanks for coming on Friday. The launch went well and the team deserves a rest.' },
@@ -376,18 +399,28 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/models': {
     operationId: 'listModels',
     tag: 'OpenAI-compatible',
-    summary: 'List the models: your awake Voices',
+    summary: 'List the models: your Voices that can write',
     description:
-      'Your awake Voices as OpenAI models (`client.models.list()`): a model’s `id` is the Voice’s id. Wake a Voice in the pages to have it listed.',
-    ok: 'Your awake Voices.',
+      'Your awake Voices as OpenAI models (`client.models.list()`): a model’s `id` is the Voice’s id. For a key that wakes Voices, your asleep trained Voices too, which its first request wakes; for any other key, wake a Voice in the pages to have it listed.',
+    ok: 'Your Voices that can write now, or after a wake this key may start.',
+  },
+  'GET /v1/models/:id': {
+    operationId: 'retrieveModel',
+    tag: 'OpenAI-compatible',
+    summary: 'Get one model: one of your Voices',
+    description:
+      'One of your Voices as an OpenAI model (`client.models.retrieve(id)`), as GET /v1/models lists it: an awake one, or for a key that wakes Voices an asleep one too. Any other id is 404 `model_not_found`.',
+    ok: 'The model.',
+    errors: [404],
   },
   'POST /v1/chat/completions': {
     operationId: 'createChatCompletion',
     tag: 'OpenAI-compatible',
     summary: 'Write in a Voice (chat completions)',
     description:
-      'Writes what the messages ask for in the Voice named by `model` (`client.chat.completions.create`). With `stream: true` the answer comes as server-sent events of `chat.completion.chunk` objects, ending with `data: [DONE]`. Each request spends one short content (`shortContent`).',
-    ok: 'The text written in the Voice (a JSON object, or server-sent events with `stream: true`).',
+      'Writes what the messages ask for in the Voice named by `model` (`client.chat.completions.create`). With `stream: true` the answer comes as server-sent events (`text/event-stream`) of `chat.completion.chunk` objects, ending with `data: [DONE]`. Each request spends one short content (`shortContent`). A key that wakes Voices wakes an asleep Voice first (waking hours charged as on the dashboard); a wake that takes longer than the request waits answers 503 `VOICE_WAKING` with `retry-after`.',
+    ok: 'The text written in the Voice: a JSON object, or with `stream: true` server-sent events, one `data: <json>` line per chunk, each followed by a blank line, ending with `data: [DONE]`.',
+    events: chatCompletionEvents,
     errors: [404, 503],
     example: {
       model: EXAMPLE_VOICE_ID,
@@ -406,20 +439,24 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
   413: `The upload is too large: over ${MB(MAX_TOTAL_UPLOAD_BYTES)} in all, or a file over ${MB(MAX_FILE_BYTES)} (PAYLOAD_TOO_LARGE).`,
   415: 'The body is not multipart/form-data (UNSUPPORTED_MEDIA_TYPE).',
   429: 'Too many requests (RATE_LIMITED): the key’s requests a minute, or as many conversions and drafts running at once as one person may have. `details.retryAfterSeconds` says when to try again where known.',
-  503: 'The model is not ready or did not answer (ENGINE_UNAVAILABLE): try again in a minute.',
+  503: 'The model is not ready or did not answer (ENGINE_UNAVAILABLE): try again in a minute; or a key’s wake of an asleep Voice is still under way (VOICE_WAKING): ask again after `retry-after` seconds.',
 };
 /** What each refusal means under /v1, where the code is in `error.code` and a quota is a 429. */
 const V1_STATUS_DESCRIPTIONS: Record<number, string> = {
   ...STATUS_DESCRIPTIONS,
-  400: 'The request is not valid (VALIDATION_ERROR, the first field refused in `param`), or the Voice named by `model` is asleep (VOICE_NOT_READY).',
-  404: 'No such Voice among yours (NOT_FOUND).',
+  400: 'The request is not valid (VALIDATION_ERROR, the first field refused in `param`), or the Voice named by `model` is asleep and the key does not wake Voices, or is still training (VOICE_NOT_READY).',
+  404: 'The model is not one of your Voices: no such id, or another person’s Voice (`model_not_found`).',
   429: 'Too many requests (RATE_LIMITED, with `retry-after`), or your short content ran out (type `insufficient_quota`, with `x-should-retry: false`).',
 };
 /** Refusals every key's request may meet, under /api and /v1 alike. */
 const COMMON_ERRORS = [400, 401, 403, 429];
-/** A JSON body over the route's limit (app.ts; Convert's fits its longest text however it is spelled). */
-const JSON_TOO_LARGE =
-  'The body is too large (PAYLOAD_TOO_LARGE): over 1 MiB, or for Convert over what its longest text takes.';
+/** Refusals of a JSON body, wherever one is taken. */
+const JSON_BODY_ERRORS: Record<number, string> = {
+  408: 'The body arrived too slowly and the server stopped reading it (REQUEST_TIMEOUT): try again.',
+  // A body over the route's limit (app.ts; Convert's fits its longest text however it is spelled).
+  413: 'The body is too large (PAYLOAD_TOO_LARGE): over 1 MiB, or for Convert over what its longest text takes.',
+  415: 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE): send it with `Content-Type: application/json`.',
+};
 
 // ---------------------------------------------------------------------------------------------
 // The transforms: the selection rule and the additions above, then zod's conversion.
@@ -458,11 +495,13 @@ function responsesOf(url: string, own: RouteSchema, doc: OperationDoc | undefine
   const [errorBody, descriptions] = url.startsWith('/api/')
     ? [apiErrorBodySchema, STATUS_DESCRIPTIONS]
     : [openAiErrorBodySchema, V1_STATUS_DESCRIPTIONS];
-  // Any body may be too large; a form's limits are an upload's (STATUS_DESCRIPTIONS).
+  // Any body may be too large, too slow or not JSON; a form's limits are an upload's (STATUS_DESCRIPTIONS).
   const jsonBody = own.body !== undefined && !doc?.form;
-  for (const code of [...COMMON_ERRORS, ...(jsonBody ? [413] : []), ...(doc?.errors ?? [])]) {
+  const bodyErrors = jsonBody ? JSON_BODY_ERRORS : {};
+  const codes = [...COMMON_ERRORS, ...Object.keys(bodyErrors).map(Number), ...(doc?.errors ?? [])];
+  for (const code of codes) {
     responses[code] ??= {
-      description: (code === 413 && jsonBody ? JSON_TOO_LARGE : descriptions[code]) ?? 'Refused.',
+      description: bodyErrors[code] ?? descriptions[code] ?? 'Refused.',
       content: { 'application/json': { schema: errorBody } },
     };
   }
@@ -528,16 +567,35 @@ export const transformObject: SwaggerTransformObject = (documentObject) => {
   return document as ReturnType<SwaggerTransformObject>;
 };
 
+/**
+ * The document's `servers`: the configured public address, else `/`, which a reader resolves
+ * against wherever it fetched the document from (this server: it serves the document itself).
+ */
+export function serversFor(publicUrl: string | undefined): { url: string; description: string }[] {
+  return [{ url: publicUrl?.replace(/\/+$/, '') || '/', description: 'This OwnVoice server.' }];
+}
+
+/**
+ * The licence of the API and its document. The repository declares no open licence, so it is
+ * OwnVoice's own (decision 44), named as SPDX names a licence of its own: `LicenseRef-…`.
+ */
+export const DOCUMENT_LICENSE = { name: 'Proprietary (OwnVoice)', identifier: 'LicenseRef-OwnVoice-Proprietary' };
+
 /** Registers the document's collector; before the routes, which it records as they are added. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  { publicUrl }: { publicUrl?: string | undefined } = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: OPENAPI_VERSION,
       info: {
         title: 'OwnVoice API',
         version: VERSION,
-        description: `Your Voices from your own tools: list them, Convert text in a Voice and Create new text in one. Authenticate with an API key (\`${API_KEY_PREFIX}…\`, made on the account page) as a bearer token; each key has the scopes it was given and its own rate limit (${API_KEY_RATE_LIMIT.default} requests a minute unless chosen).`,
+        description: `Your Voices from your own tools: list them, Convert text in a Voice and Create new text in one. Authenticate with an API key (\`${API_KEY_PREFIX}…\`, made on the account page) as a bearer token; each key has the scopes it was given and its own rate limit (${API_KEY_RATE_LIMIT.default} requests a minute unless chosen), which each answer to it states in \`x-ratelimit-limit-requests\`, \`x-ratelimit-remaining-requests\` and \`x-ratelimit-reset-requests\`. Every answer names its request in \`x-request-id\` (send your own to trace a call); quote it when you report a problem. Under \`/v1\` a web page on any origin may call with a key (CORS); under \`/api\` only OwnVoice's own pages may.`,
+        license: DOCUMENT_LICENSE,
       },
+      servers: serversFor(publicUrl),
       components: {
         securitySchemes: {
           [SECURITY_SCHEME]: {

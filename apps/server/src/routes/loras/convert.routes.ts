@@ -28,13 +28,13 @@ const CONVERT_BODY_LIMIT = MAX_CONVERT_CHARS * 6 + 64 * 1024;
 
 /** The caller and the Voice of a convert request, once the caller may convert with it. */
 function converting(request: FastifyRequest & { params: { id: string }; body: { loraId?: string | undefined } }) {
-  const { user } = authOf(request);
-  requireConvertAndCreate(user);
+  const caller = authOf(request);
+  requireConvertAndCreate(caller.user);
   const { id } = request.params;
   if (request.body.loraId !== undefined && request.body.loraId !== id) {
     throw errors.validation('loraId must be the Voice in the path.');
   }
-  return { user, id };
+  return { caller, user: caller.user, id };
 }
 
 export async function convertRoutes(app: FastifyInstance, { conversion }: Services): Promise<void> {
@@ -47,11 +47,11 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
     '/loras/:id/convert-stream',
     { schema: { params: voiceIdParams, body: convertRequestSchema }, ...converts },
     async (request, reply) => {
-      const { user, id } = converting(request);
+      const { caller, user, id } = converting(request);
       // Every refusal is a JSON error before the first event.
       const release = conversion.gate.enter(user.id);
       try {
-        const prepared = await conversion.prepare(user, id, request.body.text, request.body.variation);
+        const prepared = await conversion.prepare(caller, id, request.body.text, request.body.variation);
         await sendEventStream(
           request,
           reply,
@@ -76,11 +76,11 @@ export async function convertRoutes(app: FastifyInstance, { conversion }: Servic
       ...converts,
     },
     async (request, reply) => {
-      const { user, id } = converting(request);
+      const { caller, user, id } = converting(request);
       const signal = clientGoneSignal(reply);
       const release = conversion.gate.enter(user.id);
       try {
-        const prepared = await conversion.prepare(user, id, request.body.text, request.body.variation);
+        const prepared = await conversion.prepare(caller, id, request.body.text, request.body.variation);
         return await wholeText(takenPassages(prepared.events(signal)));
       } finally {
         release();

@@ -244,9 +244,9 @@ describe('POST /api/loras/:id/convert-stream', () => {
 });
 
 describe('rerolls', () => {
-  const service = (judge: ConstructorParameters<typeof ConversionService>[4]['judge']) => {
+  const service = (judge: ConstructorParameters<typeof ConversionService>[3]['judge']) => {
     const { services, inference } = ctx.app.platform;
-    return new ConversionService(services.repositories.voices, services.activation, services.usage, inference, {
+    return new ConversionService(services.activation, services.usage, inference, {
       maxAttempts: 3,
       preset: undefined,
       ...(judge ? { judge } : {}),
@@ -255,7 +255,9 @@ describe('rerolls', () => {
   const ownerRow = async () => (await ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0] as UserRow;
   const collect = async (s: ConversionService, text: string) => {
     const events: ConvertEvent[] = [];
-    for await (const e of (await s.prepare(await ownerRow(), voice.id, text)).events(new AbortController().signal)) {
+    for await (const e of (await s.prepare({ user: await ownerRow(), apiKey: null }, voice.id, text)).events(
+      new AbortController().signal,
+    )) {
       events.push(e);
     }
     return events;

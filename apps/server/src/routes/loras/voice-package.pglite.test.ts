@@ -7,7 +7,7 @@
 // On PGlite only: two servers and a Voice each, and nothing here that a database engine decides
 // (the slot check's transaction is the fork's, tested on both).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -21,7 +21,7 @@ import {
 import { eq } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, type VoiceRow } from '../../db/schema.js';
+import { users, type VoiceRow, voices } from '../../db/schema.js';
 import { ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
 
@@ -38,6 +38,21 @@ Volunteers should arrive by eight to set up the tables and the bunting.`;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const importZip = (client: TestClient, data: Buffer) =>
   client.request('POST', '/api/loras/import', data, { 'content-type': 'application/zip' });
+
+/** A Voice's row as the database holds it now. */
+async function rowOf(ctx: TestContext, id: string): Promise<VoiceRow> {
+  const [row] = await ctx.database.db.select().from(voices).where(eq(voices.id, id));
+  return row as VoiceRow;
+}
+
+/** The manifest of the package `client` downloads of Voice `id`. */
+async function downloadedManifest(client: TestClient, id: string) {
+  const res = await client.get(`/api/loras/${id}/package`);
+  expect(res.statusCode, res.body).toBe(200);
+  const archive = await JSZip.loadAsync(res.rawPayload);
+  const manifest = await (archive.file(VOICE_PACKAGE_FILES.manifest) as JSZip.JSZipObject).async('string');
+  return voicePackageManifestSchema.parse(JSON.parse(manifest));
+}
 
 async function withManifest(data: Buffer, change: (manifest: Record<string, unknown>) => void): Promise<Buffer> {
   const archive = await JSZip.loadAsync(data);
@@ -92,6 +107,8 @@ describe('GET /api/loras/:id/package', () => {
     expect(manifest.training).toMatchObject({ rank: TRAINING_PRESETS.tiny.rank, alpha: TRAINING_PRESETS.tiny.alpha });
     expect(manifest.prompt).toContain('{text}');
     expect(manifest.voice.name).toBe('Quick');
+    // When its training ended, not when the Voice was created.
+    expect(manifest.voice.trainedAt).toBe(voice.trainedAt?.toISOString());
     // The adapter is the Voice's own file, byte for byte.
     const stored = readFileSync(first.app.platform.storage.localPath(voice.adapterKey as string));
     expect((await read('voice.gguf')).equals(stored)).toBe(true);
@@ -100,6 +117,16 @@ describe('GET /api/loras/:id/package', () => {
     expect(modelfile).toContain('FROM ./ownvoice-tiny.gguf');
     expect(modelfile).toContain('{{ .Prompt }}');
     expect((await read('README.md')).toString()).toContain(manifest.baseModel.sha256);
+  });
+
+  it('of a Voice trained before its end was recorded says when its adapter was written', async () => {
+    await first.database.db.update(voices).set({ trainedAt: null }).where(eq(voices.id, voice.id));
+    try {
+      const written = statSync(first.app.platform.storage.localPath(voice.adapterKey as string)).mtime;
+      expect((await downloadedManifest(owner, voice.id)).voice.trainedAt).toBe(written.toISOString());
+    } finally {
+      await first.database.db.update(voices).set({ trainedAt: voice.trainedAt }).where(eq(voices.id, voice.id));
+    }
   });
 
   it('is the owner’s alone: others get 404, a key is refused, a fork’s owner 403', async () => {
@@ -119,6 +146,8 @@ describe('GET /api/loras/:id/package', () => {
     await other.patch('/api/auth/onboarding', { step: 'training_started' });
     const fork = await other.post(`/api/loras/${voice.id}/fork`);
     expect(fork.statusCode, fork.body).toBe(201);
+    // A fork is its source's adapter, trained when the source was.
+    expect((await rowOf(first, fork.json()._id)).trainedAt).toEqual(voice.trainedAt);
     const refused = await other.get(`/api/loras/${fork.json()._id}/package`);
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'FORBIDDEN']);
     expect(refused.json().msg).toContain('stays in OwnVoice');
@@ -144,6 +173,9 @@ describe('POST /api/loras/import', () => {
       serverModel: 'tiny',
     });
     const imported: string = res.json()._id;
+    // Trained when the original was, whenever it was imported; its own package says so again.
+    expect((await rowOf(second, imported)).trainedAt).toEqual(voice.trainedAt);
+    expect((await downloadedManifest(person, imported)).voice.trainedAt).toBe(voice.trainedAt?.toISOString());
     expect((await person.post(`/api/loras/${imported}/activate`)).json().status).toBe('active');
 
     const there = await person.post(`/api/loras/${imported}/convert`, { text: TEXT });

@@ -2,7 +2,7 @@
 // OpenAI defines and a Voice has no use for (temperature, max_tokens, …) are accepted and
 // ignored, so tools that always send them work; those that would change the answer's shape
 // (more than one choice, tools, JSON output) are refused with a reason.
-import { CONTENT_FORMATS, ID_PATTERN } from '@ownvoice/shared';
+import { CONTENT_FORMATS } from '@ownvoice/shared';
 import { z } from 'zod';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string().max(100_000) });
@@ -15,8 +15,8 @@ export const chatMessageSchema = z.looseObject({
 export type ChatMessageIn = z.infer<typeof chatMessageSchema>;
 
 export const chatCompletionRequestSchema = z.looseObject({
-  /** The Voice's id, as /v1/models lists it. */
-  model: z.string().regex(ID_PATTERN, 'model must be the id of one of your awake Voices (GET /v1/models lists them).'),
+  /** The Voice's id, as /v1/models lists it; any other is 404 model_not_found (services/voice-chat.service.ts). */
+  model: z.string().min(1, 'model must be the id of one of your awake Voices (GET /v1/models lists them).'),
   messages: z.array(chatMessageSchema).min(1, 'messages must hold at least one message.').max(100),
   stream: z.boolean().default(false),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
@@ -60,19 +60,47 @@ export const chatCompletionSchema = z.object({
 });
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
+/** One of the caller's awake Voices as a model (OpenAI's model object, and the Voice's name). */
+export const modelSchema = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number().int(),
+  owned_by: z.string(),
+  /** OwnVoice's own: the Voice's name as the pages show it. */
+  name: z.string(),
+});
+export type Model = z.infer<typeof modelSchema>;
+
 export const modelListSchema = z.object({
   object: z.literal('list'),
-  data: z.array(
+  data: z.array(modelSchema),
+});
+
+/** GET /v1/models/{id}: any string, so that an id of the wrong form is a model not found (404), not a 400. */
+export const modelParamsSchema = z.object({ id: z.string() });
+
+/**
+ * One event of a streamed answer (`stream: true`), sent as `data: <json>`: the role first, then a
+ * chunk per passage, then `finish_reason: "stop"` with the `ownvoice` counts, then the usage when
+ * `stream_options.include_usage` asks (with no choices); the stream ends with `data: [DONE]`.
+ */
+export const chatCompletionChunkSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
     z.object({
-      id: z.string(),
-      object: z.literal('model'),
-      created: z.number().int(),
-      owned_by: z.string(),
-      /** OwnVoice's own: the Voice's name as the pages show it. */
-      name: z.string(),
+      index: z.number().int(),
+      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      logprobs: z.null(),
+      finish_reason: z.literal('stop').nullable(),
     }),
   ),
+  usage: usageSchema.optional(),
+  ownvoice: passagesSchema.optional(),
 });
+export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
 
 /** Every /v1 error (routes/v1/openai-errors.ts). */
 export const openAiErrorBodySchema = z.strictObject({

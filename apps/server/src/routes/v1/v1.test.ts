@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageTranches, type VoiceRow } from '../../db/schema.js';
+import { usageTranches, type VoiceRow, voices } from '../../db/schema.js';
 import { shortContentLeft } from '../../test/account-state.js';
 import { copyVoice, ownerWithAwakeVoice } from '../../test/quick-voice.js';
 import { createTestContext, type TestClient, type TestContext } from '../../test/test-app.js';
@@ -20,8 +20,9 @@ let client: OpenAI;
 
 const PROMPT = 'A short note to parents: the spring fair moves to the school field this year.';
 
-async function createKey(who: TestClient, name: string, scopes: string[]): Promise<string> {
-  const res = await who.createApiKey({ name, scopes });
+/** A key's secret; it wakes no Voice unless asked to (decision 45), so asleep Voices stay asleep. */
+async function createKey(who: TestClient, name: string, scopes: string[], wakesVoices = false): Promise<string> {
+  const res = await who.createApiKey({ name, scopes, wakesVoices });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().secret;
 }
@@ -49,6 +50,17 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => ctx.close());
 
+/** A Voice id no Voice has. */
+const NO_SUCH_VOICE = 'ffffffffffffffffffffffff';
+
+/** What OpenAI answers for a model that is not there: 404 `model_not_found`. */
+async function expectModelNotFound(call: Promise<unknown>): Promise<void> {
+  const error = await refusal(call);
+  expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+  expect([error.status, error.code, error.type]).toEqual([404, 'model_not_found', 'invalid_request_error']);
+  expect(error.message).toContain('does not exist or is not one of your Voices');
+}
+
 describe('GET /v1/models', () => {
   it("lists the key owner's awake Voices only", async () => {
     const stranger = ctx.client();
@@ -60,6 +72,108 @@ describe('GET /v1/models', () => {
     expect(models.map((m) => m.id)).toEqual([voice.id]);
     expect(models[0]).toMatchObject({ object: 'model', owned_by: expect.any(String), name: 'Quick' });
     expect(models.map((m) => m.id)).not.toContain(asleep.id);
+  });
+
+  it('says the key’s budget of requests on each answer, in OpenAI’s headers, and names the request', async () => {
+    // A key of its own, whose minute starts with its first request.
+    const budgeted = new OpenAI({ baseURL, apiKey: await createKey(owner, 'Budget', ['create']), maxRetries: 0 });
+    const first = await budgeted.models.list().withResponse();
+    const second = await budgeted.models.list().withResponse();
+    for (const { response, request_id } of [first, second]) {
+      expect(response.headers.get('x-ratelimit-limit-requests')).toBe('60');
+      expect(response.headers.get('x-ratelimit-reset-requests')).toMatch(/^(\d{1,3}ms|\d{1,2}s|1m0s)$/);
+      expect(request_id).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+    const remaining = (r: typeof first) => r.response.headers.get('x-ratelimit-remaining-requests');
+    expect([remaining(first), remaining(second)]).toEqual(['59', '58']);
+    expect(second.request_id).not.toBe(first.request_id);
+    // The same budget under /api, where the key’s other scopes reach.
+    const reader = await createKey(owner, 'Budget reader', ['voices:read']);
+    const res = await ctx.app.inject({ url: '/api/loras', headers: { authorization: `Bearer ${reader}` } });
+    expect(res.statusCode).toBe(200);
+    expect([res.headers['x-ratelimit-limit-requests'], res.headers['x-ratelimit-remaining-requests']]).toEqual([
+      '60',
+      '59',
+    ]);
+  });
+});
+
+describe('GET /v1/models/{id}', () => {
+  it('answers one of the key owner’s awake Voices as the list does', async () => {
+    const listed = (await client.models.list()).data.find((m) => m.id === voice.id);
+    const model = await client.models.retrieve(voice.id);
+    expect(model).toEqual(listed);
+    expect(model).toMatchObject({ id: voice.id, object: 'model', name: 'Quick' });
+  });
+
+  it('answers 404 model_not_found for any other model: unknown, malformed, asleep or someone else’s', async () => {
+    const stranger = ctx.client();
+    const strangerId: string = (await stranger.register()).res.json().user.id;
+    const theirs = await copyVoice(ctx, strangerId, voice, 'Public');
+    await ctx.database.db.update(voices).set({ isPublic: true }).where(eq(voices.id, theirs.id));
+    for (const id of [NO_SUCH_VOICE, 'gpt-4o', 'a%2Fb', theirs.id, 'x'.repeat(300)]) {
+      await expectModelNotFound(client.models.retrieve(id));
+    }
+    const sleeping = await refusal(client.models.retrieve(asleep.id));
+    expect([sleeping.status, sleeping.code]).toEqual([404, 'model_not_found']);
+    expect(sleeping.message).toContain('asleep');
+  });
+});
+
+describe('/v1 from a web page', () => {
+  const origin = 'https://notes.example';
+
+  it('answers a preflight from any origin without a key, allowing the key’s header', async () => {
+    const res = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/chat/completions',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-stainless-os',
+      },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']).toContain('POST');
+    expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type, x-stainless-os');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
+    // A list of headers that is not one is not echoed.
+    const odd = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/models',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'a b\tc' },
+    });
+    expect(odd.headers['access-control-allow-headers']).toBe('authorization, content-type');
+  });
+
+  it('lets the page read every answer, a refusal included, with the request id and budget exposed', async () => {
+    const ok = await ctx.app.inject({
+      url: '/v1/models',
+      headers: { origin, authorization: `Bearer ${client.apiKey}` },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['access-control-allow-origin']).toBe('*');
+    const exposed = String(ok.headers['access-control-expose-headers']).split(/,\s*/);
+    expect(exposed).toEqual(
+      expect.arrayContaining(['x-request-id', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests']),
+    );
+    const refused = await ctx.app.inject({ url: '/v1/models', headers: { origin } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(refused.json().error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('keeps /api to OwnVoice’s own pages', async () => {
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/api/loras',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    const res = await ctx.app.inject({ url: '/api/health', headers: { origin } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 
@@ -98,15 +212,22 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('streams the same greedy text, then stop, [DONE] and the usage when asked', async () => {
-    const stream = await client.chat.completions.create({
-      model: voice.id,
-      messages: [
-        { role: 'system', content: 'You write for a primary school.' },
-        { role: 'user', content: PROMPT },
-      ],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model: voice.id,
+        messages: [
+          { role: 'system', content: 'You write for a primary school.' },
+          { role: 'user', content: PROMPT },
+        ],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    // A stream is written by hand, and still carries the request's id, the key's budget and CORS.
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(response.headers.get('x-ratelimit-remaining-requests')).toMatch(/^\d+$/);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
     let text = '';
     const finishes: (string | null)[] = [];
     let usage: OpenAI.CompletionUsage | undefined | null;
@@ -170,17 +291,36 @@ describe('POST /v1/chat/completions', () => {
     await stranger.patch('/api/auth/onboarding', { step: 'training_started' });
     expect(await refusal(ask(theirs, {}))).toBeInstanceOf(OpenAI.NotFoundError);
 
+    // A key that may not wake Voices (decision 45) is refused an asleep one, and told how to let it.
     const sleeping = await refusal(ask(client, { model: asleep.id }));
     expect([sleeping.status, sleeping.code]).toEqual([400, 'VOICE_NOT_READY']);
+    expect(sleeping.message).toContain('this API key may not wake Voices');
     const notUser = await refusal(ask(client, { messages: [{ role: 'assistant', content: 'Hello' }] }));
     expect(notUser).toBeInstanceOf(OpenAI.BadRequestError);
     expect(notUser.message).toContain('last message must be the user’s');
     const two = await refusal(ask(client, { n: 2 }));
     expect([two.status, two.code, two.param]).toEqual([400, 'VALIDATION_ERROR', 'n']);
-    const badModel = await refusal(ask(client, { model: '../etc' }));
-    expect([badModel.status, badModel.param]).toEqual([400, 'model']);
     const unknownRoute = await refusal(client.embeddings.create({ model: voice.id, input: 'x' }));
     expect([unknownRoute.status, unknownRoute.code]).toEqual([404, 'ROUTE_NOT_FOUND']);
+  });
+
+  it('answers 404 model_not_found for a model that is not one of the key owner’s Voices, streamed or not', async () => {
+    const stranger = ctx.client();
+    const strangerId: string = (await stranger.register()).res.json().user.id;
+    const theirs = await copyVoice(ctx, strangerId, voice, 'Public');
+    await ctx.database.db.update(voices).set({ isPublic: true }).where(eq(voices.id, theirs.id));
+    const before = await shortContentLeft(owner);
+    for (const model of [NO_SUCH_VOICE, 'gpt-4o', '../etc', theirs.id, 'x'.repeat(5000)]) {
+      const messages = [{ role: 'user' as const, content: PROMPT }];
+      await expectModelNotFound(client.chat.completions.create({ model, messages }));
+      await expectModelNotFound(client.chat.completions.create({ model, messages, stream: true }));
+    }
+    // An empty model is a request without one.
+    const empty = await refusal(
+      client.chat.completions.create({ model: '', messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect([empty.status, empty.code, empty.param]).toEqual([400, 'VALIDATION_ERROR', 'model']);
+    expect(await shortContentLeft(owner)).toBe(before);
   });
 
   it('says a spent balance as insufficient_quota, which the SDK does not retry, and charges nothing', async () => {
@@ -204,7 +344,33 @@ describe('POST /v1/chat/completions', () => {
     );
     expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
     expect(quota.type).toBe('insufficient_quota');
+    // This server sells no usage (billing off): it says who can raise the limits instead.
+    expect((quota.error as { message?: string }).message).toBe(
+      'You have no short content left in your usage limits. This server does not sell usage: ask its administrator to raise your limits.',
+    );
     expect(requests).toBe(1);
     expect(await shortContentLeft(broke)).toBe(0);
+  });
+});
+
+describe('a key that wakes Voices (decision 45)', () => {
+  it('lists the owner’s asleep Voices too, and its first chat wakes the one it names and writes in it', async () => {
+    const waking = new OpenAI({
+      baseURL,
+      apiKey: await createKey(owner, 'Night script', ['create'], true),
+      maxRetries: 0,
+    });
+    const listed = (await waking.models.list()).data.map((m) => m.id);
+    expect(listed).toEqual(expect.arrayContaining([voice.id, asleep.id]));
+    expect((await waking.models.retrieve(asleep.id)).id).toBe(asleep.id);
+
+    const answer = await waking.chat.completions.create({
+      model: asleep.id,
+      messages: [{ role: 'user', content: PROMPT }],
+    });
+    expect(answer.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    const woken = await owner.get(`/api/loras/${asleep.id}`);
+    expect(woken.json().status).toBe('active');
+    await owner.post(`/api/loras/${asleep.id}/deactivate`);
   });
 });

@@ -38,6 +38,7 @@ export interface ApiKeyInput {
   name: string;
   scopes: ApiKeyScope[];
   rateLimitPerMinute: number;
+  wakesVoices: boolean;
   currentPassword: string;
   code: string;
 }
@@ -84,6 +85,7 @@ export function apiKeyBody(input: ApiKeyInput, needsCode: boolean): CreateApiKey
     name: input.name,
     scopes: input.scopes,
     rateLimitPerMinute: input.rateLimitPerMinute,
+    wakesVoices: input.wakesVoices,
     currentPassword: input.currentPassword,
     ...codePart(input.code),
   });

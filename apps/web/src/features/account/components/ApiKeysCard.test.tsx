@@ -19,6 +19,7 @@ const key = (name: string): ApiKey => ({
   shown: 'ovk_aaaaaaaa…',
   scopes: ['voices:read', 'convert', 'create'],
   rateLimitPerMinute: 60,
+  wakesVoices: true,
   createdAt: '2026-11-27T14:05:00.000Z',
   lastUsedAt: null,
 });
@@ -58,6 +59,24 @@ describe('ApiKeysCard', { timeout: PAGE_TEST_TIMEOUT }, () => {
       name: 'My editor',
       currentPassword: 'Wrong-Passw0rd',
     });
+  });
+
+  it('lets a key wake sleeping Voices unless the person turns it off, and lists the keys that do', async () => {
+    const server = serve([key('Night script')]);
+    server.on('POST', KEYS, () =>
+      json<CreatedApiKey>({ key: { ...key('Editor'), wakesVoices: false }, secret: SECRET }, 201),
+    );
+    const { person } = renderWithProviders(<ApiKeysCard />, { user: testUser() });
+    expect(await screen.findByText('Wakes sleeping Voices')).toBeTruthy();
+
+    const dialog = await startKey(person, 'Editor');
+    const wakes = within(dialog).getByRole('checkbox', { name: /Wake a sleeping Voice/ });
+    expect((wakes as HTMLInputElement).checked).toBe(true);
+    await person.click(wakes);
+    await person.type(within(dialog).getByLabelText(/^Your password/), 'Passw0rdOk');
+    await person.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    await screen.findByRole('textbox', { name: 'Your new API key' });
+    expect(server.calls('POST', KEYS)[0]?.body).toMatchObject({ name: 'Editor', wakesVoices: false });
   });
 
   it('asks for a code too while two-factor is on, and sends both', async () => {

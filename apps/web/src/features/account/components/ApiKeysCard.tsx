@@ -32,6 +32,11 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) 
                 {API_KEY_SCOPE_LABELS[scope]}
               </Badge>
             ))}
+            {apiKey.wakesVoices && (
+              <Badge size="sm" variant="light" color="grape">
+                Wakes sleeping Voices
+              </Badge>
+            )}
           </Group>
           <Text fz="xs" c="dimmed">
             {apiKey.lastUsedAt ? `Last used ${formatDateTime(apiKey.lastUsedAt)}` : 'Never used'} ·{' '}

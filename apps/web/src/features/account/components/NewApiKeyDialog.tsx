@@ -8,6 +8,7 @@ import {
   API_KEY_RATE_LIMIT,
   API_KEY_SCOPE_LABELS,
   API_KEY_SCOPES,
+  API_KEY_WAKE_LABEL,
   type ApiKeyScope,
   type CreatedApiKey,
   PASSWORD_MAX,
@@ -35,11 +36,12 @@ function KeyForm({
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([...API_KEY_SCOPES]);
   const [rate, setRate] = useState<number>(API_KEY_RATE_LIMIT.default);
+  const [wakesVoices, setWakesVoices] = useState(true);
   const [currentPassword, setCurrentPassword] = useState('');
   const [code, setCode] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ name, scopes: scopes as ApiKeyScope[], rateLimitPerMinute: rate, currentPassword, code });
+    onSubmit({ name, scopes: scopes as ApiKeyScope[], rateLimitPerMinute: rate, wakesVoices, currentPassword, code });
   };
   return (
     <form onSubmit={submit} noValidate aria-label="New API key">
@@ -68,6 +70,13 @@ function KeyForm({
             ))}
           </Stack>
         </Checkbox.Group>
+        <Checkbox
+          label={API_KEY_WAKE_LABEL}
+          description="Otherwise a tool gets an error while the Voice sleeps, until you wake it on the dashboard"
+          checked={wakesVoices}
+          onChange={(event) => setWakesVoices(event.currentTarget.checked)}
+          data-testid="api-key-wakes"
+        />
         <NumberInput
           label="Requests a minute"
           description="This key's own limit; your other keys and your sessions are not affected"

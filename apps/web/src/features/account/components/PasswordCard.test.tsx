@@ -15,6 +15,7 @@ const key = (id: string, name: string): ApiKey => ({
   shown: 'ovk_aaaaaaaa…',
   scopes: ['convert'],
   rateLimitPerMinute: 60,
+  wakesVoices: true,
   createdAt: '2026-11-27T14:05:00.000Z',
   lastUsedAt: null,
 });
