@@ -629,7 +629,8 @@ async function harness(dir: string) {
 function harnessRows(on: string, report: HarnessReport) {
   const t = HARNESS_TARGETS;
   const share = (x: number) => `${(x * 100).toFixed(0)}%`;
-  const spread = (s: BootstrapSpread, f: (x: number) => string) => `${f(s.all)} (${f(s.low)}-${f(s.high)})`;
+  const spread = (s: Pick<BootstrapSpread, 'all' | 'low' | 'high'>, f: (x: number) => string) =>
+    `${f(s.all)} (${f(s.low)}-${f(s.high)})`;
   row(`harness (${on}): classifier cross-validated accuracy`, share(report.classifier.accuracy));
   row(
     `harness (${on}): base rewrites read as a writer`,
@@ -654,7 +655,9 @@ function harnessRows(on: string, report: HarnessReport) {
     );
     row(
       `harness (${on}): ${v.writer} Voice held-out perplexity drop`,
-      share(v.perplexityDrop),
+      v.perplexityDropSpread
+        ? spread({ ...v.perplexityDropSpread, all: v.perplexityDrop }, share)
+        : share(v.perplexityDrop),
       `>= ${share(t.perplexityDrop)}`,
     );
   }

@@ -351,8 +351,10 @@ def run_train(request, emit):
     try:
         ckpt_path = os.path.join(out_dir, "checkpoint.pt")
         step = 0
-        # best: {"loss", "epoch", "params"} of the epoch with the lowest eval loss so far
-        state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None, "base_eval_loss": None}
+        # best: {"loss", "epoch", "params", "example_losses"} of the epoch with the lowest eval loss so far;
+        # the base's held-out losses, mean and per example, for the drop's spread over examples
+        state = {"best": None, "stopped": False, "eval_losses": [], "loss_avg": None, "base_eval_loss": None,
+                 "base_example_losses": None}
         if os.path.exists(ckpt_path):
             ck = torch.load(ckpt_path, map_location=device)
             if ck.get("identity") == identity:
@@ -382,16 +384,17 @@ def run_train(request, emit):
             # two cores as float32 (3 examples of 700 tokens at 135M: 4.4 s against 10.8 s), and the
             # loss agreed to the fourth decimal. The base and the Voice are measured alike.
             with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-                return evaluate(model, eval_examples, bs)[0]
+                return evaluate(model, eval_examples, bs)  # (mean, per example)
 
         def evaluate_epoch():
             """After an epoch: its eval loss, the best weights so far, and whether to stop."""
-            loss = held_out_loss()
+            loss, per_example = held_out_loss()
             epoch = math.ceil(step / steps_per_epoch)
             state["eval_losses"].append(round(loss, 6))
             best = state["best"]
             if best is None or loss < best["loss"]:
-                state["best"] = {"loss": loss, "epoch": epoch, "params": [p.detach().clone() for p in params]}
+                state["best"] = {"loss": loss, "epoch": epoch, "params": [p.detach().clone() for p in params],
+                                 "example_losses": per_example}
             else:
                 state["stopped"] = True
             emit("eval", epoch=epoch, step=step, eval_loss=round(loss, 6), best_epoch=state["best"]["epoch"])
@@ -400,7 +403,7 @@ def run_train(request, emit):
         if cfg["eval_base"] and eval_examples and state["base_eval_loss"] is None:
             if cfg["mode"] != "lora":
                 raise ValueError("eval_base needs a LoRA run: only a LoRA starts at the base model")
-            state["base_eval_loss"] = held_out_loss()
+            state["base_eval_loss"], state["base_example_losses"] = held_out_loss()
             emit("eval", epoch=0, step=0, eval_loss=round(state["base_eval_loss"], 6))
 
         last_ckpt_step, last_ckpt_time = step, time.time()
@@ -460,11 +463,12 @@ def run_train(request, emit):
                 for p, saved in zip(params, best["params"]):
                     p.copy_(saved)
             result.update(eval_loss=best["loss"], best_epoch=best["epoch"], eval_losses=state["eval_losses"],
-                          stopped_early=state["stopped"])
+                          stopped_early=state["stopped"], eval_example_losses=best.get("example_losses"))
         elif eval_examples:
-            result["eval_loss"] = held_out_loss()
+            result["eval_loss"], result["eval_example_losses"] = held_out_loss()
         if state["base_eval_loss"] is not None:
             result["base_eval_loss"] = state["base_eval_loss"]
+            result["base_eval_example_losses"] = state.get("base_example_losses")
         if cfg["mode"] == "lora":
             path = os.path.join(out_dir, "adapter.safetensors")
             lora.save(model, path, cfg["rank"], cfg["alpha"])

@@ -69,6 +69,12 @@ describe('a Voice on the house model', () => {
   it('predicts its author’s unseen text with a perplexity at least 20% below the base', () => {
     for (const v of report.voices) {
       expect(v.perplexityDrop, `${v.writer} Voice`).toBeGreaterThanOrEqual(HARNESS_TARGETS.perplexityDrop);
+      // With its spread over the held-out pairs, from each pair's own losses of the base and the Voice.
+      const spread = v.perplexityDropSpread;
+      expect(spread?.n, `${v.writer} held-out pairs`).toBe(v.voice.evaluation.heldOut.examples);
+      expect(spread?.low).toBeLessThanOrEqual(spread?.median ?? Number.NaN);
+      expect(spread?.median).toBeLessThanOrEqual(spread?.high ?? Number.NaN);
+      expect(spread?.high).toBeGreaterThan(0);
     }
   });
 });

@@ -25,6 +25,7 @@ import {
 } from '../corpus/writers.js';
 import type { CrossValidation } from '../eval/authorship-classifier.js';
 import type { BootstrapSpread } from '../eval/bootstrap.js';
+import type { Spread } from '../eval/quantiles.js';
 import { StyleScale } from '../eval/stylometry.js';
 import type { VoiceEngine } from '../runtime/voice-engine.js';
 import { spreadEvenly } from '../text/passages.js';
@@ -62,6 +63,8 @@ export interface HarnessVoice {
   perplexityRatio: BootstrapSpread;
   /** 1 - Voice perplexity / base perplexity, on the writer's held-out text. */
   perplexityDrop: number;
+  /** The drop resampled over the held-out pairs (absent from a trainer that gave no per-pair losses). */
+  perplexityDropSpread: Spread | undefined;
 }
 
 export interface HarnessReport {
@@ -199,7 +202,7 @@ export async function runHarness(req: HarnessRequest): Promise<HarnessReport> {
     baseAttribution: attributedToAnyWriter(baseFigures, NEUTRAL_CLASS),
     voices: trained.map(({ writer, voice, progress }, v) => {
       const figures = figuresOf(v + 2);
-      const { basePerplexity, voicePerplexity } = voice.evaluation.heldOut;
+      const { basePerplexity, voicePerplexity, drop } = voice.evaluation.heldOut;
       return {
         writer,
         voice,
@@ -208,6 +211,7 @@ export async function runHarness(req: HarnessRequest): Promise<HarnessReport> {
         ownAttribution: figures.attribution[writer] as BootstrapSpread,
         perplexityRatio: perplexityRatio(figures.perplexities, baseFigures.perplexities),
         perplexityDrop: 1 - voicePerplexity / basePerplexity,
+        perplexityDropSpread: drop,
       };
     }),
   };

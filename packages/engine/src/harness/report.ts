@@ -3,6 +3,7 @@
 // 90% intervals, then each target against what was reached.
 import { WRITER_NAMES } from '../corpus/writers.js';
 import type { BootstrapSpread } from '../eval/bootstrap.js';
+import type { Spread } from '../eval/quantiles.js';
 import { NEUTRAL_CLASS } from '../voice/style-classifier.js';
 import type { ModelFigures } from './figures.js';
 import { HARNESS_TARGETS, type HarnessReport } from './harness.js';
@@ -11,6 +12,12 @@ const figure = (s: BootstrapSpread | undefined, digits = 2) =>
   s ? `${s.all.toFixed(digits)} (${s.low.toFixed(digits)}–${s.high.toFixed(digits)})` : '–';
 const percent = (s: BootstrapSpread) =>
   `${(s.all * 100).toFixed(0)}% (${(s.low * 100).toFixed(0)}–${(s.high * 100).toFixed(0)}%)`;
+/** The held-out drop with its interval over the held-out pairs, where the trainer gave one. */
+const drop = (v: { perplexityDrop: number; perplexityDropSpread: Spread | undefined }) => {
+  const s = v.perplexityDropSpread;
+  const all = `${(v.perplexityDrop * 100).toFixed(0)}%`;
+  return s ? `${all} (${(s.low * 100).toFixed(0)}–${(s.high * 100).toFixed(0)}%)` : all;
+};
 const geometricMean = (values: readonly number[]) =>
   Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 
@@ -37,7 +44,7 @@ export function formatHarness(report: HarnessReport): string[] {
   const lines = [
     `Writers: ${writers.map((w) => `${w} (${WRITER_NAMES[w]})`).join(', ')}; ${report.inputs.length} neutral paragraphs rewritten by each model.`,
     `Authorship classifier: cross-validated accuracy ${(cv.accuracy * 100).toFixed(1)}% over ${cv.passages} passages in ${cv.folds} folds (${head}).`,
-    'Figures on all paragraphs, with the 5th–95th percentile of 1,000 bootstrap resamples over them;',
+    'Figures on all paragraphs, with the 5th–95th percentile of 1,000 bootstrap resamples over them (the held-out drop: over the held-out pairs);',
     'attribution: the share of rewrites the classifier gives each class, and (p) its mean probability for it.',
     '',
     `| rewrites by | content-word recall | semantic similarity | attributed to ${head} | Delta to ${writers.join(' / ')} | base perplexity | ÷ base rewrites | held-out perplexity drop |`,
@@ -47,7 +54,7 @@ export function formatHarness(report: HarnessReport): string[] {
     ...report.voices.map((v) =>
       row(`${v.writer} Voice`, v.figures, classes, {
         ratio: figure(v.perplexityRatio),
-        drop: `${(v.perplexityDrop * 100).toFixed(0)}%`,
+        drop: drop(v),
       }),
     ),
     '',
@@ -66,7 +73,7 @@ export function formatHarness(report: HarnessReport): string[] {
           ]
         : []),
       `| ${v.writer} Voice rewrite perplexity ≤ ${t.perplexityRatio}× the base's rewrites | ${figure(v.perplexityRatio)} | ${verdict(v.perplexityRatio.all, t.perplexityRatio, false)} |`,
-      `| ${v.writer} Voice held-out perplexity ≥ ${t.perplexityDrop * 100}% below the base's | ${(v.perplexityDrop * 100).toFixed(0)}% | ${verdict(v.perplexityDrop, t.perplexityDrop, true)} |`,
+      `| ${v.writer} Voice held-out perplexity ≥ ${t.perplexityDrop * 100}% below the base's | ${drop(v)} | ${verdict(v.perplexityDrop, t.perplexityDrop, true)} |`,
     );
   }
   return lines;

@@ -108,6 +108,9 @@ export interface TrainResult {
   evalLoss?: number;
   /** With measureBaseEvalLoss: the base model's eval loss. */
   baseEvalLoss?: number;
+  /** Each held-out example's own mean loss, of the weights returned and of the base (as above). */
+  evalExampleLosses?: number[];
+  baseEvalExampleLosses?: number[];
   /** With stopWhenEvalStopsImproving: the epoch (from 1) whose weights were kept. */
   bestEpoch?: number;
   /** With stopWhenEvalStopsImproving: the eval loss after each epoch run. */
@@ -188,6 +191,10 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
     finalLoss: Number(done.final_loss),
     ...(done.eval_loss !== undefined ? { evalLoss: Number(done.eval_loss) } : {}),
     ...(done.base_eval_loss !== undefined ? { baseEvalLoss: Number(done.base_eval_loss) } : {}),
+    ...(Array.isArray(done.eval_example_losses) ? { evalExampleLosses: done.eval_example_losses.map(Number) } : {}),
+    ...(Array.isArray(done.base_eval_example_losses)
+      ? { baseEvalExampleLosses: done.base_eval_example_losses.map(Number) }
+      : {}),
     ...(done.best_epoch !== undefined ? { bestEpoch: Number(done.best_epoch) } : {}),
     ...(Array.isArray(done.eval_losses) ? { evalLosses: done.eval_losses.map(Number) } : {}),
     ...(done.stopped_early !== undefined ? { stoppedEarly: Boolean(done.stopped_early) } : {}),

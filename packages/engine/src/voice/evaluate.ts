@@ -33,7 +33,15 @@ import { rewriteWhole } from './rewrite.js';
 import { writerClassifier } from './style-classifier.js';
 
 export interface VoiceEvaluation {
-  heldOut: { baseLoss: number; voiceLoss: number; basePerplexity: number; voicePerplexity: number; examples: number };
+  heldOut: {
+    baseLoss: number;
+    voiceLoss: number;
+    basePerplexity: number;
+    voicePerplexity: number;
+    examples: number;
+    /** The perplexity drop (1 − Voice ÷ base) resampled over the held-out pairs. */
+    drop?: Spread;
+  };
   /** Share of the neutral paragraphs' content words the Voice's rewrites kept, over the rewrites. */
   content: { recall: Spread };
   style: {
@@ -168,6 +176,20 @@ const perplexity = (loss: number) => Math.exp(Math.min(loss, 50));
 export const evaluationParagraphs = (count?: number): string[] =>
   spreadEvenly(neutralParagraphs(), count ?? Number.POSITIVE_INFINITY);
 
+/**
+ * The held-out perplexity drop's spread over the held-out pairs: each resample's drop from its
+ * pairs' mean losses (each pair weighing the same, where the drop itself weighs each token).
+ */
+function dropSpread(examples: { base: number[]; voice: number[] } | undefined): { drop?: Spread } {
+  if (!examples?.base.length || examples.base.length !== examples.voice.length) return {};
+  const paired = examples.base.map((base, i) => ({ base, voice: examples.voice[i] as number }));
+  const b = bootstrap(
+    paired,
+    (sample) => 1 - Math.exp(mean(sample.map((p) => p.voice)) - mean(sample.map((p) => p.base))),
+  );
+  return { drop: { median: b.median, low: b.low, high: b.high, n: b.n } };
+}
+
 /** Held-out passages an evaluation shows by default. */
 export const EVALUATION_SAMPLES = 3;
 
@@ -175,8 +197,11 @@ export async function evaluateVoice(req: {
   engine: VoiceEngine;
   voiceId: string;
   heldOutPairs: readonly RewritePair[];
-  /** Mean loss per target token on the held-out pairs, of the base model and of the Voice. */
-  heldOutLoss: { base: number; voice: number };
+  /**
+   * Mean loss per target token on the held-out pairs, of the base model and of the Voice, and each
+   * pair's own (for the drop's spread; a trainer older than them gives none).
+   */
+  heldOutLoss: { base: number; voice: number; examples?: { base: number[]; voice: number[] } };
   /** The passage size the Voice trained on: its rewrites are chunked at it, as Convert does. */
   maxChars: number;
   /** Held-out passages shown as samples. */
@@ -215,6 +240,7 @@ export async function evaluateVoice(req: {
       basePerplexity: perplexity(req.heldOutLoss.base),
       voicePerplexity: perplexity(req.heldOutLoss.voice),
       examples: req.heldOutPairs.length,
+      ...dropSpread(req.heldOutLoss.examples),
     },
     content: { recall: byVoice.recall },
     style: {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_MODEL_PATH } from '../corpus/paths.js';
 import { VoiceEngine } from '../runtime/voice-engine.js';
 import { SAMPLE_TEXT } from '../test/fixtures.js';
-import { buildPairs, faithfulPairs, paraphraserFor, withoutRequest } from './pairs.js';
+import { buildPairs, faithfulPairs, paraphraserFor, withoutLoop, withoutRequest } from './pairs.js';
 
 const sentences = SAMPLE_TEXT.split(/(?<=\.) /);
 const PASSAGES = [sentences.slice(0, 2).join(' '), sentences.slice(2, 3).join(' ')];
@@ -61,11 +61,35 @@ describe("a real model's paraphrases", () => {
     expect(withoutRequest(answer)).toBe('To reboot a machine.\n\nThe server is down.');
     // Short lines that happen to be in the request are prose, not the request.
     expect(withoutRequest('Rewrite\nthe text')).toBe('Rewrite\nthe text');
+    // A shortened request (SmolLM2-135M's, on a passage of the King James Bible) goes too.
+    const shortened =
+      'A man who does violence shall flee.\n\nRewrite the text in plain, everyday English. Answer with the rewritten text only.';
+    expect(withoutRequest(shortened)).toBe('A man who does violence shall flee.');
+    expect(withoutRequest('Rewrite the text in plain English about the server.')).toBe(
+      'Rewrite the text in plain English about the server.',
+    );
+  });
+
+  it('end where they start to loop, and keep a short sentence said twice', () => {
+    const loop = 'The wicked rise, but the righteous fall. The righteous man is happy, but the wicked is evil.';
+    expect(
+      withoutLoop(`${loop} The righteous man is happy, but the wicked is evil. The righteous man is happy, but`),
+    ).toBe(loop);
+    // Across lines, and the same sentence in other case and punctuation is the same sentence.
+    expect(withoutLoop('I am a philosopher.\n\nI take to the ship.\nI AM a philosopher!')).toBe(
+      'I am a philosopher.\n\nI take to the ship.',
+    );
+    // Two words said twice is not a loop; a text without one is kept whole, layout included.
+    expect(withoutLoop('Yes, sir. It rained. Yes, sir.')).toBe('Yes, sir. It rained. Yes, sir.');
+    expect(withoutLoop('One line.\n\nAnother line')).toBe('One line.\n\nAnother line');
   });
 
   it('train only where the plain version kept the content, and on at least half the pairs', () => {
     const original = 'The committee moved the spring fair to the school field for more stalls.';
-    const kept = { generic: 'The committee moved the spring fair to the school field.', original };
+    const kept = {
+      generic: 'The spring fair was moved by the committee to the school field, for more stalls.',
+      original,
+    };
     const lost = { generic: 'A wonderful day out for everyone.', original };
     expect(faithfulPairs([kept, lost, kept])).toEqual([kept, kept]);
     // Most drifted: the most faithful half stays, in its order.

@@ -130,6 +130,9 @@ export interface VoiceProgress {
    * until there is one.
    */
   etaSeconds?: number;
+  /** The stage's units done and in all (pairs made, training steps), where it counts them. */
+  step?: number;
+  totalSteps?: number;
 }
 
 export interface TrainVoiceRequest {
@@ -187,11 +190,23 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   // Made once the writing is read and the run's sizes are known.
   let estimate: TrainingEstimate | undefined;
   const percent = new RunPercent();
-  const emit = (stage: VoiceStage, shown: number, message: string, etaSeconds: number | undefined) =>
-    req.onProgress?.({ stage, percent: shown, message, ...(etaSeconds !== undefined ? { etaSeconds } : {}) });
+  const emit = (
+    stage: VoiceStage,
+    shown: number,
+    message: string,
+    etaSeconds: number | undefined,
+    units?: { done: number; total: number },
+  ) =>
+    req.onProgress?.({
+      stage,
+      percent: shown,
+      message,
+      ...(etaSeconds !== undefined ? { etaSeconds } : {}),
+      ...(units ? { step: units.done, totalSteps: units.total } : {}),
+    });
   const report = (stage: VoiceStage, fraction: number, message: string, units?: { done: number; total: number }) => {
     const etaSeconds = estimate?.observe({ stage, at: now(), ...units });
-    emit(stage, percent.at(stage, fraction), message, etaSeconds);
+    emit(stage, percent.at(stage, fraction), message, etaSeconds, units);
   };
 
   // 1. extract
@@ -324,7 +339,10 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
         // Early stopping usually ends training well before the trainer's total: each step moves
         // the bar by its part of the steps expected from here.
         const message = `Training step ${p.step} of up to ${p.total} (loss ${p.loss.toFixed(3)})`;
-        emit('train', percent.afterStep(p.step, sized.expectedStepsLeft(p.step)), message, etaSeconds);
+        emit('train', percent.afterStep(p.step, sized.expectedStepsLeft(p.step)), message, etaSeconds, {
+          done: p.step,
+          total: p.total,
+        });
       },
     });
   } finally {
@@ -333,7 +351,13 @@ export async function trainVoice(req: TrainVoiceRequest): Promise<TrainedVoice> 
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
   if (trained.evalLoss === undefined || trained.baseEvalLoss === undefined)
     throw new Error('the trainer measured no held-out loss');
-  const heldOutLoss = { base: trained.baseEvalLoss, voice: trained.evalLoss };
+  const heldOutLoss = {
+    base: trained.baseEvalLoss,
+    voice: trained.evalLoss,
+    ...(trained.baseEvalExampleLosses && trained.evalExampleLosses
+      ? { examples: { base: trained.baseEvalExampleLosses, voice: trained.evalExampleLosses } }
+      : {}),
+  };
   const run = trained.evalLosses?.length ?? req.preset.epochs;
   report(
     'train',

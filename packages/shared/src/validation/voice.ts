@@ -97,6 +97,8 @@ export const voiceEvaluationSchema = z.object({
     basePerplexity: z.number(),
     voicePerplexity: z.number(),
     examples: z.number(),
+    /** The perplexity drop (1 − Voice ÷ base) resampled over the held-out pairs. */
+    drop: spreadSchema.optional(),
   }),
   content: z.object({ recall: spreadSchema }).optional(),
   style: z.object({
