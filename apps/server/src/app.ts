@@ -41,6 +41,7 @@ import { stripeRoutes } from './routes/stripe/stripe.routes.js';
 import { webhookRoutes } from './routes/stripe/webhook.routes.js';
 import { sendOpenAiFrameworkError } from './routes/v1/openai-errors.js';
 import { v1Routes } from './routes/v1/v1.routes.js';
+import { webhooksRoutes } from './routes/webhooks/webhooks.routes.js';
 import { HealthService } from './services/health.service.js';
 import type { ArtifactStorage } from './storage/artifact-storage.js';
 import { VERSION } from './version.js';
@@ -165,6 +166,7 @@ export async function buildApp({
         await passwordRoutes(api, services, { publicUrl: config.publicUrl });
         await emailRoutes(api, services);
         await apiKeysRoutes(api, services);
+        await webhooksRoutes(api, services);
         // Uploads stream through voice-upload.ts with their own limits.
         await api.register(multipart, MULTIPART_OPTIONS);
         await lorasRoutes(api, services, { dataDir: config.dataDir });

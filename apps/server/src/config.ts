@@ -27,6 +27,7 @@ const envSchema = z.object({
   OWNVOICE_AUTH_RATE_LIMIT_ACCOUNT: envInt(1, 1_000_000).default(10),
   OWNVOICE_AUTH_RATE_WINDOW_SECONDS: envInt(1, 86_400).default(60),
   OWNVOICE_TRUST_PROXY: bool.default(false),
+  OWNVOICE_WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
   // Long enough for a 50 MB upload at the body pace below (decision 34); the pace is what cuts a slow body.
   OWNVOICE_REQUEST_TIMEOUT_SECONDS: envInt(10, 3600).default(900),
   OWNVOICE_BODY_IDLE_TIMEOUT_SECONDS: envInt(1, 600).default(30),
@@ -162,6 +163,13 @@ export type Config = {
   billing: BillingConfig;
   /** OWNVOICE_PUBLIC_URL: the address people reach the service at, for links the server hands out. */
   publicUrl: string | undefined;
+  webhooks: {
+    /**
+     * OWNVOICE_WEBHOOKS_ALLOW_PRIVATE: deliver to hosts on loopback, private and link-local
+     * addresses too. Off: a webhook cannot reach into the server's own network (SSRF).
+     */
+    allowPrivate: boolean;
+  };
   /**
    * E-mail: through SMTP_URL's server from MAIL_FROM, or, without SMTP_URL, written to the data
    * folder's outbox (its links logged).
@@ -262,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
     baseModel: e.OWNVOICE_BASE_MODEL,
     billing,
     publicUrl: e.OWNVOICE_PUBLIC_URL,
+    webhooks: { allowPrivate: e.OWNVOICE_WEBHOOKS_ALLOW_PRIVATE },
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,

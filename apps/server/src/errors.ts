@@ -159,17 +159,25 @@ export const errors = {
    * (decision 31). `msg` names both models and what to do.
    */
   baseModelMismatch: (msg: string) => new AppError(409, 'BASE_MODEL_MISMATCH', msg),
+  webhooksFull: (max: number) =>
+    new AppError(409, 'WEBHOOKS_FULL', `You have ${max} webhooks, the most an account can have. Remove one first.`),
+  voiceNotTraining: (status: string) =>
+    new AppError(
+      409,
+      'VOICE_NOT_TRAINING',
+      `This Voice is not training (it is ${status}), so there is no training to cancel.`,
+    ),
   apiKeyNotAllowed: () =>
     new AppError(
       403,
       'API_KEY_NOT_ALLOWED',
       'An API key cannot do this. Sign in to OwnVoice for your account, billing and keys; keys can read Voices, Convert and Create.',
     ),
-  apiKeyScope: (scope: string) =>
+  apiKeyScope: (scopes: readonly string[]) =>
     new AppError(
       403,
       'API_KEY_SCOPE',
-      `This API key may not use "${scope}". Create a key with that scope on your account page.`,
+      `This API key may not use ${scopes.map((s) => `"${s}"`).join(' or ')}. Create a key with that scope on your account page.`,
     ),
   apiKeyRevoked: () =>
     new AppError(401, 'API_KEY_REVOKED', 'This API key was revoked. Create a new one on your account page.'),

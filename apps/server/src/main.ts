@@ -120,6 +120,9 @@ async function main(): Promise<void> {
     .startMailDelivery()
     .then(() => app.log.info(`e-mail goes to ${app.platform.services.mail.destination}`))
     .catch((error: unknown) => app.log.error({ err: error }, 'could not start e-mail delivery'));
+  app.platform
+    .startWebhookDelivery()
+    .catch((error: unknown) => app.log.error({ err: error }, 'could not start webhook delivery'));
   // Found (or downloaded) after listening, so the site answers while a first download runs.
   // Then the inference endpoints (the embedded process starts), Voices awake before a restart
   // wake again, metering starts, and so does training.

@@ -39,6 +39,8 @@ export interface Platform {
   startBillingSchedule(): Promise<void>;
   /** Starts delivering e-mail from the job queue, messages left waiting first. */
   startMailDelivery(options?: { pollingIntervalSeconds?: number }): Promise<void>;
+  /** Delivers webhooks: each attempt a job, on this process's queue. */
+  startWebhookDelivery(options?: { pollingIntervalSeconds?: number }): Promise<void>;
   /** Stops metering, the queue, the inference process and the engine. Stop workers first. */
   close(): Promise<void>;
 }
@@ -105,6 +107,7 @@ export function createPlatform(deps: {
           ...options,
         },
         services.notices,
+        services.trainingEvents,
       ),
     startBillingSchedule: async () => {
       if (!services.payments) return;
@@ -116,6 +119,10 @@ export function createPlatform(deps: {
       await queue.workMail((id) => services.mail.deliver(id), pollingIntervalSeconds);
       const waiting = await services.mail.requeueWaiting();
       if (waiting > 0) log.info(`${waiting} e-mail message(s) left waiting are queued again`);
+    },
+    startWebhookDelivery: async ({ pollingIntervalSeconds } = {}) => {
+      const queue = await jobs.get();
+      await queue.workWebhooks((id) => services.webhooks.deliver(id), pollingIntervalSeconds);
     },
     close: async () => {
       services.activation.stopMetering();

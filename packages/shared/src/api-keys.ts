@@ -6,14 +6,18 @@ import { ID_PATTERN } from './constants.js';
 import { cleanName, hasInvisible, loginCodeSchema } from './validation/auth.js';
 import { currentPasswordSchema } from './validation/email.js';
 
-/** What a key may do: list and read Voices, Convert with them, Create with them. */
-export const API_KEY_SCOPES = ['voices:read', 'convert', 'create'] as const;
+/**
+ * What a key may do: list and read Voices, Convert with them, Create with them, and train Voices
+ * (create one from an upload, follow and cancel its training, download and import packages).
+ */
+export const API_KEY_SCOPES = ['voices:read', 'convert', 'create', 'training'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'voices:read': 'Read your Voices',
   convert: 'Convert text',
   create: 'Create content',
+  training: 'Train Voices',
 };
 
 /** Every secret starts so: a bearer token that is a key, not a session, shows it at once. */

@@ -53,6 +53,9 @@ export const ERROR_CODES = [
   'API_KEYS_FULL',
   'VOICE_PACKAGE_INVALID',
   'BASE_MODEL_MISMATCH',
+  /** Cancelling a training of a Voice that is not training (409). */
+  'VOICE_NOT_TRAINING',
+  'WEBHOOKS_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -132,7 +132,7 @@ export const apiKeys = pgTable(
     name: text('name').notNull(),
     secretHash: text('secret_hash').notNull(),
     shown: text('shown').notNull(),
-    scopes: text('scopes', { enum: ['voices:read', 'convert', 'create'] })
+    scopes: text('scopes', { enum: ['voices:read', 'convert', 'create', 'training'] })
       .array()
       .notNull(),
     rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
@@ -291,6 +291,32 @@ export const voices = pgTable(
     ...timestamps,
   },
   (t) => [index('voices_user_id_idx').on(t.userId), index('voices_public_idx').on(t.isPublic)],
+);
+
+/**
+ * A training's events (shared `training-events.ts`), as OpenAI's fine-tuning job events: stage
+ * changes, progress every few percent and the end. At most TRAINING_EVENTS_KEPT per Voice.
+ */
+export const trainingEvents = pgTable(
+  'training_events',
+  {
+    id: text('id').primaryKey(),
+    /** The order they were written in: ids and times of one second would tie. */
+    seq: integer('seq').generatedAlwaysAsIdentity().notNull(),
+    voiceId: text('voice_id')
+      .notNull()
+      .references(() => voices.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    level: text('level', { enum: ['info', 'warn', 'error'] }).notNull(),
+    stage: text('stage', {
+      enum: ['queued', 'extract', 'pairs', 'train', 'export', 'evaluate', 'succeeded', 'failed', 'cancelled'],
+    }).notNull(),
+    step: integer('step'),
+    totalSteps: integer('total_steps'),
+    message: text('message').notNull(),
+    estimatedDoneAt: timestamp('estimated_done_at', { withTimezone: true }),
+  },
+  (t) => [index('training_events_voice_seq_idx').on(t.voiceId, t.seq)],
 );
 
 /**
@@ -466,13 +492,64 @@ export const mailedLinks = pgTable(
   ],
 );
 
+/**
+ * Webhook endpoints (shared `webhooks.ts`): where an account is told that a training ended. The
+ * signing secret is sealed with the server's key (security/secret-box.ts): signing needs it back.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events', {
+      enum: ['voice.training.succeeded', 'voice.training.failed', 'voice.training.cancelled'],
+    })
+      .array()
+      .notNull(),
+    secretSealed: text('secret_sealed').notNull(),
+    shown: text('shown').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+);
+
+/** One event's delivery to one endpoint: its body as sent, and how its attempts went. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    type: text('type', {
+      enum: ['voice.training.succeeded', 'voice.training.failed', 'voice.training.cancelled'],
+    }).notNull(),
+    /** The JSON body, byte for byte as signed and sent (a replay sends it again). */
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt)],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type EmailLinkRow = typeof emailLinks.$inferSelect;
 export type PasswordResetRow = typeof passwordResets.$inferSelect;
 export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type ActivityRow = typeof activities.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type VoiceRow = typeof voices.$inferSelect;
+export type TrainingEventRow = typeof trainingEvents.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type AuthFailureRow = typeof authFailures.$inferSelect;
 export type UsageTrancheRow = typeof usageTranches.$inferSelect;

@@ -10,6 +10,13 @@ export const MAIL_QUEUE = 'mail-send';
 /** Attempts per message, the first included; then it is marked failed for the admins. */
 export const MAIL_MAX_ATTEMPTS = 5;
 
+/** Webhook deliveries: one job per attempt, each scheduled by the delivery's own backoff. */
+export const WEBHOOK_QUEUE = 'webhook-deliver';
+
+export interface WebhookJobData {
+  deliveryId: string;
+}
+
 export interface MailJobData {
   mailId: string;
 }
@@ -52,6 +59,8 @@ export class JobQueue {
       retryDelay: 10,
       retryBackoff: true,
     });
+    // No retries of pg-boss's own: a failed attempt schedules the next (services/webhooks.service.ts).
+    await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 0 });
     return new JobQueue(boss);
   }
 
@@ -90,6 +99,18 @@ export class JobQueue {
     });
   }
 
+  /** Queues one attempt of a webhook delivery, `afterSeconds` from now. */
+  async enqueueWebhook(deliveryId: string, afterSeconds: number): Promise<void> {
+    await this.boss.send(WEBHOOK_QUEUE, { deliveryId } satisfies WebhookJobData, { startAfter: afterSeconds });
+  }
+
+  /** Runs `deliver` for each attempt; it schedules any next attempt itself. */
+  async workWebhooks(deliver: (deliveryId: string) => Promise<void>, pollingIntervalSeconds = 2): Promise<void> {
+    await this.boss.work<WebhookJobData>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs) await deliver(job.data.deliveryId);
+    });
+  }
+
   /** Queues one billing tick now (tests; the schedule does it every minute). */
   async sendBillingTick(): Promise<string | null> {
     return this.boss.send(BILLING_TICK_QUEUE, {});
@@ -102,6 +123,11 @@ export class JobQueue {
   async state(jobId: string): Promise<JobState | undefined> {
     const job = await this.boss.getJobById(TRAINING_QUEUE, jobId, { includeArchive: true });
     return job?.state;
+  }
+
+  /** Cancels a training job (its owner cancelled it); a finished one stays as it is. */
+  async cancelTraining(jobId: string): Promise<void> {
+    await this.boss.cancel(TRAINING_QUEUE, jobId);
   }
 
   /** Sends an active job back to the queue (its worker is gone); retries pick it up. */

@@ -3,7 +3,7 @@
 // on request, before the body is read or validated: a caller who may not use a route learns
 // nothing about its input rules, and an anonymous upload is refused before it is received.
 // The token is a session's, or an API key's ("ovk_…"): a key is taken only where the route says
-// which scope it needs (`config: { apiKey: 'convert' }`), so account, billing, admin and the keys
+// which scope it needs (`config: { apiKey: 'convert' }`, or several a key may hold any of), so account, billing, admin and the keys
 // themselves stay out of a key's reach by default; it then has its own rate limit.
 import type { ApiKeyScope } from '@ownvoice/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,8 +21,8 @@ import { ensureDevice } from './device-cookie.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope an API key needs for this route; absent: keys may not use it. */
-    apiKey?: ApiKeyScope;
+    /** The scope an API key needs for this route (any one of a list); absent: keys may not use it. */
+    apiKey?: ApiKeyScope | readonly ApiKeyScope[];
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -78,6 +78,10 @@ export function authOf(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/** The scopes a route's `config.apiKey` takes, as a list. */
+export const routeScopes = (scope: ApiKeyScope | readonly ApiKeyScope[]): readonly ApiKeyScope[] =>
+  typeof scope === 'string' ? [scope] : scope;
+
 /** Whether the request's bearer token is an API key (it then needs no CSRF token: plugins/csrf.ts). */
 export const sentApiKey = (request: FastifyRequest): boolean => isApiKeySecret(bearerToken(request) ?? '');
 
@@ -97,7 +101,7 @@ export function registerAuthentication(
     const scope = request.routeOptions.config.apiKey;
     if (!scope) throw errors.apiKeyNotAllowed();
     // Wrong keys count against the client's address, as wrong passwords do (services/login-guard.ts).
-    const { user, key } = await apiKeys.authenticate(token, scope, request.ip);
+    const { user, key } = await apiKeys.authenticate(token, routeScopes(scope), request.ip);
     request.auth = { user, session: null, apiKey: key };
     await app.apiKeyRateLimit(request, reply);
   });

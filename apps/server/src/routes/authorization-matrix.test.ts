@@ -212,11 +212,23 @@ const MATRIX: Record<string, Row> = {
     json('GET', () => '/api/loras/public'),
     { owner: OK, other: OK, admin: OK },
   ),
-  'POST /api/loras': signedIn(form('/api/loras', () => ({ fields: { name: 'Intruder', text: 'x'.repeat(25_000) } }))),
+  // A key with 'training' creates a Voice as its owner would (training-by-key.test.ts).
+  'POST /api/loras': signedIn(
+    form('/api/loras', () => ({ fields: { name: 'Intruder', text: 'x'.repeat(25_000) } })),
+    { key: undefined },
+  ),
   'POST /api/loras/count-characters': signedIn(
     form('/api/loras/count-characters', () => ({ files: [{ name: 'a.txt', data: 'hello' }] })),
   ),
   'GET /api/loras/:id': onPrivateVoice(json('GET', voiceUrl()), OK, OK),
+  // The training's events: its owner's, by session or key ('voices:read' or 'training').
+  'GET /api/loras/:id/training-events': onPrivateVoice(json('GET', voiceUrl('/training-events')), OK, OK),
+  // This Voice is trained: nothing to cancel, for its owner and their 'training' key alike.
+  'POST /api/loras/:id/cancel-training': onPrivateVoice(
+    json('POST', voiceUrl('/cancel-training')),
+    { status: 409, code: 'VOICE_NOT_TRAINING' },
+    { status: 409, code: 'VOICE_NOT_TRAINING' },
+  ),
   'PATCH /api/loras/:id': onPrivateVoice(json('PATCH', voiceUrl(), { name: 'Hijacked', isPublic: true })),
   'DELETE /api/loras/:id': onPrivateVoice(json('DELETE', voiceUrl())),
   'POST /api/loras/:id/activate': onPrivateVoice(json('POST', voiceUrl('/activate'))),
@@ -228,19 +240,21 @@ const MATRIX: Record<string, Row> = {
     undefined,
     null,
   ),
-  // The owner takes their Voice home (this one has no adapter yet); others do not see it; a key
-  // cannot carry it away.
-  'GET /api/loras/:id/package': onPrivateVoice(json('GET', voiceUrl('/package')), {
-    status: 400,
-    code: 'VOICE_NOT_READY',
-  }),
-  // Nothing to import: the body is not a package (415); a key may not import.
+  // The owner takes their Voice home (this one has no adapter yet), by session or 'training'
+  // key; others do not see it.
+  'GET /api/loras/:id/package': onPrivateVoice(
+    json('GET', voiceUrl('/package')),
+    { status: 400, code: 'VOICE_NOT_READY' },
+    { status: 400, code: 'VOICE_NOT_READY' },
+  ),
+  // Nothing to import: the body is not a package (415), for a session and a 'training' key alike.
   'POST /api/loras/import': signedIn(
     json('POST', () => '/api/loras/import', { package: 'x' }),
     {
       owner: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
       other: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
       admin: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      key: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     },
   ),
   'POST /api/loras/:id/convert': onPrivateVoice(
@@ -428,6 +442,31 @@ const MATRIX: Record<string, Row> = {
     json('DELETE', () => `/api/auth/api-keys/${'0'.repeat(24)}`),
     { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
   ),
+  // Webhooks: the signed-in browser's, as API keys are; an unknown one is 404 to everyone.
+  'GET /api/auth/webhooks': signedIn(
+    json('GET', () => '/api/auth/webhooks'),
+    { owner: OK, other: OK, admin: OK },
+  ),
+  'POST /api/auth/webhooks': signedIn(
+    json('POST', () => '/api/auth/webhooks', { url: '', events: [] }),
+    {
+      owner: { status: 400, code: 'VALIDATION_ERROR' },
+      other: { status: 400, code: 'VALIDATION_ERROR' },
+      admin: { status: 400, code: 'VALIDATION_ERROR' },
+    },
+  ),
+  'DELETE /api/auth/webhooks/:id': signedIn(
+    json('DELETE', () => `/api/auth/webhooks/${'0'.repeat(24)}`),
+    { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
+  ),
+  'GET /api/auth/webhooks/:id/deliveries': signedIn(
+    json('GET', () => `/api/auth/webhooks/${'0'.repeat(24)}/deliveries`),
+    { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
+  ),
+  'POST /api/auth/webhooks/:id/deliveries/:deliveryId/replay': signedIn(
+    json('POST', () => `/api/auth/webhooks/${'0'.repeat(24)}/deliveries/${'1'.repeat(24)}/replay`),
+    { owner: NOT_FOUND, other: NOT_FOUND, admin: NOT_FOUND },
+  ),
   // OpenAI's protocol: API keys only (a browser's session is refused like no token at all).
   'GET /v1/models': keyOnly(
     json('GET', () => '/v1/models'),
@@ -502,7 +541,7 @@ beforeAll(async () => {
   ownerKey = ctx.client();
   const made = await owner.createApiKey({
     name: 'Matrix',
-    scopes: ['voices:read', 'convert', 'create'],
+    scopes: ['voices:read', 'convert', 'create', 'training'],
     rateLimitPerMinute: 600,
   });
   ownerKey.token = made.json().secret;

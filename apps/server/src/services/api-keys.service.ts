@@ -33,11 +33,11 @@ import { hashToken, newSessionToken } from './tokens.js';
 const unknownKey = () =>
   errors.unauthenticated('This API key is not valid. Check it, or create a new one on your account page.');
 
-/** Why `key` may not call a route that needs `scope`, or undefined when it may. */
-function whyRefused(key: ApiKeyRow | undefined, scope: ApiKeyScope): AppError | undefined {
+/** Why `key` may not call a route that takes any of `scopes`, or undefined when it may. */
+function whyRefused(key: ApiKeyRow | undefined, scopes: readonly ApiKeyScope[]): AppError | undefined {
   if (!key) return unknownKey();
   if (key.revokedAt) return errors.apiKeyRevoked();
-  if (!key.scopes.includes(scope)) return errors.apiKeyScope(scope);
+  if (!scopes.some((scope) => key.scopes.includes(scope))) return errors.apiKeyScope(scopes);
   return undefined;
 }
 
@@ -118,19 +118,19 @@ export class ApiKeysService {
   }
 
   /**
-   * The owner and key of a secret that may use `scope` (a route's), marking the key used; 401 for
-   * an unknown or revoked key, 403 for one without the scope, each counted against the client at
+   * The owner and key of a secret that holds one of `scopes` (those a route takes), marking the key
+   * used; 401 for an unknown or revoked key, 403 for one with none of them, each counted against the client at
    * `ip`, which too many in a row shut out of keys for a while (429).
    */
   async authenticate(
     secret: string,
-    scope: ApiKeyScope,
+    scopes: readonly ApiKeyScope[],
     ip: string | undefined,
   ): Promise<{ user: UserRow; key: ApiKeyRow }> {
     const attempt = this.guard.forApiKey(ip);
     await this.guard.admit(attempt);
     const found = await this.keys.findWithUserBySecretHash(hashToken(secret));
-    const wrong = whyRefused(found?.key, scope);
+    const wrong = whyRefused(found?.key, scopes);
     if (wrong || !found) throw await this.guard.fail(attempt, wrong ?? unknownKey(), 'Wrong API key');
     // Last use written at most once a minute, as a session's is.
     const now = this.clock.now();

@@ -29,9 +29,11 @@ import { MfaRepository } from '../repositories/mfa.repository.js';
 import { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import { PaymentsRepository } from '../repositories/payments.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
+import { TrainingEventsRepository } from '../repositories/training-events.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { VoicesRepository } from '../repositories/voices.repository.js';
+import { WebhooksRepository } from '../repositories/webhooks.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { AccountService } from './account.service.js';
@@ -61,6 +63,8 @@ import { PasswordResetService } from './password-reset.service.js';
 import { SessionsService } from './sessions.service.js';
 import { StatsService } from './stats.service.js';
 import { StepUpService } from './step-up.service.js';
+import { TrainingControlService } from './training-control.service.js';
+import { TrainingEventLog } from './training-events.js';
 import { UsageService } from './usage.service.js';
 import { UsersService } from './users.service.js';
 import { ServerBaseModel } from './voice-base-model.js';
@@ -68,6 +72,7 @@ import { VoiceChatService } from './voice-chat.service.js';
 import { VoiceCreationService } from './voice-creation.service.js';
 import { VoicePackageService } from './voice-package.service.js';
 import { VoicesService } from './voices.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 export interface Services {
   auth: AuthService;
@@ -87,6 +92,12 @@ export interface Services {
   stats: StatsService;
   voices: VoicesService;
   voiceCreation: VoiceCreationService;
+  /** A training followed and cancelled by its owner. */
+  trainingControl: TrainingControlService;
+  /** A training's events, written where its progress is reported (workers/). */
+  trainingEvents: TrainingEventLog;
+  /** The account's webhook endpoints, and the deliveries of a training's end to them. */
+  webhooks: WebhooksService;
   activation: ActivationService;
   conversion: ConversionService;
   content: ContentService;
@@ -138,7 +149,7 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl' | 'mail'
+    'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl' | 'mail' | 'webhooks'
   >,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
@@ -156,6 +167,10 @@ export function createServices(
   const usersRepo = new UsersRepository(db);
   const notices = new Notices(mail, usersRepo, runtime.log);
   const voicesRepo = new VoicesRepository(db);
+  // A training's end is told to the owner's webhooks (created below, with step-up).
+  const trainingEvents = new TrainingEventLog(new TrainingEventsRepository(db), clock, runtime.log, (voiceId, ending) =>
+    webhooks.trainingEnded(voiceId, ending),
+  );
   const invitationsRepo = new InvitationsRepository(db);
   const sessions = new SessionsService(new SessionsRepository(db), clock);
   const activity = new ActivityService(new ActivitiesRepository(db), clock);
@@ -182,6 +197,17 @@ export function createServices(
   const mfaRepo = new MfaRepository(db);
   const mfa = new MfaService(mfaRepo, runtime.box, clock, activity, sessions, loginGuard, notices);
   const stepUp = new StepUpService(mfa, loginGuard, sessions, clock);
+  const webhooks = new WebhooksService(
+    db,
+    new WebhooksRepository(db),
+    usersRepo,
+    voicesRepo,
+    stepUp,
+    runtime.box,
+    runtime.jobs,
+    clock,
+    { allowPrivate: config.webhooks.allowPrivate, log: runtime.log },
+  );
   const apiKeysRepo = new ApiKeysRepository(db);
   const conversion = new ConversionService(activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,
@@ -299,7 +325,28 @@ export function createServices(
     users,
     stats: new StatsService(usersRepo, config.betaCap),
     voices: new VoicesService(db, voicesRepo, usersRepo, storage, clock, activation, users, serverBaseModel),
-    voiceCreation: new VoiceCreationService(db, voicesRepo, usersRepo, usage, users, storage, runtime.jobs, clock),
+    voiceCreation: new VoiceCreationService(
+      db,
+      voicesRepo,
+      usersRepo,
+      usage,
+      users,
+      storage,
+      runtime.jobs,
+      clock,
+      trainingEvents,
+    ),
+    trainingControl: new TrainingControlService(
+      voicesRepo,
+      usage,
+      storage,
+      runtime.jobs,
+      clock,
+      runtime.log,
+      trainingEvents,
+    ),
+    trainingEvents,
+    webhooks,
     activation,
     conversion,
     content,

@@ -14,6 +14,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { storeUploads, voiceFolder } from '../storage/voice-files.js';
+import type { TrainingEventLog } from './training-events.js';
 import { type CheckedTrainingInput, checkTrainingInput } from './training-input.js';
 import type { UsageReceipt, UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
@@ -29,6 +30,7 @@ export class VoiceCreationService {
     private readonly storage: ArtifactStorage,
     private readonly jobs: JobQueueHost,
     private readonly clock: Clock,
+    private readonly events?: Pick<TrainingEventLog, 'record'>,
   ) {}
 
   /**
@@ -109,6 +111,7 @@ export class VoiceCreationService {
       await this.usage.refund(user.id, 'modelsTrained', 1, receipt);
       throw error;
     }
+    await this.events?.record(id, { stage: 'queued', message: 'Training queued' });
     return toVoiceView(voice, user);
   }
 }

@@ -10,6 +10,7 @@ import type { VoiceRow } from '../db/schema.js';
 import { type EngineHost, presetFor } from '../engine/engine-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { Notices } from '../services/notices.js';
+import type { TrainingEventLog } from '../services/training-events.js';
 import { recordedBase } from '../services/voice-base-model.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { adapterFolderKey, readUploads, uploadsKey, workKey } from '../storage/voice-files.js';
@@ -35,6 +36,8 @@ export interface TrainingRun {
   onProgress?: ((voiceId: string, progress: VoiceProgress) => void) | undefined;
   /** Tells the owner their Voice is ready, once its row says so. */
   notices?: Pick<Notices, 'voiceReady'> | undefined;
+  /** The training's events (GET /api/loras/:id/training-events). */
+  events?: Pick<TrainingEventLog, 'record'> | undefined;
 }
 
 export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: AbortSignal): Promise<void> {
@@ -58,7 +61,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
   const model = run.engine.model();
   const { files, pastedText } = await readUploads(storage, voice.id);
 
-  const save = progressSaver(voices, voice.id, run.clock, run.log);
+  const save = progressSaver(voices, voice.id, run.clock, run.log, run.events);
   const trained = await trainVoice({
     engine,
     baseModelPath: model.path,
@@ -92,6 +95,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     ...base,
   });
   if (!finished) throw new VoiceGone();
+  await run.events?.record(voice.id, { stage: 'succeeded', message: 'Training succeeded: the Voice is ready.' });
   // Once: only the run that moved the Voice from training to ready gets here.
   await run.notices?.voiceReady(finished);
   // Tidied only after the Voice is ready: a crash in between leaves a usable Voice, not a

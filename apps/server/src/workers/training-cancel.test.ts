@@ -37,3 +37,37 @@ it('logs a training whose Voice was deleted as cancelled, not failed', async () 
     .toBe(true);
   expect(logged.filter((l) => l.msg.includes(id) && /failed/.test(l.msg))).toEqual([]);
 }, 60_000);
+
+it('stops a training its owner cancels by key: the Voice fails as cancelled and the training is given back', async () => {
+  const client = ctx.client();
+  await client.register();
+  const made = await client.createApiKey({ name: 'Trainer', scopes: ['training'] });
+  const key = ctx.client();
+  key.token = made.json().secret;
+  const trainingsLeft = async () =>
+    (await client.get('/api/auth/me'))
+      .json()
+      .user.usageLimits.modelsTrained.reduce((n: number, t: { amount: number }) => n + t.amount, 0);
+  const before = await trainingsLeft();
+  const created = await key.upload('/api/loras', { fields: { name: 'Cancelled', text: writingSample(21_000, 0.3) } });
+  expect(created.statusCode, created.body).toBe(201);
+  const id: string = created.json()._id;
+  await expect
+    .poll(async () => (await key.get(`/api/loras/${id}`)).json().status, { timeout: 30_000 })
+    .toBe('training');
+
+  const cancelled = await key.post(`/api/loras/${id}/cancel-training`);
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  expect(cancelled.json()).toMatchObject({ status: 'failed', statusMessage: 'Training was cancelled.' });
+  // The worker notices at its next lease renewal and stops, as cancelled, never as failed.
+  await expect
+    .poll(() => logged.some((l) => l.msg === `training of Voice ${id} cancelled by its owner`), { timeout: 30_000 })
+    .toBe(true);
+  expect(logged.filter((l) => l.msg.includes(id) && /failed/.test(l.msg))).toEqual([]);
+  expect(await trainingsLeft()).toBe(before);
+  const voice = (await key.get(`/api/loras/${id}`)).json();
+  expect(voice).toMatchObject({ status: 'failed', statusMessage: 'Training was cancelled.' });
+  const events = (await key.get(`/api/loras/${id}/training-events`)).json() as { stage: string }[];
+  expect(events.at(0)?.stage).toBe('queued');
+  expect(events.at(-1)?.stage).toBe('cancelled');
+}, 90_000);

@@ -5,7 +5,7 @@
 // reports, on a Voice row alone.
 // On PGlite only: the estimate comes from the trainer's reports, not from the database, and a
 // whole training is too slow to run twice in CI.
-import { type Voice, voiceSchema } from '@ownvoice/shared';
+import { PROGRESS_EVENT_PERCENT, trainingEventsSchema, type Voice, voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { voices } from '../db/schema.js';
@@ -80,6 +80,23 @@ describe('a training Voice’s time left', () => {
   it('records when the training ended: at its last report, where the clock stopped', async () => {
     const [row] = await ctx.database.db.select().from(voices).where(eq(voices.id, done._id));
     expect(row?.trainedAt).toEqual(ctx.clock.now());
+  });
+  it('writes the training’s events: queued, each stage, its progress and the end, newest last', async () => {
+    const res = await owner.get(`/api/loras/${done._id}/training-events`);
+    expect(res.statusCode, res.body).toBe(200);
+    const events = trainingEventsSchema.parse(res.json());
+    expect(events[0]).toMatchObject({ stage: 'queued', level: 'info' });
+    expect(events.at(-1)).toMatchObject({ stage: 'succeeded', level: 'info' });
+    const stages = [...new Set(events.map((e) => e.stage))];
+    expect(stages).toEqual(['queued', 'extract', 'pairs', 'train', 'export', 'evaluate', 'succeeded']);
+    const steps = events.filter((e) => e.stage === 'train' && e.step !== undefined);
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.every((e) => (e.totalSteps ?? 0) >= (e.step ?? 0))).toBe(true);
+    expect(events.some((e) => e.estimatedDoneAt !== undefined)).toBe(true);
+    // Every PROGRESS_EVENT_PERCENT, not every report: a handful per stage at most.
+    expect(events.length).toBeLessThan(5 + 100 / PROGRESS_EVENT_PERCENT + 7);
+    const times = events.map((e) => Date.parse(e.createdAt));
+    expect(times).toEqual([...times].sort((x, y) => x - y));
   });
 });
 

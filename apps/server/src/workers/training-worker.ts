@@ -11,6 +11,7 @@ import type { EngineHost } from '../engine/engine-host.js';
 import type { JobQueueHost, TrainingJob } from '../jobs/job-queue.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { Notices } from '../services/notices.js';
+import type { TrainingEventLog } from '../services/training-events.js';
 import type { UsageService } from '../services/usage.service.js';
 import type { ArtifactStorage } from '../storage/artifact-storage.js';
 import { voiceFolder, workKey } from '../storage/voice-files.js';
@@ -51,6 +52,8 @@ export class TrainingWorker {
     private readonly options: TrainingWorkerOptions,
     /** The owner's notices: the Voice ready, or why its training failed. */
     private readonly notices?: Pick<Notices, 'voiceReady' | 'voiceFailed'>,
+    /** The training's events: its progress, and how it ended. */
+    private readonly events?: Pick<TrainingEventLog, 'record'>,
   ) {
     this.training = {
       voices,
@@ -63,6 +66,7 @@ export class TrainingWorker {
       log: options.log,
       onProgress: options.onProgress,
       notices,
+      events,
     };
   }
 
@@ -157,6 +161,14 @@ export class TrainingWorker {
 
   /** Ends a training that did not finish: cancelled, back to the queue, or failed. */
   private async settle(job: TrainingJob, voice: VoiceRow, stop: unknown, error: unknown): Promise<void> {
+    // Its owner cancelled it (services/training-control.service.ts): the Voice is failed and the
+    // training given back already; what is left is the work folder.
+    const now = await this.voices.findById(voice.id);
+    if (now && now.status !== 'pending' && now.status !== 'training') {
+      this.options.log.info(`training of Voice ${voice.id} cancelled by its owner`);
+      await this.storage.remove(workKey(voice.id));
+      return;
+    }
     // Deleting a Voice removes its files under the trainer, which then fails on a missing file
     // before the lease check notices: that is a cancellation, not a failure.
     const reason = stop instanceof Interrupted || (await this.exists(voice.id)) ? stop : new VoiceGone();
@@ -199,6 +211,7 @@ export class TrainingWorker {
     });
     // Not failed here: the Voice is gone (deleted by its owner) or another worker settled it.
     if (!failed) return;
+    await this.events?.record(voice.id, { stage: 'failed', level: 'error', message: `Training failed: ${message}` });
     try {
       // Nothing the person did made it fail: they get the training back.
       await this.usage.refund(voice.userId, 'modelsTrained', 1);

@@ -30,6 +30,9 @@ import {
   MAX_FILE_BYTES,
   MAX_TOTAL_UPLOAD_BYTES,
   newInteractiveState,
+  PROGRESS_EVENT_PERCENT,
+  TRAINING_EVENTS_KEPT,
+  trainingEventSchema,
   VOICE_FILE_EXTENSIONS,
   voiceBaseModelSchema,
   voiceSchema,
@@ -57,7 +60,7 @@ export const EXAMPLE_VOICE_ID = '6650c0ffee0123456789abcd';
 export function isPublicRoute(route: {
   url: string;
   method?: string | string[] | undefined;
-  config?: { apiKey?: ApiKeyScope | undefined } | undefined;
+  config?: { apiKey?: ApiKeyScope | readonly ApiKeyScope[] | undefined } | undefined;
 }): boolean {
   if ([route.method].flat().includes('OPTIONS')) return false;
   return route.config?.apiKey !== undefined || route.url === '/v1' || route.url.startsWith('/v1/');
@@ -270,6 +273,33 @@ describeEvents<CreateEvent['type']>(createEventSchema, {
   error: 'Last, when writing failed after it started: `error` says why, `code` is an error code.',
 });
 
+/**
+ * The multipart form of POST /api/loras as voice-upload.ts reads it: its text fields, and the
+ * writing's files (FORMS.createVoice.fileField).
+ */
+const createVoiceForm = FORMS.createVoice.schema.extend({ files: z.array(z.file()).optional() });
+describeFields(createVoiceForm, {
+  name: 'The Voice’s name.',
+  text: 'Writing of yours, pasted; with the files, enough to train on.',
+  files: `Documents of your writing (${VOICE_FILE_EXTENSIONS.join(', ')}; at most ${MB(MAX_FILE_BYTES)} each), e.g. \`-F files=@essays.docx\`.`,
+});
+
+describeFields(trainingEventSchema, {
+  id: 'The event’s id.',
+  createdAt: 'When it happened.',
+  level: '`info`; `warn` for a cancelled training; `error` for a failed one.',
+  stage:
+    'The stage the training was in (`queued`, `extract`, `pairs`, `train`, `export`, `evaluate`), or how it ended.',
+  step: 'The stage’s units done: pairs made, training steps.',
+  totalSteps: 'The stage’s units in all (for `train`, at most: training stops early once it stops improving).',
+  message: 'What happened, in words.',
+  estimatedDoneAt: 'When the training was expected to end, as of this event (once its pace is known).',
+});
+docs.add(trainingEventSchema, { ...docs.get(trainingEventSchema), id: 'TrainingEvent' });
+
+/** A Voice package: the .zip a download answers and an import takes. */
+const voicePackageFile = z.string().describe('A Voice package: a .zip of the LoRA adapter, its card and evaluation.');
+
 // `state` is the session itself, sent and answered: one component, described once.
 describeFields(interactiveNextRequestSchema, {
   state:
@@ -287,6 +317,8 @@ const EVENT_STREAM_FORMAT =
 // The operations: what a reader needs to know that the schemas do not say.
 
 export const TAGS = {
+  Training:
+    'Train a Voice from your writing, follow its training, cancel it, and take a Voice home or bring one back as a package. Needs a key with the `training` scope.',
   Voices: 'Your Voices: their ids, and whether each is awake. Wake a Voice in the pages before a key writes with it.',
   Convert: 'Rewrite a text in a Voice, streamed as it is written, and check a rewritten chunk against its original.',
   Create: 'Write something new in a Voice: a quick draft streamed in one go, or an interactive session step by step.',
@@ -304,6 +336,8 @@ interface OperationDoc {
   ok?: string;
   /** The body the route reads itself (a multipart form), for the document only. */
   form?: z.ZodObject;
+  /** A file the route answers or takes instead of JSON: its media type and schema. */
+  file?: { answer?: string; body?: string; schema: z.ZodType };
   /** The server-sent events the route answers with (200, text/event-stream). */
   events?: z.ZodType;
   /** Refusals beyond those every key's request may meet (400, 401, 403, 429). */
@@ -330,6 +364,54 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'One Voice: yours, or another person’s public one. Poll it to follow a training or a wake-up (`status`, `progress`).',
     ok: 'The Voice.',
     errors: [404],
+  },
+  'POST /api/loras': {
+    operationId: 'createVoice',
+    tag: 'Training',
+    summary: 'Create a Voice from your writing and start its training',
+    description:
+      'Uploads your writing (pasted `text`, and documents as `files`, as multipart/form-data) and queues the Voice’s training. Spends one training (`modelsTrained`) and a storage slot; a training that fails or is cancelled gives the training back. Follow it with GET /api/loras/{id} or its events; cancel it with POST /api/loras/{id}/cancel-training.',
+    ok: 'The new Voice, status `pending`: its training is queued.',
+    form: createVoiceForm,
+    errors: [413, 415, 503],
+    example: { name: 'My essays', text: 'A few pages of your own writing…' },
+  },
+  'GET /api/loras/:id/training-events': {
+    operationId: 'listTrainingEvents',
+    tag: 'Training',
+    summary: 'List a training’s events',
+    description: `What happened in one of your Voice’s trainings, oldest first, as OpenAI’s fine-tuning job events: the queue, each stage (\`extract\`, \`pairs\`, \`train\`, \`export\`, \`evaluate\`), progress every ${PROGRESS_EVENT_PERCENT}% of the run (with \`step\` and \`totalSteps\` where the stage counts them, and \`estimatedDoneAt\` once the pace is known), and the end: \`succeeded\`, \`failed\` or \`cancelled\`. The latest ${TRAINING_EVENTS_KEPT} are kept. Poll it while the Voice’s \`status\` is \`pending\` or \`training\`.`,
+    ok: 'The events, oldest first.',
+    errors: [404],
+  },
+  'POST /api/loras/:id/cancel-training': {
+    operationId: 'cancelTraining',
+    tag: 'Training',
+    summary: 'Cancel a Voice’s training',
+    description:
+      'Stops the training of one of your Voices, queued or under way: the Voice ends `failed` with the message “Training was cancelled.” and the training it spent is given back. A Voice that is not training is refused with 409 VOICE_NOT_TRAINING.',
+    ok: 'The Voice, now failed.',
+    errors: [404, 409],
+  },
+  'GET /api/loras/:id/package': {
+    operationId: 'downloadVoicePackage',
+    tag: 'Training',
+    summary: 'Download a Voice package',
+    description:
+      'One of your trained Voices (not a fork of another person’s) as a .zip: its LoRA adapter, its card and its evaluation, to keep or to import on another OwnVoice server.',
+    ok: 'The Voice package (.zip).',
+    file: { answer: 'application/zip', schema: voicePackageFile },
+    errors: [404],
+  },
+  'POST /api/loras/import': {
+    operationId: 'importVoicePackage',
+    tag: 'Training',
+    summary: 'Import a Voice package',
+    description:
+      'Brings a Voice package (.zip, sent as the body with `Content-Type: application/zip`) back as a new Voice of yours. Takes a storage slot; the package must be made for this server’s base model.',
+    ok: 'The imported Voice.',
+    file: { body: 'application/zip', schema: voicePackageFile },
+    errors: [409, 413, 415],
   },
   'POST /api/loras/:id/convert-stream': {
     operationId: 'convertStream',
@@ -484,6 +566,12 @@ function responsesOf(url: string, own: RouteSchema, doc: OperationDoc | undefine
           }
         : schema;
   }
+  if (doc?.file?.answer) {
+    responses['200'] = {
+      description: doc.ok ?? 'The file.',
+      content: { [doc.file.answer]: { schema: doc.file.schema } },
+    };
+  }
   if (doc?.events) {
     const ok = responses['200'] as { description: string; content: Record<string, unknown> } | undefined;
     responses['200'] = {
@@ -517,16 +605,18 @@ export const transform: SwaggerTransform = (document) => {
   const method = [route.method].flat()[0] ?? 'GET';
   const doc = OPERATIONS[`${method} ${url}`];
   const own = (route.schema ?? {}) as RouteSchema;
-  const scope = route.config?.apiKey;
+  const scopes = route.config?.apiKey === undefined ? [] : [route.config.apiKey].flat();
   const schema: RouteSchema & Record<string, unknown> = {
     ...(doc?.form ? { body: doc.form, consumes: ['multipart/form-data'] } : {}),
+    ...(doc?.file?.body ? { body: doc.file.schema, consumes: [doc.file.body] } : {}),
     ...own,
     operationId: own.operationId ?? doc?.operationId,
     summary: own.summary ?? doc?.summary ?? `${method} ${url}`,
     description: own.description ?? doc?.description,
     tags: own.tags ?? [doc?.tag ?? (url.startsWith('/v1') ? 'OpenAI-compatible' : 'Other')],
-    security: [{ [SECURITY_SCHEME]: scope ? [scope] : [] }],
-    ...(scope ? { 'x-scope': scope } : {}),
+    // A route several scopes open says each as an alternative, as OpenAPI's security list does.
+    security: scopes.length ? scopes.map((scope) => ({ [SECURITY_SCHEME]: [scope] })) : [{ [SECURITY_SCHEME]: [] }],
+    ...(scopes.length ? { 'x-scope': scopes.length === 1 ? scopes[0] : scopes } : {}),
     response: responsesOf(url, own, doc),
   };
   const result = zodTransform({ ...document, schema });

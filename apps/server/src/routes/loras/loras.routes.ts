@@ -9,6 +9,7 @@ import type { Services } from '../../services/index.js';
 import { countFileCharacters } from '../../services/training-input.js';
 import {
   activationSchema,
+  cancelTrainingSchema,
   countCharactersSchema,
   createSchema,
   deleteSchema,
@@ -16,25 +17,29 @@ import {
   getSchema,
   listSchema,
   patchSchema,
+  trainingEventsSchema,
 } from './loras.schemas.js';
 import { FORMS, receiveVoiceUpload } from './voice-upload.js';
 
 export async function lorasRoutes(
   app: FastifyInstance,
-  { voices, voiceCreation, activation }: Services,
+  { voices, voiceCreation, activation, trainingControl }: Services,
   { dataDir }: { dataDir: string },
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.requireUser };
   const uploadsTmp = uploadsTempDir(dataDir);
 
-  // API keys with 'voices:read' may list and read Voices (plugins/authenticate.ts).
+  // API keys with 'voices:read' may list and read Voices (plugins/authenticate.ts); one with
+  // 'training' creates a Voice, follows its training (reads it) and cancels it.
   const readable = { ...auth, config: { apiKey: 'voices:read' as const } };
+  const training = { ...auth, config: { apiKey: 'training' as const } };
+  const readableOrTraining = { ...auth, config: { apiKey: ['voices:read', 'training'] as const } };
   r.get('/loras', { schema: listSchema, ...readable }, async (request) => voices.listOwn(authOf(request).user));
 
   r.get('/loras/public', { schema: listSchema, ...auth }, async (request) => voices.listPublic(authOf(request).user));
 
-  r.post('/loras', { schema: createSchema, ...auth }, async (request, reply) => {
+  r.post('/loras', { schema: createSchema, ...training }, async (request, reply) => {
     const upload = await receiveVoiceUpload(request, uploadsTmp, FORMS.createVoice);
     return reply.status(201).send(await voiceCreation.createFromUpload(authOf(request).user, upload));
   });
@@ -50,8 +55,16 @@ export async function lorasRoutes(
     }
   });
 
-  r.get('/loras/:id', { schema: getSchema, ...readable }, async (request) =>
+  r.get('/loras/:id', { schema: getSchema, ...readableOrTraining }, async (request) =>
     voices.get(authOf(request).user, request.params.id),
+  );
+
+  r.get('/loras/:id/training-events', { schema: trainingEventsSchema, ...readableOrTraining }, async (request) =>
+    trainingControl.listEvents(authOf(request).user, request.params.id),
+  );
+
+  r.post('/loras/:id/cancel-training', { schema: cancelTrainingSchema, ...training }, async (request) =>
+    trainingControl.cancel(authOf(request).user, request.params.id),
   );
 
   r.patch('/loras/:id', { schema: patchSchema, ...auth }, async (request) =>

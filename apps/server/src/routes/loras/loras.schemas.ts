@@ -7,6 +7,7 @@ import {
   MAX_PASTED_CHARS,
   okResponseSchema,
   stripNul,
+  trainingEventsSchema as trainingEventListSchema,
   VOICE_MESSAGES,
   voiceNameSchema,
   voiceSchema,
@@ -63,4 +64,16 @@ export const countCharactersSchema = { response: { 200: characterCountSchema, ..
 export const activationSchema = {
   params: voiceIdParams,
   response: { 200: voiceSchema, ...errorResponses, 503: apiErrorBodySchema },
+};
+
+/** POST /loras/:id/cancel-training: the Voice, failed now; 409 when it was not training. */
+export const cancelTrainingSchema = {
+  params: voiceIdParams,
+  response: { 200: voiceSchema, ...errorResponses, 409: apiErrorBodySchema },
+};
+
+/** GET /loras/:id/training-events: the training's events, oldest first (the owner's alone). */
+export const trainingEventsSchema = {
+  params: voiceIdParams,
+  response: { 200: trainingEventListSchema, ...errorResponses },
 };

@@ -1,7 +1,7 @@
 // A Voice to take home and bring back (services/voice-package.service.ts): GET
 // /loras/:id/package downloads the owner's Voice as a .zip; POST /loras/import takes such a .zip
 // as the request body (application/zip) and answers the new Voice. Both are the signed-in
-// browser's: a key cannot carry a Voice's adapter away.
+// browser's, or a key's with the 'training' scope: a key made to train Voices takes them home.
 import { apiErrorBodySchema, voiceSchema } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -19,7 +19,7 @@ export async function voicePackageRoutes(
   { voicePackages }: Services,
   { dataDir }: { dataDir: string },
 ): Promise<void> {
-  const auth = { onRequest: app.requireUser };
+  const auth = { onRequest: app.requireUser, config: { apiKey: 'training' as const } };
 
   // A .zip, not JSON: no response schema (the params are still checked by theirs).
   app.get<{ Params: { id: string } }>(

@@ -1,17 +1,20 @@
 // What the account page does with the current password again (and a code while two-factor is on):
-// change the address or the password, make an API key. Each form's rules are the server's, checked
+// change the address or the password, make an API key, add a webhook. Each form's rules are the server's, checked
 // here first, plus the few only a form knows (the new password typed twice, the address it already is).
 import {
   type ApiKeyScope,
   type ChangeEmailBody,
   type ChangePasswordBody,
   type CreateApiKeyRequest,
+  type CreateWebhookRequest,
   changeEmailBodySchema,
   changePasswordBodySchema,
   createApiKeyRequestSchema,
+  createWebhookRequestSchema,
   EMAIL_MESSAGES,
   MESSAGES,
   type User,
+  type WebhookEventType,
 } from '@ownvoice/shared';
 import { isApiError } from '../../lib/api-error';
 import { FormError, parseForm } from '../../lib/form-error';
@@ -86,6 +89,24 @@ export function apiKeyBody(input: ApiKeyInput, needsCode: boolean): CreateApiKey
     scopes: input.scopes,
     rateLimitPerMinute: input.rateLimitPerMinute,
     wakesVoices: input.wakesVoices,
+    currentPassword: input.currentPassword,
+    ...codePart(input.code),
+  });
+  requireCode(needsCode, input.code);
+  return body;
+}
+
+export interface WebhookInput {
+  url: string;
+  events: WebhookEventType[];
+  currentPassword: string;
+  code: string;
+}
+
+export function webhookBody(input: WebhookInput, needsCode: boolean): CreateWebhookRequest {
+  const body = parseForm(createWebhookRequestSchema, {
+    url: input.url,
+    events: input.events,
     currentPassword: input.currentPassword,
     ...codePart(input.code),
   });

@@ -22,6 +22,7 @@ import { SubscriptionCard } from './SubscriptionCard';
 import { TwoFactorCard } from './TwoFactorCard';
 import { UsageHistory } from './UsageHistory';
 import { UsageLimitsCard } from './UsageLimitsCard';
+import { WebhooksCard } from './WebhooksCard';
 
 export function AccountPage() {
   const user = useCurrentUser();
@@ -71,6 +72,7 @@ export function AccountPage() {
           <UsageHistory />
           <NoticesCard />
           <ApiKeysCard />
+          <WebhooksCard />
         </Stack>
       </SimpleGrid>
     </Page>

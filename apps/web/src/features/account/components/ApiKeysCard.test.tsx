@@ -79,6 +79,15 @@ describe('ApiKeysCard', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(server.calls('POST', KEYS)[0]?.body).toMatchObject({ name: 'Editor', wakesVoices: false });
   });
 
+  it('leaves training Voices off until the person asks for it', async () => {
+    serve();
+    const { person } = renderWithProviders(<ApiKeysCard />, { user: testUser() });
+    const dialog = await startKey(person, 'Trainer');
+    const training = within(dialog).getByRole('checkbox', { name: 'Train Voices' }) as HTMLInputElement;
+    expect(training.checked).toBe(false);
+    expect((within(dialog).getByRole('checkbox', { name: 'Convert text' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('asks for a code too while two-factor is on, and sends both', async () => {
     const server = serve();
     server.on('POST', KEYS, () => json<CreatedApiKey>({ key: key('My editor'), secret: SECRET }, 201));

@@ -34,7 +34,8 @@ function KeyForm({
 }) {
   const user = useCurrentUser();
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>([...API_KEY_SCOPES]);
+  // Training (creating Voices, taking packages away) is asked for, not given by default.
+  const [scopes, setScopes] = useState<string[]>(API_KEY_SCOPES.filter((scope) => scope !== 'training'));
   const [rate, setRate] = useState<number>(API_KEY_RATE_LIMIT.default);
   const [wakesVoices, setWakesVoices] = useState(true);
   const [currentPassword, setCurrentPassword] = useState('');
