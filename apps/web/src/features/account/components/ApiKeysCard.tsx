@@ -91,7 +91,7 @@ export function ApiKeysCard() {
         {!user.emailVerified &&
           ' Confirm your address first (see E-mail address): a key works until it is revoked, so only a confirmed address gets one.'}
       </Text>
-      <ErrorAlert message={keys.revoke.error ? errorMessage(keys.revoke.error, 'The key was not revoked') : null} />
+      <ErrorAlert message={keys.remove.error ? errorMessage(keys.remove.error, 'The key was not revoked') : null} />
       {keys.list.isPending ? (
         <Center py="md">
           <Loader size="sm" aria-label="Loading API keys" />
@@ -105,7 +105,7 @@ export function ApiKeysCard() {
       ) : (
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
           {keys.list.data.map((apiKey) => (
-            <KeyRow key={apiKey.id} apiKey={apiKey} onRevoke={() => keys.askRevoke(apiKey)} />
+            <KeyRow key={apiKey.id} apiKey={apiKey} onRevoke={() => keys.askRemove(apiKey)} />
           ))}
         </Stack>
       )}
@@ -119,14 +119,14 @@ export function ApiKeysCard() {
         onClose={closeDialog}
       />
       <ConfirmDialog
-        opened={keys.revoking !== null}
+        opened={keys.removing !== null}
         title="Revoke this key?"
         confirmLabel="Revoke key"
         danger
-        onConfirm={() => keys.revoking && keys.revoke.mutate(keys.revoking.id)}
-        onCancel={() => keys.askRevoke(null)}
+        onConfirm={() => keys.removing && keys.remove.mutate(keys.removing.id)}
+        onCancel={() => keys.askRemove(null)}
       >
-        {`Programs using "${keys.revoking?.name ?? ''}" will be refused from now on. This cannot be undone.`}
+        {`Programs using "${keys.removing?.name ?? ''}" will be refused from now on. This cannot be undone.`}
       </ConfirmDialog>
     </Card>
   );

@@ -16,10 +16,9 @@ import {
 import { type FormEvent, useState } from 'react';
 import { AuthCodeField } from '../../../components/AuthCodeField';
 import { CopyTextButton } from '../../../components/CopyTextButton';
-import { Dialog } from '../../../components/Dialog';
-import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import type { ApiKeyInput } from '../credential-change';
+import { SecretOnceDialog } from './SecretOnceDialog';
 
 function KeyForm({
   busy,
@@ -163,25 +162,19 @@ export function NewApiKeyDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog
+    <SecretOnceDialog
       opened={opened}
-      // The secret is on screen: close only by Done, so it is not lost to a stray click outside.
-      onClose={created ? () => undefined : onClose}
-      closeOnClickOutside={!created}
-      withCloseButton={!created}
+      showingSecret={created !== null}
       title={created ? `Your key "${created.key.name}"` : 'New API key'}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      data-testid="api-key-dialog"
+      error={error}
+      onClose={onClose}
+      testId="api-key-dialog"
     >
-      <Stack gap="md">
-        <ErrorAlert message={error} />
-        {created ? (
-          <ShownOnce created={created} onDone={onClose} />
-        ) : (
-          <KeyForm busy={busy} needsCode={needsCode} onSubmit={onSubmit} onCancel={onClose} />
-        )}
-      </Stack>
-    </Dialog>
+      {created ? (
+        <ShownOnce created={created} onDone={onClose} />
+      ) : (
+        <KeyForm busy={busy} needsCode={needsCode} onSubmit={onSubmit} onCancel={onClose} />
+      )}
+    </SecretOnceDialog>
   );
 }

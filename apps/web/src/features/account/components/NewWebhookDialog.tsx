@@ -14,10 +14,9 @@ import {
 import { type FormEvent, useState } from 'react';
 import { AuthCodeField } from '../../../components/AuthCodeField';
 import { CopyTextButton } from '../../../components/CopyTextButton';
-import { Dialog } from '../../../components/Dialog';
-import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import type { WebhookInput } from '../credential-change';
+import { SecretOnceDialog } from './SecretOnceDialog';
 
 function WebhookForm({
   busy,
@@ -128,24 +127,18 @@ export function NewWebhookDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog
+    <SecretOnceDialog
       opened={opened}
-      // The secret is on screen: close only by Done, so it is not lost to a stray click outside.
-      onClose={created ? () => undefined : onClose}
-      closeOnClickOutside={!created}
-      withCloseButton={!created}
+      showingSecret={created !== null}
       title={created ? 'Your new webhook' : 'New webhook'}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      error={error}
+      onClose={onClose}
     >
-      <Stack gap="md">
-        <ErrorAlert message={error} />
-        {created ? (
-          <SecretShownOnce created={created} onDone={onClose} />
-        ) : (
-          <WebhookForm busy={busy} needsCode={needsCode} onSubmit={onSubmit} onCancel={onClose} />
-        )}
-      </Stack>
-    </Dialog>
+      {created ? (
+        <SecretShownOnce created={created} onDone={onClose} />
+      ) : (
+        <WebhookForm busy={busy} needsCode={needsCode} onSubmit={onSubmit} onCancel={onClose} />
+      )}
+    </SecretOnceDialog>
   );
 }

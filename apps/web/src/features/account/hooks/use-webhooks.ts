@@ -1,9 +1,7 @@
-// The webhooks card: the list, adding an endpoint with the password again (its secret kept here
-// until the person closes the dialog that shows it, never stored), removing one after a
-// confirmation, and replaying a delivery.
+// The webhooks card's state: the list, adding an endpoint with the password again and removing one
+// (use-credentials.ts), and each endpoint's deliveries with a replay.
 import type { CreatedWebhook, WebhookEndpoint } from '@ownvoice/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { type WebhookInput, webhookBody } from '../credential-change';
 import {
   createWebhook,
@@ -12,46 +10,18 @@ import {
   removeWebhook,
   replayWebhookDelivery,
 } from '../webhooks-api';
+import { useCredentials } from './use-credentials';
 
 const WEBHOOKS = ['account', 'webhooks'] as const;
 const deliveriesKey = (id: string) => [...WEBHOOKS, id, 'deliveries'] as const;
 
-export function useWebhooks() {
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: WEBHOOKS, queryFn: ({ signal }) => fetchWebhooks(signal) });
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const [removing, setRemoving] = useState<WebhookEndpoint | null>(null);
-
-  const create = useMutation({
-    // A broken form rule is thrown as a FormError before anything is sent.
-    mutationFn: ({ input, needsCode }: { input: WebhookInput; needsCode: boolean }) =>
-      createWebhook(webhookBody(input, needsCode)),
-    onSuccess: (answer) => {
-      setCreated(answer);
-      void queryClient.invalidateQueries({ queryKey: WEBHOOKS });
-    },
+export const useWebhooks = () =>
+  useCredentials<WebhookEndpoint, CreatedWebhook, WebhookInput>({
+    queryKey: WEBHOOKS,
+    fetch: fetchWebhooks,
+    create: ({ input, needsCode }) => createWebhook(webhookBody(input, needsCode)),
+    remove: removeWebhook,
   });
-  const remove = useMutation({
-    mutationFn: (id: string) => removeWebhook(id),
-    onSettled: () => {
-      setRemoving(null);
-      void queryClient.invalidateQueries({ queryKey: WEBHOOKS });
-    },
-  });
-
-  return {
-    list,
-    create,
-    created,
-    dismissCreated: () => {
-      setCreated(null);
-      create.reset();
-    },
-    remove,
-    removing,
-    askRemove: setRemoving,
-  };
-}
 
 /** One endpoint's recent deliveries, read when shown, and a replay that reads them again. */
 export function useWebhookDeliveries(id: string) {
