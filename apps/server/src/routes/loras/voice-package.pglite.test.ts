@@ -129,18 +129,23 @@ describe('GET /api/loras/:id/package', () => {
     }
   });
 
-  it('is the owner’s alone: others get 404, a key is refused, a fork’s owner 403', async () => {
+  it('is the owner’s alone: others get 404, a key without the training scope is refused, a fork’s owner 403', async () => {
     const other = first.client();
     await other.register();
     expect((await other.get(`/api/loras/${voice.id}/package`)).statusCode).toBe(404);
 
-    const key = (await owner.createApiKey({ name: 'Tool', scopes: ['voices:read'] })).json().secret;
-    const byKey = await first.app.inject({
-      method: 'GET',
-      url: `/api/loras/${voice.id}/package`,
-      headers: { authorization: `Bearer ${key}` },
-    });
-    expect([byKey.statusCode, byKey.json().code]).toEqual([403, 'API_KEY_NOT_ALLOWED']);
+    // Only a key that may train takes a Voice's adapter away (decision 46).
+    const packageBy = async (scopes: string[]) => {
+      const key = (await owner.createApiKey({ name: `Tool ${scopes[0]}`, scopes })).json().secret;
+      return first.app.inject({
+        method: 'GET',
+        url: `/api/loras/${voice.id}/package`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+    };
+    const reader = await packageBy(['voices:read']);
+    expect([reader.statusCode, reader.json().code]).toEqual([403, 'API_KEY_SCOPE']);
+    expect((await packageBy(['training'])).statusCode).toBe(200);
 
     expect((await owner.patch(`/api/loras/${voice.id}`, { isPublic: true })).statusCode).toBe(200);
     await other.patch('/api/auth/onboarding', { step: 'training_started' });
