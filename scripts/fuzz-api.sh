@@ -126,7 +126,7 @@ form.set('text', sentences.join(' '));
 const voice = await call('POST', '/api/loras', form);
 const { secret } = await call('POST', '/api/auth/api-keys', {
   name: 'schemathesis',
-  scopes: ['voices:read', 'convert', 'create'],
+  scopes: ['voices:read', 'convert', 'create', 'training'],
   rateLimitPerMinute: 600,
   // Making a key asks for the password again (a key outlives the session).
   currentPassword: password,
@@ -158,7 +158,10 @@ TOML
 seed=()
 [ -n "${FUZZ_SEED:-}" ] && seed=(--seed "$FUZZ_SEED")
 status=0
-(cd "$work" && OWNVOICE_FUZZ_KEY="$api_key" timeout $((FUZZ_SECONDS + 60)) \
+# The hooks (fuzz_media_types.py) give the bodies of media types Schemathesis cannot make itself.
+hooks_dir="$PWD/scripts"
+(cd "$work" && OWNVOICE_FUZZ_KEY="$api_key" PYTHONPATH="$hooks_dir" SCHEMATHESIS_HOOKS=fuzz_media_types \
+  timeout $((FUZZ_SECONDS + 60)) \
   "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$base/api/docs/openapi.json" \
   --checks not_a_server_error,response_schema_conformance \
   --workers 1 --max-time "$FUZZ_SECONDS" --max-examples 100 --rate-limit 590/m --request-timeout 30 \
