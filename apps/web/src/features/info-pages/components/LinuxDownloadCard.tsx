@@ -38,7 +38,10 @@ export function LinuxDownloadCard() {
         </Button>
       ))}
       <Text fz="sm">Install it, then start OwnVoice from the menu or a terminal:</Text>
-      <Code block w="100%">{`sudo apt install ./${newest?.file ?? ''}\nownvoice`}</Code>
+      {/* Wrapped, not scrolled: a long package name would make a box only a mouse can scroll. */}
+      <Code block w="100%" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {`sudo apt install ./${newest?.file ?? ''}\nownvoice`}
+      </Code>
       <Text fz="sm" c="dimmed">
         Your Voices and texts stay in ~/.local/share/ownvoice, also when the package is removed.
       </Text>
