@@ -18,7 +18,7 @@ import { AuthCodeField } from '../../../components/AuthCodeField';
 import { CopyTextButton } from '../../../components/CopyTextButton';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import type { ApiKeyInput } from '../credential-change';
-import { SecretOnceDialog } from './SecretOnceDialog';
+import { type NewCredentialDialogProps, SecretOnceDialog } from './SecretOnceDialog';
 
 function KeyForm({
   busy,
@@ -151,16 +151,7 @@ export function NewApiKeyDialog({
   created,
   onSubmit,
   onClose,
-}: {
-  opened: boolean;
-  busy: boolean;
-  /** Two-factor is on (or the server said so): a code goes with the password. */
-  needsCode: boolean;
-  error: string | null;
-  created: CreatedApiKey | null;
-  onSubmit: (input: ApiKeyInput) => void;
-  onClose: () => void;
-}) {
+}: NewCredentialDialogProps<CreatedApiKey, ApiKeyInput>) {
   return (
     <SecretOnceDialog
       opened={opened}

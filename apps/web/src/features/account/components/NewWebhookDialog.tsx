@@ -16,7 +16,7 @@ import { AuthCodeField } from '../../../components/AuthCodeField';
 import { CopyTextButton } from '../../../components/CopyTextButton';
 import { useCurrentUser } from '../../../lib/session/session-context';
 import type { WebhookInput } from '../credential-change';
-import { SecretOnceDialog } from './SecretOnceDialog';
+import { type NewCredentialDialogProps, SecretOnceDialog } from './SecretOnceDialog';
 
 function WebhookForm({
   busy,
@@ -117,15 +117,7 @@ export function NewWebhookDialog({
   created,
   onSubmit,
   onClose,
-}: {
-  opened: boolean;
-  busy: boolean;
-  needsCode: boolean;
-  error: string | null;
-  created: CreatedWebhook | null;
-  onSubmit: (input: WebhookInput) => void;
-  onClose: () => void;
-}) {
+}: NewCredentialDialogProps<CreatedWebhook, WebhookInput>) {
   return (
     <SecretOnceDialog
       opened={opened}

@@ -6,6 +6,19 @@ import type { ReactNode } from 'react';
 import { Dialog } from '../../../components/Dialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
+/** The props of a dialog that makes one kind of credential (NewApiKeyDialog, NewWebhookDialog). */
+export interface NewCredentialDialogProps<Created, Input> {
+  opened: boolean;
+  busy: boolean;
+  /** Two-factor is on (or the server said so): a code goes with the password. */
+  needsCode: boolean;
+  error: string | null;
+  /** The credential just made, with its secret; null while the form shows. */
+  created: Created | null;
+  onSubmit: (input: Input) => void;
+  onClose: () => void;
+}
+
 export function SecretOnceDialog({
   opened,
   showingSecret,
