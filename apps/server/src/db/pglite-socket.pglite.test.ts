@@ -77,7 +77,16 @@ function readAs(uid: number, url: string): Promise<string> {
   child.stderr.on('data', (d: Buffer) => {
     out += d.toString();
   });
-  return new Promise((resolve) => child.on('exit', () => resolve(out.trim())));
+  // A Node that `uid` may not run (one under /root, as npx installs) fails to spawn: say so rather
+  // than wait for an exit that never comes, and never read that as a refusal.
+  return new Promise((resolve) => {
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(
+        `NOT RUN: user ${uid} cannot run ${process.execPath} (${error.code}); run the tests with a Node every user can read`,
+      ),
+    );
+    child.on('exit', () => resolve(out.trim()));
+  });
 }
 
 describe("the embedded database's socket", () => {

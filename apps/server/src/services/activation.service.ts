@@ -66,6 +66,11 @@ export const STOPPED_MESSAGES = {
 
 /** A deleted Voice's id stays refused for waking this long, while its row and files go. */
 const RETIRED_MS = 5 * MINUTE_MS;
+/**
+ * How often a Voice that is writing is marked used: well inside the shortest idle period (one
+ * minute), so a long conversion is never taken for idleness and put to sleep mid-stream.
+ */
+const WRITING_TOUCH_MS = 15_000;
 
 export interface ActivationOptions {
   idleMinutes: number;
@@ -234,6 +239,19 @@ export class ActivationService {
   /** Marks a use of an awake Voice (conversion, content): it is not idle. */
   async touch(voiceId: string): Promise<void> {
     await this.voices.transition(voiceId, ['active'], { lastUsedAt: this.clock.now() });
+  }
+
+  /** A Voice's writing, passed through: the Voice counts as used while the events come. */
+  async *whileWriting<T>(voiceId: string, events: AsyncIterable<T>): AsyncGenerator<T> {
+    let touched = this.clock.now().getTime();
+    for await (const event of events) {
+      yield event;
+      const now = this.clock.now().getTime();
+      if (now - touched >= WRITING_TOUCH_MS) {
+        touched = now;
+        await this.touch(voiceId);
+      }
+    }
   }
 
   /**

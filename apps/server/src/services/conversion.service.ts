@@ -100,7 +100,7 @@ export class ConversionService {
   async *rewrite(voice: VoiceRow, text: string, signal: AbortSignal, variation = 0): AsyncGenerator<RewriteEvent> {
     const model = this.inference.forVoice(voice.id, voice.inferenceEndpoint);
     const preset = presetFor(this.inference.model(), this.options.preset);
-    yield* engineErrors(
+    const events = engineErrors(
       rewriteText(model, text, {
         voiceId: voice.id,
         maxChars: preset.passageMaxChars,
@@ -110,6 +110,7 @@ export class ConversionService {
         ...(this.options.judge ? { judge: this.options.judge } : {}),
       }),
     );
+    yield* this.activation.whileWriting(voice.id, events);
   }
 
   /**

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Voice, voiceSchema } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageTranches } from '../../db/schema.js';
+import { usageTranches, type VoiceRow, voices } from '../../db/schema.js';
 import { SLEEP_MESSAGES } from '../../services/activation.service.js';
 import { makeDocx } from '../../test/documents.js';
 import { isLoaded } from '../../test/inference.js';
@@ -158,6 +158,27 @@ describe('waking and sleeping', () => {
     const v = await getVoice(owner, voice._id);
     expect(v.status).toBe('ready');
     expect(v.statusMessage).toBe(SLEEP_MESSAGES.idle(30));
+  });
+
+  it('keeps a Voice awake while it writes, however long the writing takes', async () => {
+    await owner.post(`/api/loras/${voice._id}/activate`);
+    const [row] = await ctx.database.db.select().from(voices).where(eq(voices.id, voice._id));
+    const { activation, conversion } = ctx.app.platform.services;
+    // 36 minutes of one rewrite, read two minutes an event: longer than the idle period.
+    let minutes = 0;
+    for await (const _event of conversion.rewrite(
+      row as VoiceRow,
+      writingSample(3_000, 0.4),
+      AbortSignal.timeout(60_000),
+    )) {
+      ctx.clock.advance(2 * 60_000);
+      minutes += 2;
+      if (minutes >= 36) break;
+    }
+    expect(minutes).toBeGreaterThanOrEqual(36);
+    await activation.tick();
+    expect((await getVoice(owner, voice._id)).status).toBe('active');
+    await owner.post(`/api/loras/${voice._id}/deactivate`);
   });
 
   it('puts a Voice to sleep when its owner’s hours run out, and will not wake it without hours', async () => {
