@@ -30,6 +30,9 @@ export interface TrainingJob {
   data: TrainingJobData;
 }
 
+/** How long pg-boss lets a training job run before it counts it lost (its most is 24 hours). */
+export const TRAINING_EXPIRE_SECONDS = 23 * 60 * 60;
+
 export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
 
 export class JobQueue {
@@ -40,15 +43,21 @@ export class JobQueue {
     const boss = new PgBoss({ connectionString, max: 3, schedule: true, application_name: 'ownvoice-jobs' });
     boss.on('error', onError);
     await boss.start();
-    await boss.createQueue(TRAINING_QUEUE, {
-      name: TRAINING_QUEUE,
+    const training = {
       // Retries are for interruptions (a stopped or lost worker); a training that fails on its
       // own merits ends the job as completed with the Voice marked failed.
       retryLimit: 20,
       retryDelay: 2,
-      // A standard-preset training on CPU can take hours; pg-boss must not expire it meanwhile.
-      expireInHours: 23,
-    });
+      // A standard-preset training on CPU can take hours; pg-boss must not expire it meanwhile
+      // (an expired job is retried while its first run goes on: two runs of one Voice). In
+      // seconds: pg-boss 10.4's createQueue keeps only `expireInSeconds` and silently drops
+      // expireInHours/Minutes (src/manager.js), which left trainings at its 15-minute default.
+      expireInSeconds: TRAINING_EXPIRE_SECONDS,
+    };
+    await boss.createQueue(TRAINING_QUEUE, { name: TRAINING_QUEUE, ...training });
+    // create_queue leaves a queue that exists as it was: one made by an earlier version is
+    // brought to these settings here.
+    await boss.updateQueue(TRAINING_QUEUE, { name: TRAINING_QUEUE, ...training });
     // One billing tick at a time: a slow one is never overlapped by the next minute's.
     await boss.createQueue(BILLING_TICK_QUEUE, { name: BILLING_TICK_QUEUE, policy: 'singleton', retryLimit: 0 });
     // 10 s, 20 s, 40 s, 80 s between attempts: a mail server that is down for a minute or two

@@ -1,0 +1,55 @@
+// The job queue's settings as pg-boss stores them: a training may run for hours without pg-boss
+// taking it for lost and starting it a second time beside the first (it did at 15 minutes, its
+// default, while the queue's expiry was given in a unit pg-boss 10 does not keep).
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/client.js';
+import { newId } from '../ids.js';
+import { openTestDatabase } from '../test/test-database.js';
+import { JobQueue, TRAINING_EXPIRE_SECONDS, TRAINING_QUEUE } from './job-queue.js';
+
+let database: DatabaseHandle;
+let queue: JobQueue;
+let client: pg.Client;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  const url = await database.connectionString();
+  queue = await JobQueue.start(url, (error) => {
+    throw error;
+  });
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+});
+afterAll(async () => {
+  await client?.end();
+  await queue?.stop();
+  await database?.close();
+});
+
+describe('the training queue', () => {
+  it('lets a training job run for 23 hours before pg-boss counts it lost', async () => {
+    expect(TRAINING_EXPIRE_SECONDS).toBe(23 * 60 * 60);
+    const stored = await client.query('select expire_seconds from pgboss.queue where name = $1', [TRAINING_QUEUE]);
+    expect(stored.rows).toEqual([{ expire_seconds: TRAINING_EXPIRE_SECONDS }]);
+
+    const pipelineId = crypto.randomUUID();
+    await queue.enqueueTraining(newId(), pipelineId);
+    const job = await client.query(
+      'select extract(epoch from expire_in)::int as seconds from pgboss.job where id = $1',
+      [pipelineId],
+    );
+    expect(job.rows).toEqual([{ seconds: TRAINING_EXPIRE_SECONDS }]);
+  });
+
+  it('brings a queue an earlier version made to these settings when it starts', async () => {
+    // As earlier versions left it: no expiry of its own, so pg-boss's 15 minutes.
+    await client.query('update pgboss.queue set expire_seconds = null where name = $1', [TRAINING_QUEUE]);
+    const again = await JobQueue.start(await database.connectionString(), (error) => {
+      throw error;
+    });
+    await again.stop();
+    const stored = await client.query('select expire_seconds from pgboss.queue where name = $1', [TRAINING_QUEUE]);
+    expect(stored.rows).toEqual([{ expire_seconds: TRAINING_EXPIRE_SECONDS }]);
+  });
+});
