@@ -3,7 +3,7 @@
 // that biome.json matches and that each rule refuses what it should). Biome keeps only the last
 // matching override's options for a rule, so every file gets exactly one override that carries
 // its workspace's rule and its folder's rule together.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,8 +55,91 @@ export const ENGINE_RANKS = [
   ['house-model', 'harness'],
   ['cli'],
 ];
-const ENGINE_ORDER =
-  'cli → {house-model, harness} → voice → {text, eval, runtime, trainer, adapters, tokenizer, base-model} → {gguf, chunking, corpus, isolation} → the root modules';
+
+/** The API server's folders by rank, read off what they import (docs/architecture.md). */
+export const SERVER_RANKS = [
+  ['security', 'storage', 'mail', 'jobs', 'engine', 'web-app'],
+  ['db', 'inference'],
+  ['repositories', 'policies'],
+  ['payments'],
+  ['services'],
+  ['plugins', 'workers'],
+  ['routes'],
+];
+
+/**
+ * The folders each ranked workspace holds. test/ holds helpers that only tests import: like the
+ * tests it sits outside the ranks, and a ranked folder's code may not import it.
+ */
+export const RANKED = {
+  engine: { root: 'packages/engine/src', ranks: ENGINE_RANKS, unranked: ['test'], name: 'ENGINE_RANKS', depth: 1 },
+  server: { root: 'apps/server/src', ranks: SERVER_RANKS, unranked: ['test'], name: 'SERVER_RANKS', depth: 2 },
+};
+
+/** The folders of `root` that neither have a rank nor are known to sit outside the ranks. */
+export function unrankedFolders(root, { ranks, unranked }) {
+  const known = new Set([...ranks.flat(), ...unranked]);
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !known.has(entry.name))
+    .map((entry) => entry.name);
+}
+
+/** The ranks top down, as the messages print them: cli → {house-model, harness} → … */
+const rankOrder = (ranks) =>
+  ranks
+    .toReversed()
+    .map((folders) => (folders.length > 1 ? `{${folders.join(', ')}}` : folders[0]))
+    .join(' → ');
+
+/** Server folders with their own word for some folders they never import, before the ranked one. */
+const SERVER_OWN = {
+  routes: [
+    ['repositories', 'db'],
+    "A route speaks HTTP and calls services; it never reads the database. Put the query in a repository (src/repositories) behind a service (src/services), and import the service's own types.",
+  ],
+  plugins: [
+    ['routes'],
+    'Plugins are the request hooks every route runs behind: they sit below the routes and never import one. What describes the routes (the API document) belongs with them in routes/.',
+  ],
+  services: [
+    ['routes'],
+    'Services sit below the routes: a service never imports a route. Move what both need into the service, and let the route call it.',
+  ],
+  repositories: [
+    ['routes', 'services'],
+    'Repositories sit below services and routes: they read and write rows and never import either. Move the rule that needs them into a service.',
+  ],
+};
+
+/**
+ * A ranked workspace's folder rules. A folder's code imports only its own files, the root modules
+ * (less `roots`, which sit above the folders) and the folders of a lower rank: the rule allows those
+ * rather than refusing the rest, so a folder missing from the table is refused like one above.
+ * `own` gives a folder its own message for some folders it never imports. One rule per depth,
+ * since the depth decides how many `../` reach the workspace's src, down to the workspace's
+ * `depth` (its deepest folders today, as each rule costs lint time): files deeper still get the
+ * deepest rule, so raise `depth` when a folder nests further.
+ */
+function rankRules(workspace, { label, roots, own = {} }) {
+  const { root, ranks, depth: deepest } = RANKED[workspace];
+  const order = rankOrder(ranks);
+  return ranks.flatMap((folders, rank) =>
+    folders.flatMap((folder) =>
+      Array.from({ length: deepest }, (_, i) => i + 1).map((depth) => {
+        const up = '../'.repeat(depth);
+        const [refused, ownMessage] = own[folder] ?? [[], ''];
+        const allowed = [folder, ...ranks.slice(0, rank).flat(), ...refused];
+        const ranked = {
+          group: [`${up}*/**`, ...allowed.map((f) => `!${up}${f}/**`), ...roots.map((r) => `${up}${r}`)],
+          message: `${label} folders import only folders below them (${order}); ${folder}/ may not import this. Move what both need down, or the caller up.`,
+        };
+        const specific = refused.length > 0 ? [{ group: refused.map((f) => `${up}${f}/**`), message: ownMessage }] : [];
+        const files = `${root}/${folder}/${'*/'.repeat(depth - 1)}${depth < deepest ? '*.ts' : '**'}`;
+        return [workspace, [files, '!**/*.test.ts'], [...specific, ranked]];
+      }),
+    ),
+  );
+}
 
 /** Folder rules: [workspace, includes, pattern groups] — tests (*.test.ts) are exempt from folder rules. */
 function folderRules() {
@@ -81,52 +164,20 @@ function folderRules() {
       },
     ],
   ];
-  const server = [
-    [
-      'routes',
-      ['**/repositories/**', '**/db/**'],
-      "A route speaks HTTP and calls services; it never reads the database. Put the query in a repository (src/repositories) behind a service (src/services), and import the service's own types.",
-    ],
-    [
-      'plugins',
-      ['**/routes/**'],
-      'Plugins are the request hooks every route runs behind: they sit below the routes and never import one. What describes the routes (the API document) belongs with them in routes/.',
-    ],
-    [
-      'services',
-      ['**/routes/**'],
-      'Services sit below the routes: a service never imports a route. Move what both need into the service, and let the route call it.',
-    ],
-    [
-      'repositories',
-      ['**/routes/**', '**/services/**'],
-      'Repositories sit below services and routes: they read and write rows and never import either. Move the rule that needs them into a service.',
-    ],
-  ].map(([folder, group, message]) => [
-    'server',
-    [`apps/server/src/${folder}/**`, '!**/*.test.ts'],
-    [{ group, message }],
-  ]);
-  const engine = ENGINE_RANKS.flatMap((folders, rank) =>
-    folders.map((folder) => {
-      const above = ENGINE_RANKS.slice(rank)
-        .flat()
-        .filter((f) => f !== folder);
-      const message = `Engine folders import only folders below them (${ENGINE_ORDER}); ${folder}/ may not import this. Move what both need down, or the caller up.`;
-      return [
-        'engine',
-        [`packages/engine/src/${folder}/**`, '!**/*.test.ts'],
-        [{ group: [...above.map((f) => `../${f}/**`), '../index.js'], message }],
-      ];
-    }),
-  );
+  const server = rankRules('server', {
+    label: 'Server',
+    // The modules that put the server together import the folders, so no folder imports them.
+    roots: ['app.js', 'main.js', 'platform.js', 'worker.js', 'admin.js', 'billing-setup.js'],
+    own: SERVER_OWN,
+  });
+  const engine = rankRules('engine', { label: 'Engine', roots: ['index.js'] });
   const engineRoot = [
     'engine',
     ['packages/engine/src/*.ts', '!packages/engine/src/index.ts', '!**/*.test.ts'],
     [
       {
         group: ['./**'],
-        message: `The engine's root modules sit below every folder (${ENGINE_ORDER}); they import none.`,
+        message: `The engine's root modules sit below every folder (${rankOrder(ENGINE_RANKS)}); they import none.`,
       },
     ],
   ];

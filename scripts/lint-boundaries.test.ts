@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIOME_JSON, boundaryOverrides } from './import-boundaries.mjs';
+import { BIOME_JSON, boundaryOverrides, RANKED, unrankedFolders } from './import-boundaries.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const BIOME = path.join(REPO, 'node_modules', '.bin', 'biome');
@@ -31,10 +31,20 @@ const refused: [string, string, string][] = [
   ['apps/server/src/services/route.ts', '../routes/loras/loras.routes.js', 'a service never imports a route'],
   ['apps/server/src/plugins/route.ts', '../routes/loras/loras.schemas.js', 'Plugins are the request hooks'],
   ['apps/server/src/repositories/service.ts', '../services/index.js', 'Repositories sit below'],
+  ['apps/server/src/repositories/worker.ts', '../workers/training-worker.js', 'repositories/ may not import this'],
+  ['apps/server/src/mail/service.ts', '../services/index.js', 'Server folders import only folders below them'],
+  ['apps/server/src/db/repo.ts', '../repositories/users.repository.js', 'db/ may not import this'],
+  ['apps/server/src/services/billing/worker.ts', '../../workers/training-worker.js', 'services/ may not import this'],
+  ['apps/server/src/workers/plugin.ts', '../plugins/authenticate.js', 'workers/ may not import this'],
+  ['apps/server/src/services/app.ts', '../app.js', 'services/ may not import this'],
+  ['apps/server/src/services/helper.ts', '../test/service-context.js', 'services/ may not import this'],
+  ['apps/server/src/inference/new.ts', '../newfolder/thing.js', 'inference/ may not import this'],
   ['packages/engine/src/text/up.ts', '../voice/rewrite.js', 'Engine folders import only folders below them'],
   ['packages/engine/src/gguf/up.ts', '../tokenizer/byte-level.js', 'gguf/ may not import this'],
   ['packages/engine/src/runtime/side.ts', '../trainer/python.js', 'runtime/ may not import this'],
   ['packages/engine/src/voice/index.ts', '../index.js', 'voice/ may not import this'],
+  ['packages/engine/src/text/new.ts', '../newfolder/thing.js', 'text/ may not import this'],
+  ['packages/engine/src/voice/fixtures.ts', '../test/fixtures.js', 'voice/ may not import this'],
   ['packages/engine/src/seeded.ts', './gguf/reader.js', 'root modules sit below every folder'],
   ['packages/engine/src/voice/server.ts', '@ownvoice/server', 'The engine imports only @ownvoice/shared'],
   ['packages/engine/bench/web.ts', '@ownvoice/web/src/main', 'The engine imports only @ownvoice/shared'],
@@ -52,6 +62,11 @@ const allowed: [string, string][] = [
   ['apps/server/src/routes/loras/rows.test.ts', '../../db/schema.js'],
   ['apps/server/src/services/repo.ts', '../repositories/users.repository.js'],
   ['apps/server/src/engine.ts', '@ownvoice/engine'],
+  ['apps/server/src/workers/service.ts', '../services/usage.service.js'],
+  ['apps/server/src/services/billing/pay.ts', '../../payments/provider.js'],
+  ['apps/server/src/inference/clock.ts', '../clock.js'],
+  ['apps/server/src/services/helper.test.ts', '../test/service-context.js'],
+  ['packages/engine/src/voice/seeded.ts', '../seeded-random.js'],
   ['packages/engine/src/voice/down.ts', '../text/passages.js'],
   ['packages/engine/src/trainer/up.test.ts', '../house-model/build.js'],
 ];
@@ -112,5 +127,24 @@ describe('import boundaries (biome.json)', () => {
     expect(cycles).toEqual(
       expect.arrayContaining(['packages/engine/src/chunking/ring-a.ts', 'packages/engine/src/chunking/ring-b.ts']),
     );
+  });
+});
+
+describe('every folder has a rank', () => {
+  it.each(Object.entries(RANKED))('in the %s', (_, table) => {
+    const missing = unrankedFolders(path.join(REPO, table.root), table);
+    const where = missing.map((folder) => `${table.root}/${folder}/`).join(', ');
+    expect(missing, `${where} has no rank: add it to ${table.name} in scripts/import-boundaries.mjs`).toEqual([]);
+  });
+
+  it('names a folder missing from the table', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ownvoice-ranks-'));
+    try {
+      for (const folder of [...RANKED.engine.ranks.flat(), 'test', 'newfolder']) mkdirSync(path.join(root, folder));
+      writeFileSync(path.join(root, 'index.ts'), '');
+      expect(unrankedFolders(root, RANKED.engine)).toEqual(['newfolder']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
