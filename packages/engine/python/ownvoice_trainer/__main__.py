@@ -8,9 +8,9 @@ Commands:
     forward   logits of a model (optionally with a LoRA adapter) for token sequences
     train     LoRA fine-tuning, or full training of a small model (see train.py)
     peft-forward  logits of the base model in Hugging Face layout with a PEFT adapter applied
-    eval      held-out loss and perplexity of a model, with or without an adapter
-    generate  greedy answers to token prompts, decoded as one batch with a KV cache (generate.py;
-              on a CPU in bfloat16 shared out over two processes, generate_parallel.py)
+    eval      held-out loss and perplexity of a model, with or without an adapter (evaluation.py)
+    generate  greedy answers to token prompts, decoded as one batch with a KV cache (generate.py,
+              decode.py; on a CPU in bfloat16 shared out over two processes, generate_parallel.py)
     bench-train   one sample of training tokens/s, of the trainer or of the plain PyTorch loop (bench.py)
     plain-logits  as forward, from the plain loop's independent model (plain_lora.py)
     attention-check  the fused attention path (SDPA, or its documented reference) against the
@@ -46,7 +46,7 @@ def emit(event, **fields):
 COMMANDS = {
     "forward": ("forward", "run_forward"),
     "peft-forward": ("hf_reference", "run_peft_forward"),
-    "eval": ("train", "run_eval"),
+    "eval": ("evaluation", "run_eval"),
     "generate": ("generate", "run_generate"),
     "bench-train": ("bench", "run_bench_train"),
     "plain-logits": ("plain_lora", "run_plain_logits"),

@@ -24,7 +24,8 @@ import torch
 from . import plain_lora
 from .gguf_reader import GgufFile
 from .model import LORA_TARGETS, peak_mib, pick_device
-from .train import run_train, takes_bf16
+from .precision import takes_bf16
+from .train import run_train
 
 SEED = 0
 

@@ -12,10 +12,10 @@ helper is a process of its own (spawned: it shares no OpenMP or allocator state 
 that loads the same GGUF model and attaches a LoRA of the same shape. Its LoRA weights
 are views of one shared float32 vector that the main process writes before every step, so it
 always computes with the current weights. For each step it is sent its micro-batches and the
-step's target count, runs the same loss_sum (under the same autocast) and leaves its summed
-gradient in a shared vector of its own. The main process adds the helpers' gradients to its own
-in helper order, so a run is reproducible for a given number of processes; against one process,
-only the order of the sums differs (the last bits of float32).
+step's target count, runs the same accumulate_gradients (loss.py, under the same autocast) and
+leaves its summed gradient in a shared vector of its own. The main process adds the helpers'
+gradients to its own in helper order, so a run is reproducible for a given number of processes;
+against one process, only the order of the sums differs (the last bits of float32).
 """
 import signal
 import traceback
@@ -25,7 +25,8 @@ import torch.multiprocessing as mp
 
 from . import lora
 from .allocator import keep_freed_memory
-from .model import peak_mib
+from .loss import accumulate_gradients
+from .model import load_model, peak_mib
 
 
 def flatten_into(out, tensors):
@@ -126,10 +127,6 @@ def _serve(connection, model_path, lora_config, threads, bf16, checkpointing, we
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     keep_freed_memory()
     torch.set_num_threads(threads)
-    # Imported here: train imports this module.
-    from .model import load_model
-    from .train import accumulate_gradients
-
     try:
         model = load_model(model_path, torch.device("cpu"))
         lora.attach(model, lora_config["rank"], lora_config["alpha"], lora_config["targets"])

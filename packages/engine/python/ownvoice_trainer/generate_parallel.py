@@ -1,4 +1,4 @@
-"""generate_parallel: a CPU's greedy decoding (generate.py) shared out over processes of one
+"""generate_parallel: a CPU's greedy decoding (decode.py) shared out over processes of one
 thread each.
 
 A decoding step is hundreds of small operations, and on two torch threads under OpenMP's passive
@@ -28,7 +28,7 @@ import torch.multiprocessing as mp
 
 from .allocator import keep_freed_memory
 from .data_parallel import available_mib
-from .generate import by_length, column_settings, decoding_model, greedy_batch, plan_chunks
+from .decode import by_length, column_settings, decoding_model, greedy_batch, plan_chunks
 from .model import peak_mib
 
 

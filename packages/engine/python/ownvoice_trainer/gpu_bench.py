@@ -12,7 +12,7 @@ train stage (voice_presets.json, generated from the engine's VOICE_PRESETS) on 2
 pairs, from the trainer's start to its held-out loss; then whole Voices from 40,000 and 200,000
 characters, stage by stage (voice_bench.py). Before any of it, it checks on this device that the
 fused attention agrees with the hand-written one (attention.py) and that a packed row scores each
-example as the plain forward pass does alone (train.py). `--tiny` runs a tiny shape briefly, on the
+example as the plain forward pass does alone (loss.py). `--tiny` runs a tiny shape briefly, on the
 CPU too, so CI proves the bench itself works; its figures mean nothing. `--tiny --model FILE` runs
 those brief settings on the real model: a check, in minutes on a CPU, that the file loads and trains.
 """
@@ -29,6 +29,7 @@ import torch
 
 from .attention import run_attention_check
 from .gguf_reader import GgufFile
+from .loss import token_losses, unpacked_loss
 from .model import Config, load_model, pick_device
 from .random_model import SHAPES, write_random_llama
 from .voice_bench import NEUTRAL, whole_voice
@@ -182,8 +183,6 @@ def bench_train(model, settings, runs, workdir, device):
 def packed_check(model, device, vocab):
     """The largest relative difference, on this device, between each example's loss from a packed
     row (the Voice's training path) and from the plain forward pass on its own, in float32."""
-    from .train import token_losses, unpacked_loss
-
     net = load_model(model, torch.device(device))
     rng = random.Random(7)
     examples = [([rng.randrange(vocab) for _ in range(n)], n_in) for n, n_in in ((37, 5), (64, 0), (9, 3), (120, 40))]

@@ -101,7 +101,7 @@ def rms_norm(x, w, eps):
 
 def rope_tables(pos, d, base, mode):
     """pos (T,) shared by every row, or (B, T) each row its own (a left-padded batch when decoding,
-    generate.py) -> (cos, sin), each (T, D) or (B, 1, T, D): the angle pos * base^(-2i/D) of the
+    decode.py) -> (cos, sin), each (T, D) or (B, 1, T, D): the angle pos * base^(-2i/D) of the
     pair each dimension belongs to, laid out as `mode` pairs dimensions (rope), sin negated on the
     first of each pair. Worked out once per forward pass and shared by every layer."""
     inv = base ** (-torch.arange(0, d, 2, dtype=torch.float32, device=pos.device) / d)  # (D/2,)
@@ -148,7 +148,7 @@ class Block(nn.Module):
 
     def qkv(self, x, rot):
         """x (B, T, C), rot the positions' rope_tables -> q (B, H, T, D), k and v (B, K, T, D),
-        RoPE applied. Shared with decoding (generate.py), which caches k and v per kv head."""
+        RoPE applied. Shared with decoding (decode.py), which caches k and v per kv head."""
         c = self.cfg
         B, T, _ = x.shape
         h = for_products(rms_norm(x, self.attn_norm, c.rms_eps))

@@ -1,19 +1,16 @@
 """train: LoRA fine-tuning of a GGUF base model, or full training of a small model from its
-initial weights (how the tiny house model is built).
+initial weights (how the tiny house model is built): the step loop and the train command.
 
-Data: JSON lines {"input": [ids], "target": [ids]}; the loss counts target tokens only (for
-full training, input is empty and every token is a target). Sequences are cut to seq_len.
-A batch is packed: its sequences end to end in one row, each attending only to itself, and
-logits are computed only where a target is predicted. The row is padded only where the CPU
-multiplies in bfloat16, to a row count its products run at full speed (row_multiple).
-Progress goes out as JSON lines; a checkpoint (trainable weights, optimiser state, step) is
-written every few steps and on SIGTERM, so a killed or cancelled run resumes where it stopped.
-With "stop_when_eval_stops_improving" and an eval set, the eval loss is measured after every
-epoch; training stops at the first epoch that does not lower it and keeps the best weights.
-With "eval_base", the eval loss is also measured before the first step: a LoRA starts at the
-base model (B = 0), so that is the base model's loss, with no second process loading it again.
+Data: JSON lines of examples, each step's batch packed into one row (loss.py), its products in
+bfloat16 where asked or fast (precision.py), a CPU step's passes shared over processes
+(data_parallel.py). Progress goes out as JSON lines; a checkpoint (trainable weights, optimiser
+state, step) is written every few steps and on SIGTERM, so a killed or cancelled run resumes
+where it stopped. With "stop_when_eval_stops_improving" and an eval set, the eval loss
+(evaluation.py) is measured after every epoch; training stops at the first epoch that does not
+lower it and keeps the best weights. With "eval_base", the eval loss is also measured before the
+first step: a LoRA starts at the base model (B = 0), so that is the base model's loss, with no
+second process loading it again.
 """
-import functools
 import hashlib
 import json
 import math
@@ -22,11 +19,13 @@ import signal
 import time
 
 import torch
-import torch.nn.functional as F
 
 from . import lora, safetensors_io
 from .data_parallel import processes_for, split_step, start_helpers
-from .model import LORA_TARGETS, autocast_dtype, gguf_weight_names, load_model, model_reads, peak_mib, pick_device
+from .evaluation import evaluate
+from .loss import accumulate_gradients, loss_sum, read_examples, targets_in
+from .model import LORA_TARGETS, gguf_weight_names, load_model, model_reads, peak_mib, pick_device
+from .precision import row_multiple, takes_bf16
 
 DEFAULTS = {
     "mode": "lora",
@@ -65,121 +64,6 @@ _IDENTITY = ("mode", "model", "train", "rank", "alpha", "targets", "lr", "epochs
              "warmup_steps", "weight_decay", "seed", "max_steps")
 
 
-def read_examples(path, seq_len):
-    out = []
-    with open(path) as f:
-        for line in f:
-            if not line.strip():
-                continue
-            ex = json.loads(line)
-            ids = (ex.get("input") or []) + ex["target"]
-            n_in = len(ex.get("input") or [])
-            ids = ids[:seq_len]
-            if len(ids) - n_in < 1:
-                continue  # nothing of the target fits
-            out.append((ids, n_in))
-    if not out:
-        raise ValueError(f"{path} holds no usable examples")
-    return out
-
-
-# Rows of the CPU's bfloat16 matrix products are rounded up to a multiple of this many tokens.
-# oneDNN's bfloat16 products on two threads (torch 1.13, Intel AMX) took 5 to 10 times as long for
-# some row counts, the same ones for every projection's shape: 636, 732, 744, 793, 928 and 992 among
-# them, none a multiple of 64 from 64 to 1,024. A 636-token example's pass took 10.1 s, 2.9 s padded
-# to 640; 29 examples of a Voice's epoch 130 s, 115 s padded. A pad costs 32 tokens a row on average.
-CPU_BF16_ROW_MULTIPLE = 64
-
-
-def row_multiple(device, bf16=None):
-    """What a packed row's tokens (and the rows the logits are taken for) are rounded up to: only
-    where the products run in bfloat16 on the CPU (bf16, or by default whether the CPU's autocast
-    is on now); 1 elsewhere, rows as they are."""
-    bf16 = autocast_dtype(device) == torch.bfloat16 if bf16 is None else bf16
-    return CPU_BF16_ROW_MULTIPLE if device.type == "cpu" and bf16 else 1
-
-
-def pack(examples, multiple=1):
-    """The examples end to end: idx (1, N), labels (1, N) with -100 where the next token is not a
-    target of the same example, and each example's (start, end) span in the row. With a multiple,
-    N is rounded up to it by pad tokens at the end of the last example's span: they come after
-    every real position, so no real position attends to them, and no target is predicted there."""
-    ids_all, labels_all, segments = [], [], []
-    for ids, n_in in examples:
-        start = len(ids_all)
-        ids_all += ids
-        # position p predicts token p+1; count it when token p+1 is a target token
-        labels = [-100] * len(ids)
-        for p in range(max(n_in - 1, 0), len(ids) - 1):
-            labels[p] = ids[p + 1]
-        labels_all += labels
-        segments.append((start, start + len(ids)))
-    pad = -len(ids_all) % multiple
-    if pad:
-        ids_all += [0] * pad  # token 0 is in every vocabulary; what it is does not matter
-        labels_all += [-100] * pad
-        segments[-1] = (segments[-1][0], len(ids_all))
-    return torch.tensor([ids_all]), torch.tensor([labels_all]), segments
-
-
-def token_losses(model, examples, multiple=None):
-    """-> cross-entropy of every target token of the examples, packed (M,), and each example's count.
-    multiple: rows rounded up to it (pack); by default row_multiple's for the device."""
-    device = model.tok_embd.device
-    multiple = row_multiple(device) if multiple is None else multiple
-    idx, labels, segments = pack(examples, multiple)
-    # Which positions count is known on the host before anything runs: worked out there, the
-    # device gathers them without a round trip (a boolean mask on the device would wait for it).
-    counted = labels[0] != -100  # (N,)
-    where = counted.nonzero().squeeze(1)  # (M,)
-    targets = labels[0, counted]  # (M,)
-    counts = [int(counted[s:e].sum()) for s, e in segments]
-    M = where.shape[0]
-    extra = -M % multiple  # rows of the logits' product rounded up too: the last position again, not counted
-    if extra:
-        where = torch.cat([where, where[-1:].expand(extra)])
-        targets = torch.cat([targets, torch.full((extra,), -100, dtype=targets.dtype)])
-    h = model.hidden(idx.to(device), segments)  # (1, N, C)
-    # Only predicted positions need the vocabulary-wide projection: (M, C) -> (M, V).
-    where = where.to(device, non_blocking=True)
-    logits = model.logits(h[0].index_select(0, where))
-    targets = targets.to(device, non_blocking=True)
-    return F.cross_entropy(logits, targets, reduction="none")[:M], counts
-
-
-def loss_sum(model, examples):
-    """-> (summed cross-entropy over the examples' target tokens, number of target tokens)."""
-    losses, counts = token_losses(model, examples)
-    return losses.sum(), sum(counts)
-
-
-def accumulate_gradients(model, parts, count, bf16):
-    """Backward through each micro-batch of parts in turn, adding to .grad the gradient of its
-    summed loss / count (the batch's target tokens: the mean over the whole batch, a micro-batch's
-    activations in memory at a time). -> their loss / count, summed on the device: reading each
-    micro-batch's loss would make the host wait for the device every time."""
-    device = model.tok_embd.device
-    loss = torch.zeros((), device=device)
-    for part in parts:
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bf16):
-            part_sum, _ = loss_sum(model, part)
-        (part_sum / count).backward()
-        loss += part_sum.detach().float() / count
-    return loss
-
-
-def unpacked_loss(model, example):
-    """Mean cross-entropy of one example on its own through the model's plain forward pass (the
-    reference the packed path is checked against)."""
-    ids, n_in = example
-    idx = torch.tensor([ids], device=model.tok_embd.device)
-    labels = torch.full_like(idx, -100)
-    for p in range(max(n_in - 1, 0), len(ids) - 1):
-        labels[0, p] = ids[p + 1]
-    logits = model(idx)  # (1, T, V)
-    return F.cross_entropy(logits.view(-1, logits.shape[-1]), labels.view(-1), ignore_index=-100)
-
-
 def lr_at(step, total, base, warmup):
     # Warm-up takes at most a tenth of the run: a real model's Voice from a small upload trains
     # for a few dozen steps, and 20 steps of warm-up left it near the base model (decision 32).
@@ -188,78 +72,6 @@ def lr_at(step, total, base, warmup):
         return base * (step + 1) / warmup
     progress = (step - warmup) / max(1, total - warmup)
     return base * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
-
-
-def evaluate(model, examples, batch_size, packed=True, multiple=None):
-    """-> mean cross-entropy per target token over the examples, and each example's own mean.
-    multiple: packed rows rounded up to it (token_losses)."""
-    model.eval()
-    sums, counts = [], []
-    with torch.no_grad():
-        if packed:
-            for i in range(0, len(examples), batch_size):
-                losses, n = token_losses(model, examples[i : i + batch_size], multiple)
-                sums += torch.stack([part.sum() for part in losses.split(n)]).tolist()  # one read a batch
-                counts += n
-        else:
-            for ex in examples:
-                counts.append(targets_in(ex))
-                sums.append(float(unpacked_loss(model, ex)) * counts[-1] if counts[-1] else 0.0)
-    model.train()
-    return sum(sums) / max(sum(counts), 1), [s / max(n, 1) for s, n in zip(sums, counts)]
-
-
-def run_eval(request, emit):
-    """eval: mean loss per target token (and perplexity) of the model, with the adapter if given;
-    "packed": false scores each example on its own through the plain forward pass; "row_multiple":
-    packed rows padded to a multiple of it (by default as training pads them here)."""
-    from . import lora as lora_mod
-
-    model = load_model(request["model"], pick_device(request.get("device")))
-    if request.get("adapter"):
-        lora_mod.load_into(model, request["adapter"])
-    examples = read_examples(request["examples"], int(request.get("seq_len", 256)))
-    device = model.tok_embd.device
-    multiple = int(request.get("row_multiple") or row_multiple(device))
-    loss, per_example = evaluate(model, examples, int(request.get("batch_size", 8)), request.get("packed", True), multiple)
-    emit("done", loss=loss, perplexity=math.exp(min(loss, 50)), examples=len(examples), example_losses=per_example,
-         row_multiple=multiple)
-
-
-@functools.lru_cache(maxsize=None)  # once a process: a serving trainer's commands agree on it
-def bf16_is_faster(device):
-    """Whether bfloat16 matrix products run well here: GPUs that support them, CPUs where they beat
-    float32 by a margin (AVX-512 BF16 or AMX; elsewhere they are emulated and slower)."""
-    if device.type == "cuda":
-        return torch.cuda.is_bf16_supported()
-    if device.type != "cpu":
-        return False
-    g = torch.Generator().manual_seed(0)
-    x, w = torch.randn(512, 576, generator=g), torch.randn(1536, 576, generator=g)  # a projection's shape
-
-    def seconds(dtype):
-        a, b = x.to(dtype), w.to(dtype)
-        F.linear(a, b)  # warm-up
-        best = math.inf
-        for _ in range(3):
-            start = time.perf_counter()
-            F.linear(a, b)
-            best = min(best, time.perf_counter() - start)
-        return best
-
-    return seconds(torch.bfloat16) * 1.5 < seconds(torch.float32)
-
-
-def takes_bf16(device, mixed_precision):
-    """Whether products run in bfloat16 for a mixed_precision setting: true, false, or "auto"
-    (where the device runs them fast, bf16_is_faster)."""
-    return mixed_precision is True or (mixed_precision == "auto" and bf16_is_faster(device))
-
-
-def targets_in(example):
-    """Target tokens an example is scored on (as pack labels them)."""
-    ids, n_in = example
-    return len(ids) - 1 - max(n_in - 1, 0)
 
 
 # "auto" on the CPU: a bigger pass is no faster there, and one 1024-token example of the 360M

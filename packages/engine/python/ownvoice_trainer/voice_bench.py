@@ -4,11 +4,11 @@ where node-llama-cpp finds it); here the trainer's decoder writes the same numbe
 the adapter as a stand-in, so that column estimates that stage rather than measures it:
 
     pairs     the base model paraphrases every passage greedily, all passages as one batch with a
-              KV cache (generate.py), each answer's budget 1.1 x its passage + 8 tokens;
+              KV cache (decode.py), each answer's budget 1.1 x its passage + 8 tokens;
     train     the Voice preset with early stopping, the base model's held-out loss measured first
               and the Voice's at each epoch (train.py);
     evaluate  the Voice rewrites the preset's evaluation paragraphs (of 28) and 3 held-out passages
-              (generate.py with the adapter), each answer's budget 1.5 x its text + 16 tokens.
+              (decode.py with the adapter), each answer's budget 1.5 x its text + 16 tokens.
 
 The stages run in one serving trainer (`serve`), as the engine runs a Voice's paraphrases and its
 training: the model read once, CUDA started once; each stage timed from its request to its last

@@ -2,7 +2,7 @@
 // every prompt the answer one process gives, reports each answer once and its progress over both
 // processes, falls back to one process where the memory for a helper is not free, and leaves no
 // helper behind, whether the run ends or is cancelled. And prompts read in blocks of columns
-// (generate.py's prefill) give the answers of prompts read in one pass, and a KV cache grown as
+// (decode.py's prefill) give the answers of prompts read in one pass, and a KV cache grown as
 // the answers grow the answers of one made whole at the start.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

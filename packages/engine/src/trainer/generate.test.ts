@@ -1,4 +1,4 @@
-// Proof: greedy decoding in the trainer's PyTorch model (generate.py: a left-padded batch, a KV
+// Proof: greedy decoding in the trainer's PyTorch model (decode.py: a left-padded batch, a KV
 // cache, per-row positions) writes llama.cpp's paraphrase tokens, token for token, on the house
 // model, for prompts built as the pairs stage builds them (pairs.ts), with the product's budgets.
 //

@@ -68,7 +68,7 @@ describe('packed batches', () => {
   });
 
   it('score every example the same with rows padded to a multiple', async () => {
-    // As the CPU's bfloat16 products take them (train.py, CPU_BF16_ROW_MULTIPLE): pad tokens after
+    // As the CPU's bfloat16 products take them (precision.py, CPU_BF16_ROW_MULTIPLE): pad tokens after
     // the last example's, never attended to by a real position nor scored. Here in float32, where
     // rows are not padded by default, so that only the padding can make a difference.
     const plain = await exampleLosses(true);

@@ -57,7 +57,7 @@ export const settledPrecision = (setting: 'auto' | boolean, python: Pick<Trainer
 
 /** Prints torch's version, whether it has CUDA, and whether the CPU's bfloat16 products are fast. */
 const PROBE =
-  'import torch, numpy; from ownvoice_trainer.train import bf16_is_faster; ' +
+  'import torch, numpy; from ownvoice_trainer.precision import bf16_is_faster; ' +
   'print(torch.__version__, torch.cuda.is_available(), bf16_is_faster(torch.device("cpu")))';
 
 let cached: Promise<TrainerPython> | undefined;
