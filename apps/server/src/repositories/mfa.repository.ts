@@ -1,5 +1,6 @@
 // Two-factor state: the user's secrets and last accepted step, and the backup codes.
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { mfaBackupCodes, users } from '../db/schema.js';
 
@@ -7,12 +8,16 @@ import { mfaBackupCodes, users } from '../db/schema.js';
 const TWO_FACTOR_OFF = { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null } as const;
 
 export class MfaRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The time rows are stamped with: the services' clock, so tests that move it stay consistent. */
+    private readonly clock: Clock,
+  ) {}
 
   async setPending(userId: string, sealedSecret: string): Promise<void> {
     await this.db
       .update(users)
-      .set({ mfaPendingSecret: sealedSecret, updatedAt: new Date() })
+      .set({ mfaPendingSecret: sealedSecret, updatedAt: this.clock.now() })
       .where(eq(users.id, userId));
   }
 
@@ -35,7 +40,7 @@ export class MfaRepository {
           mfaSecret: sealedSecret,
           mfaPendingSecret: null,
           mfaLastStep: step,
-          updatedAt: new Date(),
+          updatedAt: this.clock.now(),
         })
         .where(and(eq(users.id, userId), eq(users.mfaEnabled, false)))
         .returning({ id: users.id });
@@ -53,7 +58,7 @@ export class MfaRepository {
     return this.db.transaction(async (tx) => {
       const turnedOff = await tx
         .update(users)
-        .set({ ...TWO_FACTOR_OFF, updatedAt: new Date() })
+        .set({ ...TWO_FACTOR_OFF, updatedAt: this.clock.now() })
         .where(and(eq(users.id, userId), eq(users.mfaEnabled, true)))
         .returning({ id: users.id });
       if (turnedOff.length === 0) return false;
@@ -66,7 +71,7 @@ export class MfaRepository {
   async clear(userId: string, tx: Database): Promise<void> {
     await tx
       .update(users)
-      .set({ ...TWO_FACTOR_OFF, updatedAt: new Date() })
+      .set({ ...TWO_FACTOR_OFF, updatedAt: this.clock.now() })
       .where(eq(users.id, userId));
     await tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId));
   }

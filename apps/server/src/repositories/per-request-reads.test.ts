@@ -97,7 +97,7 @@ describe('the per-request reads', () => {
     const me = await user();
     await voice(me.id, 'Older', new Date(now.getTime() - DAY));
     await voice(me.id, 'Newer', now);
-    const list = await new VoicesRepository(ctx.database.db).listByOwner(me.id);
+    const list = await new VoicesRepository(ctx.database.db, ctx.clock).listByOwner(me.id);
     expect(list.map((v) => v.name)).toEqual(['Newer', 'Older']);
   });
 
@@ -106,9 +106,11 @@ describe('the per-request reads', () => {
     try {
       const me = await user();
       await voice(me.id, 'Here', now);
-      expect(await new VoicesRepository(second.db).listByOwner(me.id)).toEqual([]);
+      expect(await new VoicesRepository(second.db, ctx.clock).listByOwner(me.id)).toEqual([]);
       expect(await new SessionsRepository(second.db).findWithUserByTokenHash(hashToken(me.token))).toBeUndefined();
-      expect((await new VoicesRepository(ctx.database.db).listByOwner(me.id)).map((v) => v.name)).toEqual(['Here']);
+      expect((await new VoicesRepository(ctx.database.db, ctx.clock).listByOwner(me.id)).map((v) => v.name)).toEqual([
+        'Here',
+      ]);
     } finally {
       await second.close();
     }

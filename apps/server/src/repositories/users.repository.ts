@@ -1,6 +1,7 @@
 // Reads and writes of the users table. No rules live here: services decide, this stores.
 import { type OnboardingStep, type Role, stepsBefore } from '@ownvoice/shared';
 import { and, count, desc, eq, gte, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { type UserRow, users } from '../db/schema.js';
 
@@ -10,7 +11,11 @@ const SEATS_LOCK_KEY = 7_301_943_211;
 export type NewUser = Pick<UserRow, 'id' | 'username' | 'email' | 'passwordHash'> & Partial<UserRow>;
 
 export class UsersRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The time rows are stamped with: the services' clock, so tests that move it stay consistent. */
+    private readonly clock: Clock,
+  ) {}
 
   async findById(id: string, db: Database = this.db): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -31,7 +36,7 @@ export class UsersRepository {
   async moveOnboardingStep(id: string, from: readonly string[], to: string, db: Database = this.db): Promise<void> {
     await db
       .update(users)
-      .set({ onboardingStep: to, updatedAt: new Date() })
+      .set({ onboardingStep: to, updatedAt: this.clock.now() })
       .where(and(eq(users.id, id), inArray(users.onboardingStep, [...from])));
   }
 
@@ -89,7 +94,7 @@ export class UsersRepository {
   async update(id: string, patch: Partial<Omit<UserRow, 'id'>>, db: Database = this.db): Promise<UserRow | undefined> {
     const [row] = await db
       .update(users)
-      .set({ ...patch, updatedAt: new Date() })
+      .set({ ...patch, updatedAt: this.clock.now() })
       .where(eq(users.id, id))
       .returning();
     return row;

@@ -1,5 +1,6 @@
 // Reads and writes of the voices table.
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { preparedQuery } from '../db/prepared.js';
 import { type UserRow, users, type VoiceRow, voices } from '../db/schema.js';
@@ -17,7 +18,11 @@ const byOwner = preparedQuery((db) =>
 export type NewVoice = Pick<VoiceRow, 'id' | 'userId' | 'name'> & Partial<VoiceRow>;
 
 export class VoicesRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The time rows are stamped with: the services' clock, so tests that move it stay consistent. */
+    private readonly clock: Clock,
+  ) {}
 
   async findById(id: string): Promise<VoiceRow | undefined> {
     const [row] = await this.db.select().from(voices).where(eq(voices.id, id)).limit(1);
@@ -125,7 +130,7 @@ export class VoicesRepository {
   async update(id: string, patch: Partial<Omit<VoiceRow, 'id' | 'userId'>>): Promise<VoiceRow | undefined> {
     const [row] = await this.db
       .update(voices)
-      .set({ ...patch, updatedAt: new Date() })
+      .set({ ...patch, updatedAt: this.clock.now() })
       .where(eq(voices.id, id))
       .returning();
     return row;
@@ -139,7 +144,7 @@ export class VoicesRepository {
   ): Promise<VoiceRow | undefined> {
     const [row] = await this.db
       .update(voices)
-      .set({ ...patch, updatedAt: new Date() })
+      .set({ ...patch, updatedAt: this.clock.now() })
       .where(and(eq(voices.id, id), inArray(voices.status, from)))
       .returning();
     return row;

@@ -164,9 +164,9 @@ export function createServices(
     runtime.log,
     config.mail.siteUrl,
   );
-  const usersRepo = new UsersRepository(db);
+  const usersRepo = new UsersRepository(db, clock);
   const notices = new Notices(mail, usersRepo, runtime.log);
-  const voicesRepo = new VoicesRepository(db);
+  const voicesRepo = new VoicesRepository(db, clock);
   // A training's end is told to the owner's webhooks (created below, with step-up).
   const trainingEvents = new TrainingEventLog(new TrainingEventsRepository(db), clock, runtime.log, (voiceId, ending) =>
     webhooks.trainingEnded(voiceId, ending),
@@ -194,7 +194,7 @@ export function createServices(
     { idleMinutes: config.voiceIdleMinutes, sellsUsage: config.billing.provider !== 'none', log: runtime.log },
     serverBaseModel,
   );
-  const mfaRepo = new MfaRepository(db);
+  const mfaRepo = new MfaRepository(db, clock);
   const mfa = new MfaService(mfaRepo, runtime.box, clock, activity, sessions, loginGuard, notices);
   const stepUp = new StepUpService(mfa, loginGuard, sessions, clock);
   const webhooks = new WebhooksService(

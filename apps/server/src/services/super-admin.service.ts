@@ -43,7 +43,7 @@ export class SuperAdminService {
     private readonly clock: Clock,
     private readonly starter: StarterAllowance | null,
   ) {
-    this.users = new UsersRepository(db);
+    this.users = new UsersRepository(db, clock);
     this.usage = new UsageService(db, new UsageRepository(db), new LedgerRepository(db), clock);
   }
 

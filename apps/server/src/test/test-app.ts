@@ -63,7 +63,7 @@ export async function createTestContext(
     clock,
     client: (options = {}) =>
       new TestClient(app, options.ip ?? '127.0.0.1', async (userId) => {
-        await new UsersRepository(database.db).update(userId, { emailVerifiedAt: clock.now() });
+        await new UsersRepository(database.db, clock).update(userId, { emailVerifiedAt: clock.now() });
       }),
     startWorker: async (options = {}) => {
       const { platform } = app;
