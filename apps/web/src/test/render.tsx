@@ -5,7 +5,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { type OnboardingStep, TOAST_MAX, type User } from '@ownvoice/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
@@ -16,6 +16,11 @@ import { testSession } from '../lib/test-render';
 
 /** A whole page in a DOM on a shared, busy machine: more room than vitest's 5 s. */
 export const PAGE_TEST_TIMEOUT = 30_000;
+
+// findBy* and waitFor wait for the page to reach a state; Testing Library gives up after 1 s,
+// which a busy machine's first render of a page (its lazy chunks transformed on demand) can pass.
+// The bound is a limit, not a pace: a page that gets there sooner ends the wait sooner.
+configure({ asyncUtilTimeout: 10_000 });
 
 export interface RenderOptions {
   user: User;

@@ -4,13 +4,17 @@
 import { CONVERT_MESSAGES, type ConvertEvent, type User, type Voice } from '@ownvoice/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../../lib/paths';
 import { testUser } from '../../../lib/test-user';
 import { testVoice } from '../../../lib/test-voice';
 import { fakeServer, json, openStream, refusal } from '../../../test/fake-server';
 import { fieldValue, PAGE_TEST_TIMEOUT, renderWithProviders, resetPage } from '../../../test/render';
 import { ConvertPage } from './ConvertPage';
+
+// The editor is a lazy chunk (Tiptap): loaded before any page renders, so no test's first wait
+// covers transforming it, however busy the machine.
+beforeAll(() => import('./MarkdownEditor'));
 
 const VOICE = testVoice({ status: 'active' });
 const STREAM_PATH = `/api/loras/${VOICE._id}/convert-stream`;
