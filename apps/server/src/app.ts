@@ -57,6 +57,8 @@ declare module 'fastify' {
 
 /** Where OpenAI's protocol is served (routes/v1). */
 const V1_PREFIX = '/v1';
+/** Each socket's buffer, both ways (Node 20's default; see the server's `http` options below). */
+const SOCKET_HIGH_WATER_MARK = 16 * 1024;
 const isV1 = (url: string) => url === V1_PREFIX || url.startsWith(`${V1_PREFIX}/`) || url.startsWith(`${V1_PREFIX}?`);
 
 export interface RouteEntry {
@@ -106,7 +108,13 @@ export async function buildApp({
     // How long a client may take to send a request (the response is not bounded: conversions
     // stream for minutes); plugins/http-limits.ts cuts a body that stops arriving.
     requestTimeout: config.http.requestTimeoutMs,
-    http: { connectionsCheckingInterval: connectionsCheckingInterval(config.http) },
+    http: {
+      connectionsCheckingInterval: connectionsCheckingInterval(config.http),
+      // A stream pauses its generation once this much waits for a reader (routes/event-stream.ts):
+      // 16 KiB on every Node line (22 raised streams' default to 64 KiB, which let a reader who
+      // stopped reading keep four times as much generation running).
+      highWaterMark: SOCKET_HIGH_WATER_MARK,
+    },
   });
   app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
   // Every route, as registered, with its schema: tests walk this list to probe each one with bad

@@ -87,7 +87,8 @@ describe('a reader that stops reading', () => {
         const started = Date.now();
         const connections = () =>
           new Promise<number>((resolve) => ctx.app.server.getConnections((_error, count) => resolve(count)));
-        await expect.poll(connections, { timeout: 10_000, interval: 100 }).toBe(0);
+        // However long a busy machine takes to fill the buffers: the cut is the behaviour, not its pace.
+        await expect.poll(connections, { timeout: 90_000, interval: 100 }).toBe(0);
         expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 100);
         // Meanwhile the generation waited: the chunks whose events fill the socket's buffers (a
         // few dozen kilobytes in gathered writes; how many depends on how long the model's chunks
@@ -109,7 +110,7 @@ describe('a reader that stops reading', () => {
         socket.destroy();
       }
     });
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('many streams from one person', () => {
