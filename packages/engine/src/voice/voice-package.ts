@@ -21,7 +21,7 @@ import {
 } from '@ownvoice/shared';
 import JSZip from 'jszip';
 import { peftConfig } from '../adapters/export.js';
-import { PACKAGED_MODELS, TRANSFORMERS_WEIGHTS } from '../base-model/base-model.js';
+import { PACKAGED_MODELS, type PackagedModel, TRANSFORMERS_WEIGHTS } from '../base-model/base-model.js';
 import { rewritePrompt } from './prompts.js';
 import { REWRITE_REPEAT_PENALTY } from './rewrite.js';
 
@@ -36,13 +36,22 @@ export const ollamaModelName = (huggingFace: string | null): string | null =>
  * (by its name, or the hf: URI of a package made before names were kept); null for a file of one's own.
  */
 export const transformersBase = (baseModel: PackagedBase): string | null =>
-  TRANSFORMERS_WEIGHTS.get(baseModel.name ?? baseModel.huggingFace ?? '') ?? null;
+  TRANSFORMERS_WEIGHTS.get(baseModel.name ?? baseModel.huggingFace ?? '') ??
+  packagedModelOf(baseModel)?.huggingFace ??
+  null;
+
+/**
+ * The packaged model a base is, by its name or else by its SHA-256: a server started with the
+ * packaged file's path (as the tests and the offline app are) records the path, not the name.
+ */
+const packagedModelOf = (baseModel: PackagedBase): PackagedModel | undefined =>
+  (baseModel.name && Object.hasOwn(PACKAGED_MODELS, baseModel.name) ? PACKAGED_MODELS[baseModel.name] : undefined) ??
+  Object.values(PACKAGED_MODELS).find((model) => model.sha256 === baseModel.sha256);
 
 /** Where the base model's file comes from, as the README says it. */
 function baseFileSource(baseModel: PackagedBase): string {
   if (baseModel.huggingFace) return `published on Hugging Face as \`${baseModel.huggingFace.replace(/^hf:/, '')}\``;
-  const packaged =
-    baseModel.name && Object.hasOwn(PACKAGED_MODELS, baseModel.name) ? PACKAGED_MODELS[baseModel.name] : undefined;
+  const packaged = packagedModelOf(baseModel);
   if (packaged) return `inside the Python package \`${packaged.requirement}\` on PyPI, as \`${packaged.member}\``;
   return 'not published anywhere: it is the file the OwnVoice that trained this Voice runs, so you must supply it yourself';
 }
