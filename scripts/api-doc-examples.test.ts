@@ -1,20 +1,15 @@
 // The examples of docs/api.md hold: its TypeScript type-checks against the `openai` package (the
-// version the server's tests call /v1 with), its Python parses, and its shell commands parse.
+// version the server's tests call /v1 with), its Python parses, and its shell commands parse. The
+// two SDK examples also run against a real server, in the API journey (scripts/api-journey).
 // Each TypeScript block is a module of its own, checked with the repository's strict settings.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { docBlocks as blocks, REPO } from './api-journey/doc-examples';
 
-const REPO = path.resolve(import.meta.dirname, '..');
-const API_MD = readFileSync(path.join(REPO, 'docs', 'api.md'), 'utf8');
 const run = promisify(execFile);
-
-/** The code of every fenced block of `language` in docs/api.md. */
-function blocks(language: string): string[] {
-  return [...API_MD.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1] ?? '');
-}
 
 /** What a command wrote when it failed, or '' when it succeeded. */
 async function failureOf(command: string, args: string[], input?: string): Promise<string> {

@@ -57,88 +57,26 @@ env -u DATABASE_URL -u SMTP_URL \
   node apps/server/dist/main.js >"$work/server.log" 2>&1 &
 server_pid=$!
 
-# Waits for the service and its base model (a proofread before it is ready is a documented 503, which
-# would read as a server error), then signs up as a browser does (CSRF cookie and header, decision
-# 2), confirms the address, leaves onboarding's first step so Convert and Create open, adds a Voice
-# and makes an API key. Prints the key and the Voice's id.
-if ! setup=$(BASE="$base" SERVER_PID="$server_pid" OUTBOX="$work/data/outbox" node --input-type=module - <<'NODE'
-import { readdir, readFile } from 'node:fs/promises';
-const base = process.env.BASE;
-const serverPid = Number(process.env.SERVER_PID);
-const deadline = Date.now() + 120_000;
-for (;;) {
-  try {
-    process.kill(serverPid, 0);
-  } catch {
-    throw new Error('the server stopped while starting');
-  }
-  const engine = await fetch(`${base}/api/public/engine`).then((res) => (res.ok ? res.json() : null), () => null);
-  if (engine?.state === 'ready') break;
-  if (Date.now() > deadline) throw new Error(`the base model is not ready after 120 s: ${JSON.stringify(engine)}`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-}
-const csrf = await fetch(`${base}/api/csrf-token`);
-const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-const { csrfToken } = await csrf.json();
-let session;
-async function call(method, path, body) {
-  const headers = { cookie, 'x-csrf-token': csrfToken };
-  if (session) headers.authorization = `Bearer ${session}`;
-  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body instanceof FormData ? body : JSON.stringify(body),
-  });
-  const answer = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-const password = 'Passw0rdFuzz';
-const registered = await call('POST', '/api/auth/register', {
-  username: 'fuzzer',
-  email: 'fuzzer@example.com',
-  password,
-});
-session = registered.token;
-// Confirms the address as its owner does, with the link that sign-up mailed (to the data folder's
-// outbox, as there is no SMTP_URL): a key is made only from a confirmed account.
-let token;
-while (!token) {
-  if (Date.now() > deadline) throw new Error('no confirmation link in the outbox after 120 s');
-  await new Promise((resolve) => setTimeout(resolve, 250));
-  const files = await readdir(process.env.OUTBOX).catch(() => []);
-  for (const file of files.filter((name) => name.endsWith('.json'))) {
-    const mail = JSON.parse(await readFile(`${process.env.OUTBOX}/${file}`, 'utf8'));
-    token ??= /[?&]token=([^&\s]+)/.exec(mail.text)?.[1];
-  }
-}
-await call('POST', '/api/auth/email/verify', { token: decodeURIComponent(token) });
-await call('PATCH', '/api/auth/onboarding', { step: 'training_started' });
-// A Voice to read and to be refused with (it stays pending): enough pasted writing to train on.
-const sentences = Array.from(
-  { length: 400 },
-  (_, i) => `On day ${i + 1} the walk to the harbour took ${(i % 7) + 2} hours, and the ${['gulls', 'boats', 'nets', 'tides'][i % 4]} were ${['loud', 'late', 'calm', 'grey'][(i * 3) % 4]}.`,
-);
-const form = new FormData();
-form.set('name', 'Fuzzed Voice');
-form.set('text', sentences.join(' '));
-const voice = await call('POST', '/api/loras', form);
-const { secret } = await call('POST', '/api/auth/api-keys', {
-  name: 'schemathesis',
-  scopes: ['voices:read', 'convert', 'create', 'training'],
-  rateLimitPerMinute: 600,
-  // Making a key asks for the password again (a key outlives the session).
-  currentPassword: password,
-});
-console.log(`${secret} ${voice._id}`);
-NODE
-); then
+# Signs up as a person does in the browser (waits for the base model first: a proofread before it
+# is ready is a documented 503, which would read as a server error), confirms the address, makes an
+# API key of every scope (scripts/api-journey/account.ts), then, with the key, adds a Voice to read
+# and to be refused with: enough pasted writing to train on; it stays pending.
+if ! account=$(npx tsx scripts/api-journey/account.ts --base "$base" --outbox "$work/data/outbox" \
+  --username fuzzer --scopes voices:read,convert,create,training --rate-limit 600 --server-pid "$server_pid"); then
   echo "Could not start the server or set up its user; the server's log:" >&2
   tail -n 40 "$work/server.log" >&2
   exit 1
 fi
-read -r api_key voice_id <<<"$setup"
+api_key=$(node -e 'console.log(JSON.parse(process.argv[1]).key)' "$account")
+voice_id=$(BASE="$base" KEY="$api_key" node --input-type=module -e '
+const things = ["gulls", "boats", "nets", "tides"], moods = ["loud", "late", "calm", "grey"];
+const form = new FormData();
+form.set("name", "Fuzzed Voice");
+form.set("text", Array.from({ length: 400 }, (_, i) =>
+  `On day ${i + 1} the walk to the harbour took ${(i % 7) + 2} hours, and the ${things[i % 4]} were ${moods[(i * 3) % 4]}.`).join(" "));
+const res = await fetch(`${process.env.BASE}/api/loras`, { method: "POST", headers: { authorization: `Bearer ${process.env.KEY}` }, body: form });
+if (!res.ok) throw new Error(`POST /api/loras: ${res.status} ${await res.text()}`);
+console.log((await res.json())._id);')
 
 # Half the path ids are the real Voice, so its reads answer 200 and its Convert is refused for
 # being asleep, not only for being unknown.

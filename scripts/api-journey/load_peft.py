@@ -1,0 +1,62 @@
+"""A Voice package's PEFT export loaded where people load one: transformers reads the base model
+from its GGUF file (dequantized to float32), peft puts the package's adapter on it. Prints, as JSON,
+how far the adapter moves the next-token logits of a rewrite prompt from the base model's (so an
+adapter that loads but does nothing shows), and the adapted model's greedy continuation.
+
+    python load_peft.py --peft DIR --base-gguf FILE
+"""
+import argparse
+import json
+import os
+
+import torch
+from peft import PeftModel
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+PROMPT = "Rewrite in your own voice: The meeting moved to Thursday, so the report is due a day later."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--peft", required=True, help="the package's peft/ folder")
+    parser.add_argument("--base-gguf", required=True, help="the base model's GGUF file")
+    args = parser.parse_args()
+
+    # The export names its base model's Hugging Face id (what AutoPeftModelForCausalLM would fetch);
+    # this machine reads that model from its GGUF file instead.
+    with open(os.path.join(args.peft, "adapter_config.json")) as f:
+        config = json.load(f)
+    folder, file = os.path.split(os.path.abspath(args.base_gguf))
+    tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=file)
+    base = AutoModelForCausalLM.from_pretrained(folder, gguf_file=file, torch_dtype=torch.float32)
+    model = PeftModel.from_pretrained(base, args.peft).eval()
+
+    # SmolLM2's chat format, written out (the GGUF's template would need jinja2).
+    chat = f"<|im_start|>user\n{PROMPT}<|im_end|>\n<|im_start|>assistant\n"
+    ids = tokenizer(chat, return_tensors="pt").input_ids
+    with torch.no_grad():
+        adapted = model(ids).logits[0, -1]
+        with model.disable_adapter():
+            plain = model(ids).logits[0, -1]
+        # Greedy, step by step: transformers 4.47's generate() imports FSDP, which torch 1.13 cannot
+        # on Python 3.11 (the pinned reference set, scripts/reference-python.sh).
+        out = ids
+        for _ in range(24):
+            token = model(out).logits[0, -1].argmax().view(1, 1)
+            out = torch.cat([out, token], dim=1)
+            if token.item() == tokenizer.eos_token_id:
+                break
+    print(
+        json.dumps(
+            {
+                "baseModel": config.get("base_model_name_or_path"),
+                "logitShift": float((adapted - plain).abs().max()),
+                "largestLogit": float(plain.abs().max()),
+                "text": tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
