@@ -1,7 +1,8 @@
 // Prints one closing line for the whole run, "N passed, N failed", from the JSON reports of
 // vitest and playwright (and any error vitest saw outside a test), so a reader (or CI) sees the total at a glance.
 // Above it, each failed test by file and name with the start of its error: CI shows only the
-// tail of a long log, and the runners print their failures far above it.
+// tail of a long log, and the runners print their failures far above it. Above that, the time
+// each stage of `npm test` took (test.sh writes them, one "name<TAB>seconds" line each).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -16,7 +17,7 @@ const firstLines = (text, n = 6) =>
     .slice(0, n)
     .map((line) => `    ${line}`)
     .join('\n');
-const [vitestFile, playwrightFile, unhandledFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, unhandledFile, stagesFile] = process.argv.slice(2);
 
 if (vitestFile && existsSync(vitestFile)) {
   const r = JSON.parse(readFileSync(vitestFile, 'utf8'));
@@ -63,6 +64,18 @@ if (playwrightFile && existsSync(playwrightFile)) {
 if (unhandledFile && existsSync(unhandledFile)) {
   failed += 1;
   console.error(`vitest saw errors outside any test:\n${readFileSync(unhandledFile, 'utf8')}`);
+}
+
+if (stagesFile && existsSync(stagesFile)) {
+  const stages = readFileSync(stagesFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
+  const total = stages.reduce((sum, [, seconds]) => sum + Number(seconds), 0);
+  const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  console.log('Time by stage:');
+  for (const [name, seconds] of stages) console.log(`  ${clock(Number(seconds)).padStart(6)}  ${name}`);
+  console.log(`  ${clock(total).padStart(6)}  in all`);
 }
 
 if (failures.length) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);

