@@ -174,6 +174,9 @@ describe('a Voice package', () => {
     const readme = voiceReadme(manifest);
     for (const tool of ['llama.cpp', 'Ollama', 'transformers']) expect(readme).toContain(tool);
     expect(readme).not.toMatch(/LM Studio|vLLM/);
+    // What was run, and what only follows a documented format.
+    expect(readme).toContain('tried with llama.cpp');
+    expect(readme).toContain('has not been\nrun in Ollama');
   });
 
   it('names the published base model in the Modelfile, with Convert’s prompt around the text', () => {

@@ -102,6 +102,10 @@ Your Voice from OwnVoice: a LoRA adapter that writes in your style on top of a b
 | \`Modelfile\` | Ollama, with the prompt OwnVoice's Convert uses |
 | \`manifest.json\` | what the adapter needs and how it measured; OwnVoice reads it when you import the package |
 
+Packages like this one are tried with llama.cpp (\`${VOICE_PACKAGE_FILES.gguf}\` on the base model) and with
+transformers and peft (\`peft/\`). The Modelfile follows Ollama's documented format but has not been
+run in Ollama.
+
 ## Rewrite a text in your Voice
 
 The Voice continues this prompt (\`{text}\` is your text):
