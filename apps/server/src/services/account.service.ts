@@ -21,19 +21,58 @@ import type { MfaService } from './mfa.service.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionContext } from './sessions.service.js';
 
+export interface AccountServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  voices: VoicesRepository;
+  /** Puts each of the account's Voices to sleep before its rows go. */
+  activation: Pick<ActivationService, 'release'>;
+  mfa: Pick<MfaService, 'checkCode'>;
+  activity: Pick<ActivityService, 'eraseFor'>;
+  /** The admin invitations the account sent, deleted with it. */
+  invitations: Pick<InvitationsRepository, 'deleteFor'>;
+  storage: ArtifactStorage;
+  /** Ends the subscription and open checkouts at the provider before any row goes. */
+  billing: Pick<BillingService, 'closeAccount'>;
+  /** Counts wrong passwords or codes for the deletion, and forgets the account's browsers. */
+  guard: Pick<LoginGuard, 'check' | 'forget'>;
+}
+
 export class AccountService {
-  constructor(
-    private readonly db: Database,
-    private readonly users: UsersRepository,
-    private readonly voices: VoicesRepository,
-    private readonly activation: Pick<ActivationService, 'release'>,
-    private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly activity: Pick<ActivityService, 'eraseFor'>,
-    private readonly invitations: Pick<InvitationsRepository, 'deleteFor'>,
-    private readonly storage: ArtifactStorage,
-    private readonly billing: Pick<BillingService, 'closeAccount'>,
-    private readonly guard: Pick<LoginGuard, 'check' | 'forget'>,
-  ) {}
+  private readonly db: Database;
+  private readonly users: UsersRepository;
+  private readonly voices: VoicesRepository;
+  private readonly activation: Pick<ActivationService, 'release'>;
+  private readonly mfa: Pick<MfaService, 'checkCode'>;
+  private readonly activity: Pick<ActivityService, 'eraseFor'>;
+  private readonly invitations: Pick<InvitationsRepository, 'deleteFor'>;
+  private readonly storage: ArtifactStorage;
+  private readonly billing: Pick<BillingService, 'closeAccount'>;
+  private readonly guard: Pick<LoginGuard, 'check' | 'forget'>;
+
+  constructor({
+    db,
+    users,
+    voices,
+    activation,
+    mfa,
+    activity,
+    invitations,
+    storage,
+    billing,
+    guard,
+  }: AccountServiceDeps) {
+    this.db = db;
+    this.users = users;
+    this.voices = voices;
+    this.activation = activation;
+    this.mfa = mfa;
+    this.activity = activity;
+    this.invitations = invitations;
+    this.storage = storage;
+    this.billing = billing;
+    this.guard = guard;
+  }
 
   async delete(
     { user, session }: SessionContext,

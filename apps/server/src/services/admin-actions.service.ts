@@ -28,19 +28,56 @@ import type { UsersService } from './users.service.js';
 
 type Change = Parameters<typeof adminPolicy.refusalToActOn>[2];
 
+export interface AdminActionsServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  usersService: Pick<UsersService, 'view'>;
+  usage: Pick<UsageService, 'grant' | 'addStorageSlots' | 'addCredits'>;
+  /** Deletes an account as its owner's deletion does. */
+  account: Pick<AccountService, 'erase'>;
+  billing: Pick<BillingService, 'info' | 'setStatusForAdmin'>;
+  activity: Pick<ActivityService, 'record'>;
+  sessions: Pick<SessionsService, 'revokeAllForUser'>;
+  /** Revokes the invitations a demoted admin could no longer send. */
+  invitations: Pick<InvitationsService, 'revokeLostRights'>;
+  clock: Clock;
+}
+
 export class AdminActionsService {
-  constructor(
-    private readonly db: Database,
-    private readonly users: UsersRepository,
-    private readonly usersService: Pick<UsersService, 'view'>,
-    private readonly usage: Pick<UsageService, 'grant' | 'addStorageSlots' | 'addCredits'>,
-    private readonly account: Pick<AccountService, 'erase'>,
-    private readonly billing: Pick<BillingService, 'info' | 'setStatusForAdmin'>,
-    private readonly activity: Pick<ActivityService, 'record'>,
-    private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
-    private readonly invitations: Pick<InvitationsService, 'revokeLostRights'>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Database;
+  private readonly users: UsersRepository;
+  private readonly usersService: Pick<UsersService, 'view'>;
+  private readonly usage: Pick<UsageService, 'grant' | 'addStorageSlots' | 'addCredits'>;
+  private readonly account: Pick<AccountService, 'erase'>;
+  private readonly billing: Pick<BillingService, 'info' | 'setStatusForAdmin'>;
+  private readonly activity: Pick<ActivityService, 'record'>;
+  private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>;
+  private readonly invitations: Pick<InvitationsService, 'revokeLostRights'>;
+  private readonly clock: Clock;
+
+  constructor({
+    db,
+    users,
+    usersService,
+    usage,
+    account,
+    billing,
+    activity,
+    sessions,
+    invitations,
+    clock,
+  }: AdminActionsServiceDeps) {
+    this.db = db;
+    this.users = users;
+    this.usersService = usersService;
+    this.usage = usage;
+    this.account = account;
+    this.billing = billing;
+    this.activity = activity;
+    this.sessions = sessions;
+    this.invitations = invitations;
+    this.clock = clock;
+  }
 
   async changeRole(actor: UserRow, targetId: string, role: Role): Promise<User> {
     const updated = await this.db.transaction(async (tx) => {

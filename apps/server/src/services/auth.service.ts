@@ -42,24 +42,71 @@ export interface Invitation {
 
 export type LoginResult = { token: string; user: User } | { requiresMFA: true };
 
+export interface AuthServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  usersService: UsersService;
+  sessions: SessionsService;
+  clock: Clock;
+  usage: UsageService;
+  mfa: Pick<MfaService, 'checkCode'>;
+  /** Counts wrong tries and locks out where they come from; knows the account's browsers. */
+  guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember' | 'knowsAnyDevice'>;
+  activity: Pick<ActivityService, 'record'>;
+  /** Mails a sign-up the link that confirms its address. */
+  emailAddress: Pick<EmailAddressService, 'sendConfirmation' | 'assertAddressMailable'>;
+  /** Tells the account's address of a sign-in from a new browser. */
+  notices: Pick<Notices, 'send' | 'link'>;
+  options: {
+    betaCap: number;
+    starter: StarterAllowance | null;
+  };
+}
+
 export class AuthService {
-  constructor(
-    private readonly db: Database,
-    private readonly users: UsersRepository,
-    private readonly usersService: UsersService,
-    private readonly sessions: SessionsService,
-    private readonly clock: Clock,
-    private readonly usage: UsageService,
-    private readonly mfa: Pick<MfaService, 'checkCode'>,
-    private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember' | 'knowsAnyDevice'>,
-    private readonly activity: Pick<ActivityService, 'record'>,
-    private readonly emailAddress: Pick<EmailAddressService, 'sendConfirmation' | 'assertAddressMailable'>,
-    private readonly notices: Pick<Notices, 'send' | 'link'>,
-    private readonly options: {
-      betaCap: number;
-      starter: StarterAllowance | null;
-    },
-  ) {}
+  private readonly db: Database;
+  private readonly users: UsersRepository;
+  private readonly usersService: UsersService;
+  private readonly sessions: SessionsService;
+  private readonly clock: Clock;
+  private readonly usage: UsageService;
+  private readonly mfa: Pick<MfaService, 'checkCode'>;
+  private readonly guard: Pick<LoginGuard, 'forLogin' | 'admit' | 'fail' | 'succeed' | 'remember' | 'knowsAnyDevice'>;
+  private readonly activity: Pick<ActivityService, 'record'>;
+  private readonly emailAddress: Pick<EmailAddressService, 'sendConfirmation' | 'assertAddressMailable'>;
+  private readonly notices: Pick<Notices, 'send' | 'link'>;
+  private readonly options: {
+    betaCap: number;
+    starter: StarterAllowance | null;
+  };
+
+  constructor({
+    db,
+    users,
+    usersService,
+    sessions,
+    clock,
+    usage,
+    mfa,
+    guard,
+    activity,
+    emailAddress,
+    notices,
+    options,
+  }: AuthServiceDeps) {
+    this.db = db;
+    this.users = users;
+    this.usersService = usersService;
+    this.sessions = sessions;
+    this.clock = clock;
+    this.usage = usage;
+    this.mfa = mfa;
+    this.guard = guard;
+    this.activity = activity;
+    this.emailAddress = emailAddress;
+    this.notices = notices;
+    this.options = options;
+  }
 
   /**
    * Signs up. An admin invitation gives the account its role and a seat past the beta cap (the

@@ -52,32 +52,79 @@ const LINK_MS = EMAIL_LINK_HOURS * HOUR_MS;
 
 const linkInvalid = () => new AppError(400, 'EMAIL_LINK_INVALID', EMAIL_MESSAGES.linkInvalid);
 
+export interface EmailAddressServiceDeps {
+  db: Database;
+  links: EmailLinksRepository;
+  users: UsersRepository;
+  usersService: Pick<UsersService, 'view'>;
+  resets: Pick<PasswordResetsRepository, 'useAllFor'>;
+  /** The password again, and a code with two-factor on (wrong ones count against the session). */
+  stepUp: Pick<StepUpService, 'confirmPassword'>;
+  /** Links to one address an hour, whichever account asks. */
+  linkLimit: Pick<AddressLinkLimit, 'assertLeft' | 'count'>;
+  sessions: Pick<SessionsService, 'revokeOthers' | 'revokeAllForUser'>;
+  /** The links a request asks for: a failure to queue one fails the request, which can be asked again. */
+  mail: Pick<MailService, 'send' | 'link'>;
+  /** What is told after the fact (the change is made): queued without ever failing it. */
+  notices: Pick<Notices, 'send'>;
+  activity: Pick<ActivityService, 'record'>;
+  /**
+   * What gives the payment provider's customer a changed address; null without payments. Its
+   * actions wait in `billing_actions`, so a provider that cannot be reached never holds up or
+   * undoes a change: the billing job tries again.
+   */
+  providerActions: Pick<BillingActions, 'updateCustomerEmail' | 'run'> | null;
+  clock: Clock;
+  options: { betaCap: number };
+}
+
 export class EmailAddressService {
-  constructor(
-    private readonly db: Database,
-    private readonly links: EmailLinksRepository,
-    private readonly users: UsersRepository,
-    private readonly usersService: Pick<UsersService, 'view'>,
-    private readonly resets: Pick<PasswordResetsRepository, 'useAllFor'>,
-    /** The password again, and a code with two-factor on (wrong ones count against the session). */
-    private readonly stepUp: Pick<StepUpService, 'confirmPassword'>,
-    /** Links to one address an hour, whichever account asks. */
-    private readonly linkLimit: Pick<AddressLinkLimit, 'assertLeft' | 'count'>,
-    private readonly sessions: Pick<SessionsService, 'revokeOthers' | 'revokeAllForUser'>,
-    /** The links a request asks for: a failure to queue one fails the request, which can be asked again. */
-    private readonly mail: Pick<MailService, 'send' | 'link'>,
-    /** What is told after the fact (the change is made): queued without ever failing it. */
-    private readonly notices: Pick<Notices, 'send'>,
-    private readonly activity: Pick<ActivityService, 'record'>,
-    /**
-     * What gives the payment provider's customer a changed address; null without payments. Its
-     * actions wait in `billing_actions`, so a provider that cannot be reached never holds up or
-     * undoes a change: the billing job tries again.
-     */
-    private readonly providerActions: Pick<BillingActions, 'updateCustomerEmail' | 'run'> | null,
-    private readonly clock: Clock,
-    private readonly options: { betaCap: number },
-  ) {}
+  private readonly db: Database;
+  private readonly links: EmailLinksRepository;
+  private readonly users: UsersRepository;
+  private readonly usersService: Pick<UsersService, 'view'>;
+  private readonly resets: Pick<PasswordResetsRepository, 'useAllFor'>;
+  private readonly stepUp: Pick<StepUpService, 'confirmPassword'>;
+  private readonly linkLimit: Pick<AddressLinkLimit, 'assertLeft' | 'count'>;
+  private readonly sessions: Pick<SessionsService, 'revokeOthers' | 'revokeAllForUser'>;
+  private readonly mail: Pick<MailService, 'send' | 'link'>;
+  private readonly notices: Pick<Notices, 'send'>;
+  private readonly activity: Pick<ActivityService, 'record'>;
+  private readonly providerActions: Pick<BillingActions, 'updateCustomerEmail' | 'run'> | null;
+  private readonly clock: Clock;
+  private readonly options: { betaCap: number };
+
+  constructor({
+    db,
+    links,
+    users,
+    usersService,
+    resets,
+    stepUp,
+    linkLimit,
+    sessions,
+    mail,
+    notices,
+    activity,
+    providerActions,
+    clock,
+    options,
+  }: EmailAddressServiceDeps) {
+    this.db = db;
+    this.links = links;
+    this.users = users;
+    this.usersService = usersService;
+    this.resets = resets;
+    this.stepUp = stepUp;
+    this.linkLimit = linkLimit;
+    this.sessions = sessions;
+    this.mail = mail;
+    this.notices = notices;
+    this.activity = activity;
+    this.providerActions = providerActions;
+    this.clock = clock;
+    this.options = options;
+  }
 
   /**
    * Mails a new link that confirms the account's address; earlier ones stop working. With `tx`,

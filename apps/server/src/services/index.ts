@@ -231,64 +231,64 @@ export function createServices(
       log: runtime.log,
     },
   );
-  const account = new AccountService(
+  const account = new AccountService({
     db,
-    usersRepo,
-    voicesRepo,
+    users: usersRepo,
+    voices: voicesRepo,
     activation,
     mfa,
     activity,
-    invitationsRepo,
+    invitations: invitationsRepo,
     storage,
     billing,
-    loginGuard,
-  );
+    guard: loginGuard,
+  });
   const passwordResets = new PasswordResetsRepository(db);
-  const emailAddress = new EmailAddressService(
+  const emailAddress = new EmailAddressService({
     db,
-    new EmailLinksRepository(db),
-    usersRepo,
-    users,
-    passwordResets,
+    links: new EmailLinksRepository(db),
+    users: usersRepo,
+    usersService: users,
+    resets: passwordResets,
     stepUp,
-    new AddressLinkLimit(new MailedLinksRepository(db), clock),
+    linkLimit: new AddressLinkLimit(new MailedLinksRepository(db), clock),
     sessions,
     mail,
     notices,
     activity,
-    payments?.actions ?? null,
+    providerActions: payments?.actions ?? null,
     clock,
-    { betaCap: config.betaCap },
-  );
-  const auth = new AuthService(
+    options: { betaCap: config.betaCap },
+  });
+  const auth = new AuthService({
     db,
-    usersRepo,
-    users,
+    users: usersRepo,
+    usersService: users,
     sessions,
     clock,
     usage,
     mfa,
-    loginGuard,
+    guard: loginGuard,
     activity,
     emailAddress,
     notices,
-    {
+    options: {
       betaCap: config.betaCap,
       starter: config.starterAllowance,
     },
-  );
-  const invitations = new InvitationsService(
+  });
+  const invitations = new InvitationsService({
     db,
-    invitationsRepo,
-    usersRepo,
+    invitations: invitationsRepo,
+    users: usersRepo,
     auth,
-    users,
+    usersService: users,
     activity,
     mail,
     clock,
-    config.publicUrl,
-    runtime.log,
-  );
+    publicUrl: config.publicUrl,
+    log: runtime.log,
+  });
   return {
     billing,
     billingAdmin: new BillingAdminService(
@@ -303,10 +303,10 @@ export function createServices(
     payments,
     account,
     admin: new AdminService(usersRepo, new AdminStatsRepository(db), users, activity, clock),
-    adminActions: new AdminActionsService(
+    adminActions: new AdminActionsService({
       db,
-      usersRepo,
-      users,
+      users: usersRepo,
+      usersService: users,
       usage,
       account,
       billing,
@@ -314,7 +314,7 @@ export function createServices(
       sessions,
       invitations,
       clock,
-    ),
+    }),
     invitations,
     activity,
     stepUp,
@@ -369,18 +369,18 @@ export function createServices(
     usage,
     mfa,
     mail,
-    passwordReset: new PasswordResetService(
+    passwordReset: new PasswordResetService({
       db,
-      passwordResets,
-      usersRepo,
+      resets: passwordResets,
+      users: usersRepo,
       mfa,
-      mfaRepo,
-      apiKeysRepo,
+      mfaState: mfaRepo,
+      keys: apiKeysRepo,
       sessions,
       mail,
       activity,
       clock,
-    ),
+    }),
     emailAddress,
     notices,
     adminMail: new AdminMailService(db, new MailRepository(db), mail, activity),

@@ -33,19 +33,57 @@ import type { SessionMeta } from './sessions.service.js';
 import { hashToken, newSessionToken } from './tokens.js';
 import type { UsersService } from './users.service.js';
 
+export interface InvitationsServiceDeps {
+  db: Database;
+  invitations: InvitationsRepository;
+  users: UsersRepository;
+  /** Signs up the invited person when they have no account. */
+  auth: Pick<AuthService, 'register'>;
+  usersService: Pick<UsersService, 'view'>;
+  activity: Pick<ActivityService, 'record'>;
+  mail: Pick<MailService, 'send'>;
+  clock: Clock;
+  /** The site's address for invitation links; without it, the request's origin. */
+  publicUrl: string | undefined;
+  /** Where a mail that could not be queued is reported (the invitation stands). */
+  log: { error(obj: unknown, msg?: string): void };
+}
+
 export class InvitationsService {
-  constructor(
-    private readonly db: Database,
-    private readonly invitations: InvitationsRepository,
-    private readonly users: UsersRepository,
-    private readonly auth: Pick<AuthService, 'register'>,
-    private readonly usersService: Pick<UsersService, 'view'>,
-    private readonly activity: Pick<ActivityService, 'record'>,
-    private readonly mail: Pick<MailService, 'send'>,
-    private readonly clock: Clock,
-    private readonly publicUrl: string | undefined,
-    private readonly log: { error(obj: unknown, msg?: string): void },
-  ) {}
+  private readonly db: Database;
+  private readonly invitations: InvitationsRepository;
+  private readonly users: UsersRepository;
+  private readonly auth: Pick<AuthService, 'register'>;
+  private readonly usersService: Pick<UsersService, 'view'>;
+  private readonly activity: Pick<ActivityService, 'record'>;
+  private readonly mail: Pick<MailService, 'send'>;
+  private readonly clock: Clock;
+  private readonly publicUrl: string | undefined;
+  private readonly log: { error(obj: unknown, msg?: string): void };
+
+  constructor({
+    db,
+    invitations,
+    users,
+    auth,
+    usersService,
+    activity,
+    mail,
+    clock,
+    publicUrl,
+    log,
+  }: InvitationsServiceDeps) {
+    this.db = db;
+    this.invitations = invitations;
+    this.users = users;
+    this.auth = auth;
+    this.usersService = usersService;
+    this.activity = activity;
+    this.mail = mail;
+    this.clock = clock;
+    this.publicUrl = publicUrl;
+    this.log = log;
+  }
 
   async invite(actor: UserRow, body: InviteBody, origin: string): Promise<InviteResponse['data']> {
     const refusal = adminPolicy.refusalToInvite(actor, body.role);

@@ -33,20 +33,45 @@ const HOUR_MS = 60 * 60 * 1000;
 
 const linkInvalid = () => new AppError(400, 'RESET_LINK_INVALID', AUTH_RESET_MESSAGES.linkInvalid);
 
+export interface PasswordResetServiceDeps {
+  db: Database;
+  resets: PasswordResetsRepository;
+  users: UsersRepository;
+  mfa: Pick<MfaService, 'checkCode'>;
+  /** Two-factor turned off in the reset's transaction, on an address nobody had confirmed. */
+  mfaState: Pick<MfaRepository, 'clear'>;
+  /** Every API key of the account, revoked by a reset. */
+  keys: Pick<ApiKeysRepository, 'revokeAllFor'>;
+  sessions: Pick<SessionsService, 'revokeAllForUser'>;
+  mail: Pick<MailService, 'send'>;
+  activity: ActivityService;
+  clock: Clock;
+}
+
 export class PasswordResetService {
-  constructor(
-    private readonly db: Database,
-    private readonly resets: PasswordResetsRepository,
-    private readonly users: UsersRepository,
-    private readonly mfa: Pick<MfaService, 'checkCode'>,
-    /** Two-factor turned off in the reset's transaction, on an address nobody had confirmed. */
-    private readonly mfaState: Pick<MfaRepository, 'clear'>,
-    private readonly keys: Pick<ApiKeysRepository, 'revokeAllFor'>,
-    private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>,
-    private readonly mail: Pick<MailService, 'send'>,
-    private readonly activity: ActivityService,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Database;
+  private readonly resets: PasswordResetsRepository;
+  private readonly users: UsersRepository;
+  private readonly mfa: Pick<MfaService, 'checkCode'>;
+  private readonly mfaState: Pick<MfaRepository, 'clear'>;
+  private readonly keys: Pick<ApiKeysRepository, 'revokeAllFor'>;
+  private readonly sessions: Pick<SessionsService, 'revokeAllForUser'>;
+  private readonly mail: Pick<MailService, 'send'>;
+  private readonly activity: ActivityService;
+  private readonly clock: Clock;
+
+  constructor({ db, resets, users, mfa, mfaState, keys, sessions, mail, activity, clock }: PasswordResetServiceDeps) {
+    this.db = db;
+    this.resets = resets;
+    this.users = users;
+    this.mfa = mfa;
+    this.mfaState = mfaState;
+    this.keys = keys;
+    this.sessions = sessions;
+    this.mail = mail;
+    this.activity = activity;
+    this.clock = clock;
+  }
 
   /** Sends a link when an account uses `email`; answers nothing either way. `base` is the site's address. */
   async ask(email: string, base: string): Promise<void> {
