@@ -5,7 +5,6 @@
 // is 404 `model_not_found` on each. They take an API key with the `create` scope and nothing
 // else: no browser session reaches them, and a page on any origin may call them with a key
 // (plugins/cors.ts). Errors come in OpenAI's shape (openai-errors.ts).
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Clock } from '../../clock.js';
@@ -15,14 +14,10 @@ import { registerKeyCors } from '../../plugins/cors.js';
 import { registerErrorHandling } from '../../plugins/error-handler.js';
 import { requireConvertAndCreate } from '../../policies/index.js';
 import type { Services } from '../../services/index.js';
-import { wholeText } from '../../services/taken-passages.js';
 import type { VoiceModel } from '../../services/voice-chat.service.js';
-import { clientGoneSignal } from '../client-gone.js';
-import { sendEventStream } from '../event-stream.js';
-import { openAiAnswer, sendOpenAiError } from './openai-errors.js';
+import { completionHead, seconds, streamCompletion, wholeCompletion } from './chat-completion.js';
+import { sendOpenAiError } from './openai-errors.js';
 import {
-  type ChatCompletion,
-  type ChatCompletionChunk,
   chatCompletionRequestSchema,
   chatCompletionSchema,
   type Model,
@@ -30,8 +25,6 @@ import {
   modelParamsSchema,
   modelSchema,
 } from './v1.schemas.js';
-
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: Services, { clock }: { clock: Clock }) {
   registerErrorHandling(app, sendOpenAiError);
@@ -101,87 +94,12 @@ export async function v1Routes(app: FastifyInstance, { voiceChat, conversion }: 
           messages: body.messages,
           format: body.format,
         });
-        const head = { id: `chatcmpl-${randomUUID()}`, created: seconds(clock.now()), model: body.model };
-        const usage = async (content: string) => {
-          const prompt = await prepared.countTokens(prepared.promptText);
-          const completion = await prepared.countTokens(content);
-          return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-        };
-        if (!body.stream) {
-          // Answered whole once written: a piece in the Voice is as good as sent.
-          const {
-            text: content,
-            passages,
-            passagesInVoice,
-          } = await wholeText(
-            prepared.text(clientGoneSignal(reply)),
-            (piece) => piece.inVoice && prepared.rewriteSent(),
-          );
-          const completion: ChatCompletion = {
-            ...head,
-            object: 'chat.completion',
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content, refusal: null },
-                logprobs: null,
-                finish_reason: 'stop',
-              },
-            ],
-            usage: await usage(content),
-            ownvoice: { passages, passages_in_voice: passagesInVoice },
-          };
-          return completion;
-        }
-        const chunk = (
-          delta: ChatCompletionChunk['choices'][number]['delta'],
-          finish: 'stop' | null,
-          extra: Pick<ChatCompletionChunk, 'ownvoice'> = {},
-        ): ChatCompletionChunk => ({
-          ...head,
-          object: 'chat.completion.chunk',
-          choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-          ...extra,
+        const head = completionHead(body.model, clock.now());
+        if (!body.stream) return await wholeCompletion(prepared, head, reply);
+        await streamCompletion(request, reply, prepared, head, {
+          includeUsage: body.stream_options?.include_usage ?? false,
+          stallMs: conversion.gate.limits.stallMs,
         });
-        await sendEventStream(
-          request,
-          reply,
-          async function* (signal) {
-            // Started before anything is sent, so that a client gone at once still settles the
-            // charge (an unstarted generator's cleanup never runs).
-            const pieces = prepared.text(signal);
-            const first = pieces.next();
-            try {
-              // The role at once, as OpenAI does: the client knows the answer has begun.
-              yield chunk({ role: 'assistant', content: '' }, null);
-              let content = '';
-              for (let step = await first; ; step = await pieces.next()) {
-                if (step.done) {
-                  const { passages, passagesInVoice } = step.value;
-                  yield chunk({}, 'stop', { ownvoice: { passages, passages_in_voice: passagesInVoice } });
-                  break;
-                }
-                content += step.value.text;
-                // The stream pulls again only once this chunk was written out.
-                yield chunk({ content: step.value.text }, null);
-                if (step.value.inVoice) prepared.rewriteSent();
-              }
-              if (body.stream_options?.include_usage) {
-                yield { ...chunk({}, null), choices: [], usage: await usage(content) };
-              }
-            } finally {
-              // A client gone mid-answer: the rewrite stops and its charge is settled.
-              await first.catch(() => undefined);
-              await pieces.return(undefined as never);
-            }
-          },
-          'The Voice stopped writing unexpectedly. Please try again.',
-          {
-            stallMs: conversion.gate.limits.stallMs,
-            errorEvent: ({ code, error }) => openAiAnswer({ status: 500, body: { msg: error, code } }).body,
-            closing: '[DONE]',
-          },
-        );
         return reply;
       } finally {
         release();
