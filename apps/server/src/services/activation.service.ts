@@ -43,7 +43,8 @@ export const SLEEP_MESSAGES = {
   /** A server that sells no usage says who can give more hours (billing off). */
   hoursRanOut: (sellsUsage: boolean) =>
     `This Voice went to sleep because your Voice waking hours ran out. ${sellsUsage ? 'Buy more hours to wake it again.' : 'This server does not sell usage: ask its administrator for more hours.'}`,
-  idle: (minutes: number) => `This Voice went to sleep after ${minutes} minutes without use.`,
+  idle: (minutes: number) =>
+    `This Voice went to sleep after ${minutes === 1 ? 'a minute' : `${minutes} minutes`} without use.`,
   restartFailed: 'This Voice went to sleep when the service restarted. Wake it again to use it.',
   endpointLost:
     'This Voice went to sleep because the writing service it ran on stopped answering. Wake it again to use it.',

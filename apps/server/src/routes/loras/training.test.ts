@@ -158,6 +158,8 @@ describe('waking and sleeping', () => {
     const v = await getVoice(owner, voice._id);
     expect(v.status).toBe('ready');
     expect(v.statusMessage).toBe(SLEEP_MESSAGES.idle(30));
+    expect(v.statusMessage).toBe('This Voice went to sleep after 30 minutes without use.');
+    expect(SLEEP_MESSAGES.idle(1)).toBe('This Voice went to sleep after a minute without use.');
   });
 
   it('keeps a Voice awake while it writes, however long the writing takes', async () => {
