@@ -22,15 +22,21 @@ deb=$out_dir/ownvoice_${version}_${arch}.deb
 # The Node.js shipped inside: the one running the build, which must meet the engines range.
 node_bin=$(command -v node)
 node_bin=$(readlink -f "$node_bin")
-required=$(node -p "require('./package.json').engines.node.replace(/^>=/, '')")
+# The range is the tried lines, "^20.19.0 || ^22.12.0 || ^24.0.0" (decision 47): one of them, at
+# least its version.
 node -e '
+  const range = require("./package.json").engines.node;
   const parts = (v) => v.split(".").map(Number);
-  const [have, need] = [parts(process.versions.node), parts(process.argv[1])];
-  if ((have[0] - need[0] || have[1] - need[1] || (have[2] ?? 0) - (need[2] ?? 0)) < 0) {
-    console.error(`package-deb: Node.js ${process.versions.node} is older than ${process.argv[1]}`);
+  const have = parts(process.versions.node);
+  const fits = range.split("||").some((line) => {
+    const need = parts(line.trim().replace(/^\^/, ""));
+    return have[0] === need[0] && (have[1] - need[1] || have[2] - (need[2] ?? 0)) >= 0;
+  });
+  if (!fits) {
+    console.error(`package-deb: Node.js ${process.versions.node} is not one of the tested lines (${range})`);
     process.exit(1);
   }
-' "$required"
+'
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/ownvoice-deb.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
