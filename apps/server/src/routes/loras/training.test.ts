@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Voice, voiceSchema } from '@ownvoice/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageTranches, type VoiceRow, voices } from '../../db/schema.js';
+import { mailMessages, usageTranches, type VoiceRow, voices } from '../../db/schema.js';
 import { SLEEP_MESSAGES } from '../../services/activation.service.js';
 import { makeDocx } from '../../test/documents.js';
 import { isLoaded } from '../../test/inference.js';
@@ -105,9 +105,16 @@ describe('training through the queue', () => {
   });
 
   it('tells the owner once by e-mail that their Voice is ready, with its page', async () => {
-    const ready = (await deliveredTo(smtp, ctx.database.db, ownerEmail)).filter(
-      (m) => m.subject === 'Your Voice "Jargon" is ready',
-    );
+    // The notice is queued just after the Voice reads ready (and after its webhooks are told), so
+    // a reader who saw ready may be a moment ahead of it.
+    const subject = 'Your Voice "Jargon" is ready';
+    const queued = () =>
+      ctx.database.db
+        .select()
+        .from(mailMessages)
+        .where(and(eq(mailMessages.to, ownerEmail), eq(mailMessages.subject, subject)));
+    await expect.poll(async () => (await queued()).length, { timeout: 30_000 }).toBe(1);
+    const ready = (await deliveredTo(smtp, ctx.database.db, ownerEmail)).filter((m) => m.subject === subject);
     expect(ready).toHaveLength(1);
     const link = `${SITE}/dashboard/loras/${voice._id}`;
     expect(ready[0]?.text).toContain(`Open the Voice: ${link}`);
