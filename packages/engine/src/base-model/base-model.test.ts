@@ -68,6 +68,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // A transfer a test broke off half way may hold its connection open: close() alone waits for it
+  // (it did for 300 s in one CI run).
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
