@@ -88,7 +88,9 @@ function startJourney() {
     exited,
     stop: () => child.exitCode === null && child.kill(),
     voiceId: async () => {
-      await expect.poll(() => /^voice ([0-9a-f]{24})$/m.test(output) || child.exitCode !== null).toBe(true);
+      await expect
+        .poll(() => /^voice ([0-9a-f]{24})$/m.test(output) || child.exitCode !== null, { timeout: 120_000 })
+        .toBe(true);
       const id = /^voice ([0-9a-f]{24})$/m.exec(output)?.[1];
       if (!id) throw new Error(`the program made no Voice:\n${output}`);
       return id;
