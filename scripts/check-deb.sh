@@ -99,10 +99,10 @@ done
 grep -q '"state":"ready"' <<<"$engine" || fail "the model runtime did not start: $engine"
 step "the model runtime is ready: $engine"
 
-# The upload reader and the Voice package reader: child processes that run the engine's
-# TypeScript through tsx (the engine's isolation/child-pool.ts protocol: { id, job } in,
-# { id, reply, rss } out). Run from /, as a user's shell would be: the checkout this script runs
-# from may be closed to that user.
+# The upload reader, the Voice package reader and the merged-model builder: child processes that
+# run the engine's TypeScript through tsx (the engine's isolation/child-pool.ts protocol:
+# { id, job } in, { id, reply, rss } out). Run from /, as a user's shell would be: the checkout
+# this script runs from may be closed to that user.
 cd /
 child_answers() { # entry, job as JSON, a check of the reply as JavaScript
   "${run_as[@]}" env -i HOME="$home" PATH=/usr/bin:/bin $APP/bin/node -e '
@@ -128,6 +128,11 @@ child_answers $APP/packages/engine/bin/voice-package-child.mjs \
   'reply.ok === false && /not an OwnVoice Voice package/.test(reply.message)' ||
   fail "the Voice package reader does not run"
 step "the Voice package reader answers"
+child_answers $APP/packages/engine/bin/merge-child.mjs \
+  '{"basePath":"/nonexistent.gguf","adapterPath":"/nonexistent-adapter.gguf","outPath":"/nonexistent/model.gguf"}' \
+  '/Cannot open \/nonexistent\.gguf/.test(reply.message)' ||
+  fail "the merged-model builder does not run"
+step "the merged-model builder answers"
 
 # A Voice's evaluation reads the engine's corpus at the end of every training run: the neutral
 # paragraphs it rewrites, other writers' passages for its style scale, neutral prose for its

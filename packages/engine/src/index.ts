@@ -1,5 +1,7 @@
 // The Voice engine: model files, training, inference, text handling and evaluation.
 export * from './adapters/export.js';
+export { MergeError } from './adapters/merge.js';
+export * from './adapters/merged-model.js';
 export * from './base-model/base-model.js';
 export { ALL_MINILM_L6_V2, embeddingModelFiles, fetchEmbeddingModel } from './base-model/embedding-model.js';
 export * from './chunking/index.js';

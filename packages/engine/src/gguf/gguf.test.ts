@@ -1,11 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/fixtures.js';
 import { f16ToF32, f32ToF16 } from './quant.js';
 import { kvValue, readGguf, readTensor } from './reader.js';
 import { GgmlType } from './types.js';
-import { kv, writeGguf } from './writer.js';
+import { ggufFileBytes, kv, writeGguf, writeGgufStreamed } from './writer.js';
 
 let dir: string;
 beforeAll(() => {
@@ -80,5 +80,22 @@ describe('GGUF files', () => {
     const file = path.join(dir, 'q2k.gguf');
     writeGguf(file, [], [{ name: 'q', dims: [256], type: GgmlType.Q2_K, data: Buffer.alloc(84) }]);
     expect(() => readTensor(file, readGguf(file), 'q')).toThrow(/Q2_K; OwnVoice reads F32, F16, Q4_0, .*Q6_K and BF16/);
+  });
+
+  it('streams tensors a piece at a time, and leaves nothing when a tensor comes short of its size', () => {
+    const file = path.join(dir, 'streamed.gguf');
+    const values = Float32Array.from({ length: 64 }, (_, i) => i / 8);
+    const bytes = Buffer.from(values.buffer);
+    const tensor = { name: 'x', dims: [64], type: GgmlType.F32, bytes: bytes.length };
+    const tensors = [{ ...tensor, chunks: () => [bytes.subarray(0, 100), bytes.subarray(100)] }];
+    const metadata = [kv.str('general.architecture', 'llama')];
+    writeGgufStreamed(file, metadata, tensors);
+    expect(readFileSync(file).length).toBe(ggufFileBytes(metadata, tensors));
+    expect([...readTensor(file, readGguf(file), 'x')]).toEqual([...values]);
+
+    const short = path.join(dir, 'short.gguf');
+    const cut = [{ ...tensor, chunks: () => [bytes.subarray(0, 100)] }];
+    expect(() => writeGgufStreamed(short, metadata, cut)).toThrow(/100 bytes were made, the header says 256/);
+    expect(readdirSync(dir).filter((name) => name.startsWith('short.gguf'))).toEqual([]);
   });
 });

@@ -262,10 +262,15 @@ export function kvValue(file: GgufFile, key: string): GgufKv['value'] | undefine
   return file.kv.find((e) => e.key === key)?.value;
 }
 
-/** Reads one tensor's values as float32, in ggml order (ne[0] fastest). */
-export function readTensor(path: string, file: GgufFile, name: string): Float32Array {
+function tensorNamed(path: string, file: GgufFile, name: string): GgufTensorInfo {
   const t = file.tensors.find((x) => x.name === name);
   if (!t) throw new GgufError(`${path} has no tensor ${name}.`);
+  return t;
+}
+
+/** One tensor's data as the file holds it, in its own type. */
+export function readTensorBytes(path: string, file: GgufFile, name: string): Buffer {
+  const t = tensorNamed(path, file, name);
   const bytes = tensorByteSize(t);
   if (bytes === undefined) {
     throw new GgufError(
@@ -276,8 +281,14 @@ export function readTensor(path: string, file: GgufFile, name: string): Float32A
   try {
     const raw = Buffer.alloc(bytes);
     readSync(fd, raw, 0, bytes, file.dataOffset + t.offset);
-    return decodeTensor(raw, t.type, elementCount(t.dims));
+    return raw;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads one tensor's values as float32, in ggml order (ne[0] fastest). */
+export function readTensor(path: string, file: GgufFile, name: string): Float32Array {
+  const t = tensorNamed(path, file, name);
+  return decodeTensor(readTensorBytes(path, file, name), t.type, elementCount(t.dims));
 }

@@ -1,6 +1,6 @@
 // Writes GGUF v3 files: models and LoRA adapters, laid out exactly as llama.cpp expects
 // (every tensor's data aligned to general.alignment, offsets relative to the data section).
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { GgufError } from './errors.js';
 import { encodeTensor } from './quant.js';
 import {
@@ -128,19 +128,40 @@ function writeScalar(w: ByteWriter, type: GgufValueType, v: unknown, key: string
   }
 }
 
-/** Serialises the header; returns it and each tensor's encoded data with its offset. */
-export function encodeGguf(
+/** A tensor as the header lists it: its data's length is known before the data is made. */
+export interface TensorLayout {
+  name: string;
+  /** ggml ne order: innermost first. */
+  dims: number[];
+  type: GgmlType;
+  /** Bytes of its encoded data (before the padding to the alignment). */
+  bytes: number;
+}
+
+/** A tensor whose data is made a piece at a time as it is written: a model larger than memory. */
+export interface StreamedTensor extends TensorLayout {
+  chunks: () => Iterable<Buffer>;
+}
+
+/** The alignment `kv` asks for (general.alignment), or GGUF's default. */
+const alignmentOf = (kv: GgufKv[]): number => {
+  const entry = kv.find((e) => e.key === 'general.alignment');
+  return entry ? Number(entry.value) : GGUF_DEFAULT_ALIGNMENT;
+};
+
+const padded = (bytes: number, alignment: number): number => Math.ceil(bytes / alignment) * alignment;
+
+/** Serialises the header of a file holding `tensors`; answers it with each tensor's data offset. */
+export function encodeGgufHeader(
   kv: GgufKv[],
-  tensors: TensorToWrite[],
-): { header: Buffer; data: Buffer[]; offsets: number[]; alignment: number } {
-  const alignmentKv = kv.find((e) => e.key === 'general.alignment');
-  const alignment = alignmentKv ? Number(alignmentKv.value) : GGUF_DEFAULT_ALIGNMENT;
-  const data = tensors.map((t) => (t.data instanceof Float32Array ? encodeTensor(t.data, t.type) : t.data));
+  tensors: readonly TensorLayout[],
+): { header: Buffer; offsets: number[]; alignment: number } {
+  const alignment = alignmentOf(kv);
   const offsets: number[] = [];
   let at = 0;
-  for (const d of data) {
+  for (const t of tensors) {
     offsets.push(at);
-    at += Math.ceil(d.length / alignment) * alignment;
+    at += padded(t.bytes, alignment);
   }
   const w = new ByteWriter();
   w.u32(GGUF_MAGIC);
@@ -168,25 +189,56 @@ export function encodeGguf(
     w.u64(offsets[i] ?? 0);
   });
   w.pad(alignment);
-  return { header: w.toBuffer(), data, offsets, alignment };
+  return { header: w.toBuffer(), offsets, alignment };
+}
+
+/** The size of the file `writeGgufStreamed` writes: header, then each tensor padded to the alignment. */
+export const ggufFileBytes = (kv: GgufKv[], tensors: readonly TensorLayout[]): number => {
+  const { header, alignment } = encodeGgufHeader(kv, tensors);
+  return tensors.reduce((sum, t) => sum + padded(t.bytes, alignment), header.length);
+};
+
+/**
+ * Writes a GGUF file atomically (to a temporary name, then renamed into place), each tensor's
+ * data from its chunks as they are made. A tensor whose chunks come to other than its `bytes`
+ * would misplace every tensor after it: that is refused and nothing is left behind.
+ */
+export function writeGgufStreamed(path: string, kv: GgufKv[], tensors: readonly StreamedTensor[]): void {
+  const { header, alignment } = encodeGgufHeader(kv, tensors);
+  const tmp = `${path}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  let done = false;
+  try {
+    writeSync(fd, header);
+    for (const t of tensors) {
+      let written = 0;
+      for (const chunk of t.chunks()) {
+        writeSync(fd, chunk);
+        written += chunk.length;
+      }
+      if (written !== t.bytes)
+        throw new GgufError(`${t.name}: ${written} bytes were made, the header says ${t.bytes}.`);
+      const pad = padded(written, alignment) - written;
+      if (pad) writeSync(fd, Buffer.alloc(pad));
+    }
+    done = true;
+  } finally {
+    closeSync(fd);
+    if (!done) rmSync(tmp, { force: true });
+  }
+  renameSync(tmp, path);
 }
 
 /** Writes a GGUF file atomically: to a temporary name, then renamed into place. */
 export function writeGguf(path: string, kv: GgufKv[], tensors: TensorToWrite[]): void {
-  const { header, data, alignment } = encodeGguf(kv, tensors);
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, header);
-    for (const d of data) {
-      writeSync(fd, d);
-      const pad = (alignment - (d.length % alignment)) % alignment;
-      if (pad) writeSync(fd, Buffer.alloc(pad));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  writeGgufStreamed(
+    path,
+    kv,
+    tensors.map((t) => {
+      const data = t.data instanceof Float32Array ? encodeTensor(t.data, t.type) : t.data;
+      return { name: t.name, dims: t.dims, type: t.type, bytes: data.length, chunks: () => [data] };
+    }),
+  );
 }
 
 /** Helpers to build metadata entries with the right types. */

@@ -76,7 +76,7 @@ export class ChildPool<Job, Reply> {
       try {
         await worker.ready;
       } catch {
-        throw new IsolatedJobError('the reader could not be started');
+        throw new IsolatedJobError('its process could not be started');
       }
       const answer = await this.send(worker.child, job, timeLimitMs);
       // A child that grew large gives its memory back by exiting.
@@ -172,16 +172,16 @@ export class ChildPool<Job, Reply> {
       const onMessage = (answer: ChildAnswer<Reply> | 'ready') => {
         if (answer !== 'ready' && answer.id === id) finish(() => resolve(answer));
       };
-      const onExit = () => finish(() => reject(new IsolatedJobError('it took more memory than a file may')));
-      const timer = setTimeout(() => fail(`it took longer than ${Math.round(limitMs / 1000)} s to read`), limitMs);
+      const onExit = () => finish(() => reject(new IsolatedJobError('it took more memory than allowed')));
+      const timer = setTimeout(() => fail(`it ran longer than ${Math.round(limitMs / 1000)} s`), limitMs);
       const watch = setInterval(() => {
         const rss = residentBytes(child.pid);
-        if (rss !== null && rss > rssLimit) fail('it took more memory than a file may');
+        if (rss !== null && rss > rssLimit) fail('it took more memory than allowed');
       }, WATCH_MS);
       child.on('message', onMessage);
       child.once('exit', onExit);
       child.send({ id, job }, (error) => {
-        if (error) fail('the reader could not be reached');
+        if (error) fail('its process could not be reached');
       });
     });
   }
