@@ -3,7 +3,8 @@
 // signed webhook that it ended, writes with the Voice through the `openai` SDK in TypeScript and in
 // Python (the SDK examples of docs/api.md, run as written) each time after the Voice had gone to
 // sleep, and takes the Voice home as a package whose PEFT export it loads with peft on the real
-// base model. Exits 0 when every step did what docs/api.md says; otherwise says which did not.
+// base model, and as one merged model file that transformers loads and finds writing as the PEFT
+// export does. Exits 0 when every step did what docs/api.md says; otherwise says which did not.
 //
 //   OWNVOICE_URL=… OWNVOICE_KEY=… OWNVOICE_WEBHOOK_SECRET=… npx tsx scripts/api-journey/journey.ts \
 //     --writing FILE --webhook-port N --python PY --base-gguf FILE
@@ -15,7 +16,7 @@
 // for its own idle period. Prints `voice <id>` once the Voice exists, then one line per step.
 import { execFile } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -206,11 +207,23 @@ async function runSdkExample(language: 'ts' | 'python', voiceId: string, work: s
   return written.trim();
 }
 
-/** Stage 5: the package, unzipped as a person does, and its PEFT export loaded with peft. */
+/** GET a file of the Voice's with the key; its bytes. */
+async function downloadFile(id: string, what: 'package' | 'merged-model'): Promise<Buffer> {
+  const res = await fetch(`${BASE}/api/loras/${id}/${what}`, { headers: { authorization: `Bearer ${KEY}` } });
+  check(res.ok, `the ${what} download answered ${res.status}: ${await res.clone().text()}`);
+  const data = Buffer.from(await res.arrayBuffer());
+  check(Number(res.headers.get('content-length')) === data.length, `the ${what} came short of its length`);
+  return data;
+}
+
+/**
+ * Stage 5: the package, unzipped as a person does, its PEFT export loaded with peft; and the
+ * merged model, loaded in transformers beside it.
+ */
 async function loadPackageWithPeft(id: string, work: string) {
-  const res = await fetch(`${BASE}/api/loras/${id}/package`, { headers: { authorization: `Bearer ${KEY}` } });
-  check(res.ok, `the package download answered ${res.status}: ${await res.clone().text()}`);
-  const zip = await JSZip.loadAsync(await res.arrayBuffer());
+  const merged = path.join(work, 'merged.gguf');
+  writeFileSync(merged, await downloadFile(id, 'merged-model'));
+  const zip = await JSZip.loadAsync(await downloadFile(id, 'package'));
   const unzipped = path.join(work, 'package');
   for (const [name, entry] of Object.entries(zip.files)) {
     if (entry.dir) continue;
@@ -225,6 +238,8 @@ async function loadPackageWithPeft(id: string, work: string) {
       path.join(unzipped, 'peft'),
       '--base-gguf',
       args['base-gguf'] as string,
+      '--merged-gguf',
+      merged,
     ],
     { env: { ...process.env, HF_HUB_OFFLINE: '1' }, timeout: 10 * MINUTE_MS },
   );
@@ -233,12 +248,19 @@ async function loadPackageWithPeft(id: string, work: string) {
     logitShift: number;
     largestLogit: number;
     text: string;
+    mergedDiff: number;
   };
   check(/^HuggingFaceTB\/SmolLM2-/.test(loaded.baseModel), `the export names ${loaded.baseModel} as its base`);
   // A trained adapter moves the logits; one that loaded as nothing would leave them as they were.
   check(loaded.logitShift > 1e-3 * loaded.largestLogit, `the adapter moves no logit: ${stdout}`);
   check(loaded.text.trim().length > 0, 'the adapted model wrote nothing');
-  return loaded;
+  // The merged file is the same Voice: its F16 projections round it a little, far less than the
+  // adapter moves the base (forward-agreement allows llama.cpp 2% of the largest logit on F16).
+  check(
+    loaded.mergedDiff < 0.25 * loaded.logitShift && loaded.mergedDiff < 2e-2 * loaded.largestLogit,
+    `the merged model is not the adapted one: ${stdout}`,
+  );
+  return { ...loaded, mergedMb: statSync(merged).size / (1024 * 1024) };
 }
 
 async function journey(): Promise<void> {
@@ -264,6 +286,9 @@ async function journey(): Promise<void> {
     const loaded = await loadPackageWithPeft(voice._id, work);
     console.log(
       `package: peft on ${loaded.baseModel} moves the logits by up to ${loaded.logitShift.toFixed(3)} and writes: ${loaded.text}`,
+    );
+    console.log(
+      `merged model: ${loaded.mergedMb.toFixed(0)} MB, its logits within ${loaded.mergedDiff.toFixed(4)} of peft's`,
     );
 
     const slept = await asleep(voice._id, 10 * MINUTE_MS);

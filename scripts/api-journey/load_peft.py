@@ -1,9 +1,11 @@
 """A Voice package's PEFT export loaded where people load one: transformers reads the base model
 from its GGUF file (dequantized to float32), peft puts the package's adapter on it. Prints, as JSON,
 how far the adapter moves the next-token logits of a rewrite prompt from the base model's (so an
-adapter that loads but does nothing shows), and the adapted model's greedy continuation.
+adapter that loads but does nothing shows), and the adapted model's greedy continuation. Given the
+Voice's merged model too (one GGUF file, base and adapter merged), it loads that in transformers
+as well and says how far its logits are from the adapted model's.
 
-    python load_peft.py --peft DIR --base-gguf FILE
+    python load_peft.py --peft DIR --base-gguf FILE [--merged-gguf FILE]
 """
 import argparse
 import json
@@ -20,6 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--peft", required=True, help="the package's peft/ folder")
     parser.add_argument("--base-gguf", required=True, help="the base model's GGUF file")
+    parser.add_argument("--merged-gguf", help="the Voice merged into its base model, as OwnVoice built it")
     args = parser.parse_args()
 
     # The export names its base model's Hugging Face id (what AutoPeftModelForCausalLM would fetch);
@@ -46,16 +49,23 @@ def main() -> None:
             out = torch.cat([out, token], dim=1)
             if token.item() == tokenizer.eos_token_id:
                 break
-    print(
-        json.dumps(
-            {
-                "baseModel": config.get("base_model_name_or_path"),
-                "logitShift": float((adapted - plain).abs().max()),
-                "largestLogit": float(plain.abs().max()),
-                "text": tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True),
-            }
-        )
-    )
+    report = {
+        "baseModel": config.get("base_model_name_or_path"),
+        "logitShift": float((adapted - plain).abs().max()),
+        "largestLogit": float(plain.abs().max()),
+        "text": tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True),
+    }
+    if args.merged_gguf:
+        report["mergedDiff"] = merged_difference(args.merged_gguf, ids, adapted)
+    print(json.dumps(report))
+
+
+def merged_difference(merged_gguf: str, ids: torch.Tensor, adapted: torch.Tensor) -> float:
+    """The largest gap between the merged model's next-token logits and the adapted model's."""
+    folder, file = os.path.split(os.path.abspath(merged_gguf))
+    merged = AutoModelForCausalLM.from_pretrained(folder, gguf_file=file, torch_dtype=torch.float32).eval()
+    with torch.no_grad():
+        return float((merged(ids).logits[0, -1] - adapted).abs().max())
 
 
 if __name__ == "__main__":

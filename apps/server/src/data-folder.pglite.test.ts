@@ -87,16 +87,20 @@ function holdFolder(folder: string): Child {
 describe('the data folder', () => {
   it('refuses a second server, which leaves without touching it; the first keeps serving and its data', async () => {
     const folder = newDataDir();
-    // A crash left an upload behind: the server that takes the folder clears it.
+    // A crash left an upload and a merged model behind: the server that takes the folder clears them.
     const stale = path.join(uploadsTempDir(folder), 'upload-0123456789abcdef');
     mkdirSync(stale, { recursive: true });
     writeFileSync(path.join(stale, 'part'), 'half an upload');
+    const staleMerge = path.join(uploadsTempDir(folder), 'merge-Ab12Cd');
+    mkdirSync(staleMerge);
+    writeFileSync(path.join(staleMerge, 'model.gguf'), 'half a model');
     writeFileSync(path.join(uploadsTempDir(folder), 'keep.txt'), 'not an upload');
 
     const port = await freePort();
     const first = startServer(folder, port);
     await first.waitFor('OwnVoice is running', 90_000);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(staleMerge)).toBe(false);
     expect(existsSync(path.join(uploadsTempDir(folder), 'keep.txt'))).toBe(true);
     const account = newAccount('first');
     expect(await send(port, '/api/auth/register', account)).toBe(201);

@@ -21,9 +21,10 @@ import path from 'node:path';
 export const LOCK_FILE = 'ownvoice.lock';
 /** Where the owner-only sockets of the embedded database and inference process live. */
 export const socketsDir = (dataDir: string): string => path.join(dataDir, 'run');
-/** Where uploads are streamed while a request runs (one `upload-…` folder each). */
+/** Where uploads are streamed, and merged models built, while a request runs (one `upload-…` or `merge-…` folder each). */
 export const uploadsTempDir = (dataDir: string): string => path.join(dataDir, 'tmp');
-const UPLOAD_FOLDER = /^upload-/;
+/** The prefixes of those folders: what a start clears when a crash left one. */
+export const REQUEST_FOLDER_PREFIXES = { upload: 'upload-', merge: 'merge-' } as const;
 /** A takeover guard older than this was left by a process that died inside the takeover. */
 const TAKEOVER_GUARD_STALE_MS = 10_000;
 /** How long to wait for another process's takeover to finish before giving up. */
@@ -195,7 +196,7 @@ function guardMtime(guardPath: string): number {
   }
 }
 
-/** Removes upload folders a crash left behind. Only the folder's owner may: uploads may be running otherwise. */
+/** Removes the request folders a crash left behind. Only the folder's owner may: uploads may be running otherwise. */
 export function clearStaleUploads(dataDir: string): number {
   const root = uploadsTempDir(dataDir);
   let entries: string[];
@@ -204,7 +205,9 @@ export function clearStaleUploads(dataDir: string): number {
   } catch {
     return 0;
   }
-  const stale = entries.filter((name) => UPLOAD_FOLDER.test(name));
+  const stale = entries.filter((name) =>
+    Object.values(REQUEST_FOLDER_PREFIXES).some((prefix) => name.startsWith(prefix)),
+  );
   for (const name of stale) rmSync(path.join(root, name), { recursive: true, force: true });
   return stale.length;
 }

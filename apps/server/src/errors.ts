@@ -90,6 +90,8 @@ export const errors = {
     ),
   /** The model servers did not answer, or stopped answering: `msg` says what happened and what to do. */
   inferenceUnavailable: (msg: string) => new AppError(503, 'ENGINE_UNAVAILABLE', msg),
+  /** A merged model could not be built (no disk, or no time or memory for it): `msg` says what to do. */
+  mergeFailed: (msg: string) => new AppError(503, 'ENGINE_UNAVAILABLE', msg),
   validation: (msg: string) => new AppError(400, 'VALIDATION_ERROR', msg),
   uploadTooLarge: (msg: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', msg),
   forbidden: (msg = 'You do not have permission to do that.') => new AppError(403, 'FORBIDDEN', msg),

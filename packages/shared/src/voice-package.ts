@@ -125,4 +125,10 @@ export const VOICE_PACKAGE_MESSAGES = {
   forkNotExported:
     'A Voice forked from someone else’s public Voice stays in OwnVoice: its author shared it to use here, not to take away.',
   notTrained: 'This Voice has no trained adapter yet: download it once its training has finished.',
+  /** A merged model is the base the Voice was trained on plus its adapter: only that base will do. */
+  notMergedHere: (theirs: string, ours: string) =>
+    `This Voice was trained on the base model ${theirs}, and this OwnVoice runs ${ours}, so it cannot merge the Voice into its base here. Download the Voice package instead: its adapter loads beside ${theirs} in llama.cpp, Ollama and PEFT.`,
+  /** The merge failed (no disk, or it ran out of time or memory): what to do instead. */
+  mergeFailed: (why: string) =>
+    `${why} Try again in a few minutes; meanwhile the Voice package holds the same Voice as an adapter, which llama.cpp, Ollama and PEFT load beside the base model.`,
 } as const;

@@ -247,6 +247,11 @@ const MATRIX: Record<string, Row> = {
     { status: 400, code: 'VOICE_NOT_READY' },
     { status: 400, code: 'VOICE_NOT_READY' },
   ),
+  'GET /api/loras/:id/merged-model': onPrivateVoice(
+    json('GET', voiceUrl('/merged-model')),
+    { status: 400, code: 'VOICE_NOT_READY' },
+    { status: 400, code: 'VOICE_NOT_READY' },
+  ),
   // Nothing to import: the body is not a package (415), for a session and a 'training' key alike.
   'POST /api/loras/import': signedIn(
     json('POST', () => '/api/loras/import', { package: 'x' }),

@@ -3,9 +3,11 @@
 import { presetNameFor, REWRITE_MAX_ATTEMPTS } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { uploadsTempDir } from '../data-folder.js';
 import type { AccountLock } from '../db/account-lock.js';
 import type { Database } from '../db/client.js';
 import type { BaseModelService } from '../engine/base-model.service.js';
+import { baseModelInfo } from '../engine/engine-host.js';
 import type { InferenceHost } from '../inference/inference-host.js';
 import type { JobQueueHost } from '../jobs/job-queue.js';
 import { outboxTransport, smtpTransport } from '../mail/transport.js';
@@ -149,7 +151,15 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'betaCap' | 'starterAllowance' | 'voiceIdleMinutes' | 'training' | 'billing' | 'publicUrl' | 'mail' | 'webhooks'
+    | 'betaCap'
+    | 'starterAllowance'
+    | 'voiceIdleMinutes'
+    | 'training'
+    | 'billing'
+    | 'publicUrl'
+    | 'mail'
+    | 'webhooks'
+    | 'dataDir'
   >,
   storage: ArtifactStorage,
   runtime: ServiceRuntime,
@@ -355,6 +365,8 @@ export function createServices(
       baseModel: () => serverBaseModel.identity(),
       preset: () => presetNameFor(runtime.baseModel.status.source === 'house', config.training.preset),
       baseHparams: () => runtime.baseModel.hparams(),
+      basePath: () => baseModelInfo(runtime.baseModel).path,
+      tempDir: uploadsTempDir(config.dataDir),
     }),
     serverBaseModel,
     interactive: new InteractiveService(

@@ -6,6 +6,7 @@ import { manifestBase } from '@ownvoice/engine';
 import {
   describeBaseModel,
   VOICE_BASE_MODEL_MESSAGES,
+  VOICE_PACKAGE_MESSAGES,
   type VoiceBaseModel,
   type VoicePackageManifest,
 } from '@ownvoice/shared';
@@ -118,6 +119,12 @@ export function refusalToWake(voice: VoiceBaseColumns, server: BaseModelIdentity
     );
   }
   return VOICE_BASE_MODEL_MESSAGES.otherBaseModelFile(voice.baseModelFile ?? '', ours);
+}
+
+/** Why the Voice cannot be merged into this server's base model, in the owner's words; null when it can. */
+export function refusalToMerge(voice: VoiceBaseColumns, server: BaseModelIdentity): string | null {
+  if (voicePolicy.baseModelFit(voice, server) !== 'other') return null;
+  return VOICE_PACKAGE_MESSAGES.notMergedHere(describeVoiceBase(voice), describeBaseModel(server));
 }
 
 /**

@@ -5,17 +5,20 @@
 // this server runs, by the SHA-256 of its file first, then every file a model server will read; it
 // then makes a ready Voice of it, recording the package's base, in one transaction under the
 // user's row lock, as forking does: a storage slot, not a training.
-import { stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  buildMergedModel,
   buildVoicePackage,
   importVoicePackage,
+  MergeError,
   type ModelHparams,
   VoicePackageError,
   voicePackageManifest,
 } from '@ownvoice/engine';
 import { VOICE_PACKAGE_MESSAGES, type Voice, voiceEvaluationSchema } from '@ownvoice/shared';
 import type { Clock } from '../clock.js';
+import { REQUEST_FOLDER_PREFIXES } from '../data-folder.js';
 import type { Database } from '../db/client.js';
 import type { UserRow, VoiceRow } from '../db/schema.js';
 import type { BaseModelIdentity } from '../engine/base-model.service.js';
@@ -29,7 +32,7 @@ import { adapterFolderKey, PEFT_FOLDER, voiceFolder } from '../storage/voice-fil
 import { VERSION } from '../version.js';
 import type { UsersService } from './users.service.js';
 import { managedVoice } from './voice-access.js';
-import { packagedBase, recordedBase } from './voice-base-model.js';
+import { packagedBase, recordedBase, refusalToMerge } from './voice-base-model.js';
 import { toVoiceView } from './voices.service.js';
 
 export interface VoicePackageDeps {
@@ -39,10 +42,22 @@ export interface VoicePackageDeps {
   preset: () => string;
   /** The shape of the base model this server runs: an imported adapter must fit it. */
   baseHparams: () => ModelHparams;
+  /** The base model's file, which a merged model is built from. */
+  basePath: () => string;
+  /** Where a merged model is built while its download runs (the data folder's tmp/). */
+  tempDir: string;
 }
 
-/** A file name for the download: the Voice's name in plain characters. */
-const downloadName = (voice: VoiceRow): string =>
+/** A merged model ready to send: its file, removed by `release` once the answer is done with it. */
+export interface MergedModel {
+  fileName: string;
+  file: string;
+  bytes: number;
+  release: () => Promise<void>;
+}
+
+/** A file name for a download: the Voice's name in plain characters. */
+const downloadName = (voice: VoiceRow, extension: 'zip' | 'gguf'): string =>
   `${
     voice.name
       .normalize('NFKD')
@@ -50,7 +65,7 @@ const downloadName = (voice: VoiceRow): string =>
       .trim()
       .replace(/\s+/g, '-')
       .slice(0, 60) || 'voice'
-  }-ownvoice.zip`;
+  }-ownvoice.${extension}`;
 
 /**
  * When the Voice's training ended. One trained before that was recorded (migration 0023) has the
@@ -73,15 +88,7 @@ export class VoicePackageService {
 
   /** The owner's Voice as a .zip: its adapter for llama.cpp and PEFT, manifest, Modelfile, README. */
   async download(user: UserRow, voiceId: string): Promise<{ fileName: string; data: Buffer }> {
-    const voice = await managedVoice(this.voices, user, voiceId, 'Only the owner of this Voice can download it.');
-    if (!voicePolicy.canDownload(user, voice)) throw errors.forbidden(VOICE_PACKAGE_MESSAGES.forkNotExported);
-    const ggufKey = voice.adapterKey;
-    const peftKey = ggufKey && `${path.posix.dirname(ggufKey)}/${PEFT_FOLDER}`;
-    if (!ggufKey || !peftKey || !(await this.storage.exists(ggufKey)) || !(await this.storage.exists(peftKey))) {
-      throw errors.voiceNotReady(VOICE_PACKAGE_MESSAGES.notTrained);
-    }
-    const peftDir = this.storage.localPath(peftKey);
-    const ggufPath = this.storage.localPath(ggufKey);
+    const { voice, ggufPath, peftDir } = await this.trainedVoice(user, voiceId);
     const evaluation = voiceEvaluationSchema.safeParse(voice.evaluation);
     const manifest = await voicePackageManifest({
       name: voice.name,
@@ -95,7 +102,44 @@ export class VoicePackageService {
       exportedBy: { app: 'OwnVoice', version: VERSION },
     });
     const data = await buildVoicePackage(manifest, { ggufPath, peftDir });
-    return { fileName: downloadName(voice), data };
+    return { fileName: downloadName(voice, 'zip'), data };
+  }
+
+  /**
+   * The owner's Voice merged into its base model: one GGUF file for apps that run a model file but
+   * cannot load an adapter beside it. Built in a child process (the engine's merged-model.ts) from
+   * this server's base model, which must be the one the Voice was trained on.
+   */
+  async mergedModel(user: UserRow, voiceId: string): Promise<MergedModel> {
+    const { voice, ggufPath } = await this.trainedVoice(user, voiceId);
+    const ours = await this.deps.baseModel();
+    const refusal = refusalToMerge(voice, ours);
+    if (refusal) throw errors.baseModelMismatch(refusal);
+    await mkdir(this.deps.tempDir, { recursive: true, mode: 0o700 });
+    const folder = await mkdtemp(path.join(this.deps.tempDir, REQUEST_FOLDER_PREFIXES.merge));
+    const release = () => rm(folder, { recursive: true, force: true });
+    try {
+      const file = path.join(folder, 'model.gguf');
+      const job = { basePath: this.deps.basePath(), adapterPath: ggufPath, outPath: file, name: voice.name };
+      const { bytes } = await buildMergedModel(job, { owner: user.id, baseBytes: ours.bytes });
+      return { fileName: downloadName(voice, 'gguf'), file, bytes, release };
+    } catch (error) {
+      await release();
+      if (error instanceof MergeError) throw errors.mergeFailed(VOICE_PACKAGE_MESSAGES.mergeFailed(error.message));
+      throw error;
+    }
+  }
+
+  /** The owner's trained Voice and its adapter's files: what both downloads are made of. */
+  private async trainedVoice(user: UserRow, voiceId: string) {
+    const voice = await managedVoice(this.voices, user, voiceId, 'Only the owner of this Voice can download it.');
+    if (!voicePolicy.canDownload(user, voice)) throw errors.forbidden(VOICE_PACKAGE_MESSAGES.forkNotExported);
+    const ggufKey = voice.adapterKey;
+    const peftKey = ggufKey && `${path.posix.dirname(ggufKey)}/${PEFT_FOLDER}`;
+    if (!ggufKey || !peftKey || !(await this.storage.exists(ggufKey)) || !(await this.storage.exists(peftKey))) {
+      throw errors.voiceNotReady(VOICE_PACKAGE_MESSAGES.notTrained);
+    }
+    return { voice, ggufPath: this.storage.localPath(ggufKey), peftDir: this.storage.localPath(peftKey) };
   }
 
   /** Refuses, before a package is received, an account whose storage slots are all taken. */

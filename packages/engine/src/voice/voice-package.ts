@@ -124,6 +124,14 @@ Decode greedily (temperature 0) with a repeat penalty of ${REWRITE_REPEAT_PENALT
       : `load the base model yourself as \`model\` (\`${baseModel.file}\` has no published weights; transformers reads some GGUF files itself, with \`gguf_file=\`), then \`PeftModel.from_pretrained(model, "peft")\`.`
   }
 
+## One model file instead
+
+An app that runs a GGUF model file but cannot load an adapter beside it can take the Voice merged
+into its base model: **Download as one model file** on the Voice's page in OwnVoice (or
+\`GET /api/loras/{id}/merged-model\` with a key). It is larger than the base model, since the
+projections the adapter changed are kept as F16, and runs alone with the same prompt:
+\`llama-cli -m your-voice.gguf --temp 0 --repeat-penalty ${REWRITE_REPEAT_PENALTY} -p "…"\`.
+
 ## Bring it into another OwnVoice
 
 On the dashboard of any OwnVoice (the offline app too), choose **Import a Voice** and pick this .zip.

@@ -34,6 +34,7 @@ const KEY_ROUTES = [
   ['post', '/api/loras/{id}/cancel-training', 'training'],
   ['get', '/api/loras/{id}/training-events', 'voices:read', 'training'],
   ['get', '/api/loras/{id}/package', 'training'],
+  ['get', '/api/loras/{id}/merged-model', 'training'],
   ['post', '/api/loras/import', 'training'],
   ['post', '/api/loras/{id}/convert-stream', 'convert'],
   ['post', '/api/loras/{id}/convert', 'convert'],

@@ -299,6 +299,10 @@ docs.add(trainingEventSchema, { ...docs.get(trainingEventSchema), id: 'TrainingE
 
 /** A Voice package: the .zip a download answers and an import takes. */
 const voicePackageFile = z.string().describe('A Voice package: a .zip of the LoRA adapter, its card and evaluation.');
+/** A merged model: the GGUF file its download answers. */
+const mergedModelFile = z
+  .string()
+  .describe('A GGUF model file: the base model with the Voice’s LoRA adapter merged into its weights.');
 
 // `state` is the session itself, sent and answered: one component, described once.
 describeFields(interactiveNextRequestSchema, {
@@ -402,6 +406,16 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     ok: 'The Voice package (.zip).',
     file: { answer: 'application/zip', schema: voicePackageFile },
     errors: [404],
+  },
+  'GET /api/loras/:id/merged-model': {
+    operationId: 'downloadMergedModel',
+    tag: 'Training',
+    summary: 'Download a Voice merged into its base model',
+    description:
+      'One of your trained Voices (not a fork) as a single GGUF model file: the base model with the Voice’s LoRA adapter merged into its weights, for apps that run a model file but cannot load an adapter beside it. The adapter’s projections are stored as F16 and every other tensor as the base holds it, so the file is larger than the base model: about 240 MB for the packaged SmolLM2-135M (Q4_1, 98 MB), about 680 MB for the default SmolLM2-360M (Q8_0, 386 MB). It is built for each request, which takes seconds to a few minutes before the answer starts. The Voice must be on this server’s base model (409 BASE_MODEL_MISMATCH otherwise); 503 ENGINE_UNAVAILABLE when the server has no disk or time for it now.',
+    ok: 'The merged model (.gguf).',
+    file: { answer: 'application/octet-stream', schema: mergedModelFile },
+    errors: [404, 409, 503],
   },
   'POST /api/loras/import': {
     operationId: 'importVoicePackage',

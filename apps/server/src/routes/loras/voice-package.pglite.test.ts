@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { GgmlType, HOUSE_MODEL_PATH, readGguf, TRAINING_PRESETS, writeGguf } from '@ownvoice/engine';
+import { GgmlType, HOUSE_MODEL_PATH, readGguf, readTensor, TRAINING_PRESETS, writeGguf } from '@ownvoice/engine';
 import {
   MAX_VOICE_PACKAGE_BYTES,
   VOICE_PACKAGE_FILES,
@@ -157,6 +157,67 @@ describe('GET /api/loras/:id/package', () => {
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'FORBIDDEN']);
     expect(refused.json().msg).toContain('stays in OwnVoice');
     await owner.patch(`/api/loras/${voice.id}`, { isPublic: false });
+  });
+});
+
+describe('GET /api/loras/:id/merged-model', () => {
+  const tmpFolders = () => readdirSync(path.join(first.config.dataDir, 'tmp')).filter((n) => n.startsWith('merge-'));
+
+  it('gives the owner one GGUF model: the base with the adapter merged in, built in a folder removed after', async () => {
+    const res = await owner.get(`/api/loras/${voice.id}/merged-model`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Quick-ownvoice.gguf"');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const dir = mkdtempSync(path.join(tmpdir(), 'ownvoice-merged-'));
+    try {
+      const file = path.join(dir, 'merged.gguf');
+      writeFileSync(file, res.rawPayload);
+      const [merged, base] = [readGguf(file), readGguf(HOUSE_MODEL_PATH)];
+      expect(merged.kv.find((e) => e.key === 'general.name')?.value).toBe('Quick');
+      expect(merged.tensors.map((t) => [t.name, t.dims])).toEqual(base.tensors.map((t) => [t.name, t.dims]));
+      // The adapter's projections moved; what it does not touch is the base's as it was.
+      const adapter = readGguf(first.app.platform.storage.localPath(voice.adapterKey as string));
+      const targeted = new Set(adapter.tensors.map((t) => t.name.replace(/\.lora_[ab]$/, '')));
+      const moved = (name: string) => {
+        const [a, b] = [readTensor(file, merged, name), readTensor(HOUSE_MODEL_PATH, base, name)];
+        return a.some((v, i) => Math.abs(v - (b[i] as number)) > 1e-3);
+      };
+      expect([...targeted].filter(moved)).toEqual([...targeted]);
+      expect(base.tensors.filter((t) => !targeted.has(t.name) && moved(t.name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await expect.poll(tmpFolders).toEqual([]);
+  });
+
+  it('is the owner’s alone, and only of a Voice on this server’s base model', async () => {
+    const other = first.client();
+    await other.register();
+    expect((await other.get(`/api/loras/${voice.id}/merged-model`)).statusCode).toBe(404);
+    const key = (await owner.createApiKey({ name: 'Reader', scopes: ['voices:read'] })).json().secret;
+    const reader = await first.app.inject({
+      method: 'GET',
+      url: `/api/loras/${voice.id}/merged-model`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect([reader.statusCode, reader.json().code]).toEqual([403, 'API_KEY_SCOPE']);
+
+    await first.database.db
+      .update(voices)
+      .set({ baseModelSha256: 'f'.repeat(64) })
+      .where(eq(voices.id, voice.id));
+    try {
+      const refused = await owner.get(`/api/loras/${voice.id}/merged-model`);
+      expect([refused.statusCode, refused.json().code]).toEqual([409, 'BASE_MODEL_MISMATCH']);
+      expect(refused.json().msg).toContain('Download the Voice package instead');
+    } finally {
+      await first.database.db
+        .update(voices)
+        .set({ baseModelSha256: voice.baseModelSha256 })
+        .where(eq(voices.id, voice.id));
+    }
+    expect(tmpFolders()).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
 // A Voice to take home and bring back (services/voice-package.service.ts): GET
-// /loras/:id/package downloads the owner's Voice as a .zip; POST /loras/import takes such a .zip
-// as the request body (application/zip) and answers the new Voice. Both are the signed-in
-// browser's, or a key's with the 'training' scope: a key made to train Voices takes them home.
+// /loras/:id/package downloads the owner's Voice as a .zip; GET /loras/:id/merged-model as one
+// GGUF model file, its adapter merged into the base; POST /loras/import takes such a .zip as the
+// request body (application/zip) and answers the new Voice. All are the signed-in browser's, or a
+// key's with the 'training' scope: a key made to train Voices takes them home.
+import { createReadStream } from 'node:fs';
 import { apiErrorBodySchema, voiceSchema } from '@ownvoice/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +11,7 @@ import { uploadsTempDir } from '../../data-folder.js';
 import { AppError } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import type { Services } from '../../services/index.js';
+import { clientGoneSignal } from '../client-gone.js';
 import { errorResponses, voiceIdParams } from './loras.schemas.js';
 import { afterThePackage, beforeThePackage, type ReceivedPackage, receivePackage } from './package-upload.js';
 
@@ -32,6 +35,30 @@ export async function voicePackageRoutes(
         .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'no-store')
         .send(data);
+    },
+  );
+
+  // Hundreds of megabytes, built for this request (seconds to minutes) and streamed from disk; its
+  // folder goes once the answer is done, or at once when the client left while it was built.
+  app.get<{ Params: { id: string } }>(
+    '/loras/:id/merged-model',
+    { schema: { params: voiceIdParams }, ...auth },
+    async (request, reply) => {
+      const gone = clientGoneSignal(reply);
+      const merged = await voicePackages.mergedModel(authOf(request).user, request.params.id);
+      if (gone.aborted) {
+        await merged.release();
+        return reply;
+      }
+      // Read to its end or cut off with the connection: either way nobody reads it again.
+      const file = createReadStream(merged.file).once('close', () => void merged.release());
+      reply.raw.once('close', () => void merged.release());
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', merged.bytes)
+        .header('content-disposition', `attachment; filename="${merged.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(file);
     },
   );
 

@@ -23,6 +23,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { REQUEST_FOLDER_PREFIXES } from '../../data-folder.js';
 import { AppError, errors } from '../../errors.js';
 import { authOf } from '../../plugins/authenticate.js';
 import { createVoiceFieldsSchema } from './loras.schemas.js';
@@ -125,7 +126,7 @@ export async function receiveVoiceUpload<Schema extends z.ZodObject>(
   const { fileField } = form;
   const fields = Object.keys(form.schema.shape);
   const release = request.server.uploadSlots.take(authOf(request).user.id, request.ip);
-  const dir = path.join(tmpRoot, `upload-${randomBytes(8).toString('hex')}`);
+  const dir = path.join(tmpRoot, `${REQUEST_FOLDER_PREFIXES.upload}${randomBytes(8).toString('hex')}`);
   const upload: VoiceUpload = { dir, fields: {}, files: [] };
   const badTypes: string[] = [];
   const tooLarge: string[] = [];
