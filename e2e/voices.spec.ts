@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeDocx, makePdf } from '../apps/server/src/test/documents';
@@ -274,8 +275,25 @@ test.describe
       expect(here.passagesInVoice).toBeGreaterThan(0);
       await program.dispose();
 
+      await page.getByRole('button', { name: 'Download Voice' }).click();
+      await expect(page.getByRole('menuitem', { name: /One model file \(\.gguf\)/ })).toBeVisible();
+      expect(await accessibilityFindings(page, 'download menu', { moderate: true })).toEqual([]);
+      await screenshot(page, 'voice-download-menu');
+      // The Voice merged into its base model: one GGUF file, built while the button says so.
+      const building = page.waitForEvent('download');
+      await page.getByRole('menuitem', { name: /One model file \(\.gguf\)/ }).click();
+      const merged = await building;
+      expect(merged.suggestedFilename()).toMatch(/-ownvoice\.gguf$/);
+      expect(
+        readFileSync((await merged.path()) as string)
+          .subarray(0, 4)
+          .toString('latin1'),
+      ).toBe('GGUF');
+      await expect(page.getByRole('button', { name: 'Download Voice' })).toBeEnabled();
+
       const downloading = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Download Voice' }).click();
+      await page.getByRole('menuitem', { name: /Voice package \(\.zip\)/ }).click();
       const download = await downloading;
       expect(download.suggestedFilename()).toMatch(/-ownvoice\.zip$/);
       const zipPath = path.join(e2eDir, 'artifacts', `take-home-${runId}.zip`);

@@ -40,11 +40,21 @@ export function countCharacters(file: File, signal?: AbortSignal): Promise<Chara
 }
 
 /** GET /loras/:id/package: the owner's Voice as a .zip, with the file name the server gives it. */
-export async function downloadVoicePackage(id: string): Promise<{ fileName: string; data: Blob }> {
-  const response = await api.stream(`${voicePathOf(id)}/package`, { method: 'GET', accept: 'application/zip' });
+/** What a Voice downloads as: its package (.zip), or one model file with it merged in (.gguf). */
+export type VoiceDownload = 'package' | 'merged-model';
+
+const DOWNLOADS: Record<VoiceDownload, { accept: string; fallbackName: string }> = {
+  package: { accept: 'application/zip', fallbackName: 'voice-ownvoice.zip' },
+  'merged-model': { accept: 'application/octet-stream', fallbackName: 'voice-ownvoice.gguf' },
+};
+
+/** GET /loras/:id/package or /merged-model: the file, under the name the server gives it. */
+export async function downloadVoiceFile(id: string, kind: VoiceDownload): Promise<{ fileName: string; data: Blob }> {
+  const { accept, fallbackName } = DOWNLOADS[kind];
+  const response = await api.stream(`${voicePathOf(id)}/${kind}`, { method: 'GET', accept });
   if (!response.ok) throw apiErrorFromBody(response.status, await response.json().catch(() => undefined));
   const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'voice-ownvoice.zip';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
   return { fileName, data: await response.blob() };
 }
 

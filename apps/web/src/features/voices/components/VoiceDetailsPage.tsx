@@ -128,7 +128,7 @@ export function VoiceDetailsPage() {
       eyebrow={voice ? 'Voice details' : undefined}
       actions={
         <>
-          {voice?.canDownload && <DownloadVoiceButton voiceId={voice._id} />}
+          {voice?.canDownload && <DownloadVoiceButton voice={voice} />}
           {voice && isTrainingStatus(voice.status) && (
             <Button
               component={Link}

@@ -1,4 +1,5 @@
-// Taking a Voice home and bringing one in: the download saves the .zip the server names; an
+// Taking a Voice home and bringing one in: a download saves the file the server names (the
+// package, or the model file with the Voice merged in, which takes a while to build); an
 // import lands in the user's list and uses a storage slot, so both are refreshed, and a full
 // storage opens the purchase modal.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,17 +9,29 @@ import { voicePath } from '../../../lib/paths';
 import { handleInsufficientLimit } from '../../../lib/purchase-prompt';
 import { saveFile } from '../../../lib/save-file';
 import { useSession } from '../../../lib/session/session-context';
-import { notifyError, notifySuccess } from '../../../lib/toast';
+import { notifyError, notifyNotice, notifySuccess } from '../../../lib/toast';
 import { voiceKeys } from '../../../lib/voice-queries';
-import { downloadVoicePackage, importVoicePackage } from '../api';
+import { downloadVoiceFile, importVoicePackage, type VoiceDownload } from '../api';
 
 export function useDownloadVoice(id: string) {
   const mutation = useMutation({
-    mutationFn: () => downloadVoicePackage(id),
+    mutationFn: (kind: VoiceDownload) => downloadVoiceFile(id, kind),
+    onMutate: (kind) => {
+      if (kind === 'merged-model') {
+        notifyNotice(
+          'OwnVoice is building one model file with your Voice merged in. It takes up to a few minutes; the download starts when it is ready.',
+          'Building the model file',
+        );
+      }
+    },
     onSuccess: ({ fileName, data }) => saveFile(fileName, data),
     onError: (error) => notifyError(errorMessage(error, 'The download failed. Please try again.'), 'Download failed'),
   });
-  return { download: () => mutation.mutate(), pending: mutation.isPending };
+  return {
+    download: (kind: VoiceDownload) => mutation.mutate(kind),
+    /** The download under way, if any. */
+    pending: mutation.isPending ? mutation.variables : undefined,
+  };
 }
 
 export function useImportVoice() {
