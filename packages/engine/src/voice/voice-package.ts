@@ -127,7 +127,7 @@ Decode greedily (temperature 0) with a repeat penalty of ${REWRITE_REPEAT_PENALT
 ## One model file instead
 
 An app that runs a GGUF model file but cannot load an adapter beside it can take the Voice merged
-into its base model: **Download as one model file** on the Voice's page in OwnVoice (or
+into its base model: **Download Voice** → **One model file** on the Voice's page in OwnVoice (or
 \`GET /api/loras/{id}/merged-model\` with a key). It is larger than the base model, since the
 projections the adapter changed are kept as F16, and runs alone with the same prompt:
 \`llama-cli -m your-voice.gguf --temp 0 --repeat-penalty ${REWRITE_REPEAT_PENALTY} -p "…"\`.
