@@ -1,17 +1,19 @@
-// One test run for the whole repo. Database-facing server tests run once on PGlite and, when
-// TEST_DATABASE_URL points at a PostgreSQL server (CI starts one), once more on PostgreSQL.
+// One test run for the whole repo. Server tests run on PGlite; those that open a database
+// (scripts/database-tests.mjs) run once more on PostgreSQL when TEST_DATABASE_URL points at a
+// server (CI starts one).
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { databaseTests } from './scripts/database-tests.mjs';
 
 const serverProject = (
   name: string,
   env: Record<string, string>,
-  options: { exclude?: string[]; globalSetup?: string[] } = {},
+  options: { include?: string[]; exclude?: string[]; globalSetup?: string[] } = {},
 ) => ({
   test: {
     name,
     root: 'apps/server',
-    include: ['src/**/*.test.ts'],
+    include: options.include ?? ['src/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
     globalSetup: options.globalSetup ?? [],
     environment: 'node' as const,
@@ -47,7 +49,7 @@ export default defineConfig({
         { globalSetup: ['src/test/pglite-template.setup.ts'] },
       ),
       ...(postgresUrl
-        ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, { exclude: ['src/**/*.pglite.test.ts'] })]
+        ? [serverProject('server:postgres', { OWNVOICE_TEST_DB: 'postgres' }, { include: databaseTests() })]
         : []),
       {
         test: {

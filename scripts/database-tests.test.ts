@@ -1,0 +1,22 @@
+// Which server tests run on PostgreSQL as well as PGlite: those that open a database, however
+// many helpers lie between them and test-database.ts; none that do not.
+import { describe, expect, it } from 'vitest';
+import { databaseTests } from './database-tests.mjs';
+
+describe('the server tests that run on PostgreSQL too', () => {
+  const onPostgres = databaseTests();
+
+  it('include every test that opens a database, directly or through a helper', () => {
+    expect(onPostgres).toContain('src/repositories/stamped-time.test.ts'); // test-database.ts itself
+    expect(onPostgres).toContain('src/services/usage.service.test.ts'); // through service-context.ts
+    expect(onPostgres).toContain('src/routes/loras/voice-lifecycle.test.ts'); // through quick-voice.ts and test-app.ts
+    expect(onPostgres).toContain('src/jobs/job-queue.test.ts');
+  });
+
+  it('leave out the tests that open none, and those that are PGlite’s alone', () => {
+    for (const none of ['src/config.test.ts', 'src/policies/admin-policy.test.ts', 'src/plugins/body-pace.test.ts']) {
+      expect(onPostgres).not.toContain(none);
+    }
+    expect(onPostgres.filter((f) => f.endsWith('.pglite.test.ts'))).toEqual([]);
+  });
+});
