@@ -5,14 +5,13 @@
 // composes them (test/service-context.ts); routes/loras/loras.test.ts keeps what HTTP adds.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ErrorCode } from '@ownvoice/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, type VoiceRow, voices } from '../db/schema.js';
-import { AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
 import { createUser } from '../test/factories/users.js';
 import { createVoice } from '../test/factories/voices.js';
-import { openServiceTestContext, type ServiceTestContext } from '../test/service-context.js';
+import { openServiceTestContext, refusal, type ServiceTestContext } from '../test/service-context.js';
 import type { VoicesService } from './voices.service.js';
 
 let ctx: ServiceTestContext;
@@ -32,16 +31,6 @@ const addVoice = (userId: string, patch: Partial<VoiceRow> = {}) => createVoice(
 const rowOf = async (id: string) => (await ctx.database.db.select().from(voices).where(eq(voices.id, id)))[0];
 const voicesDir = () => path.join(ctx.config.dataDir, 'voices');
 const person = (slots: number) => createUser(ctx, { modelStorageSlotsTotal: slots });
-
-/** The error code a refused call failed with. */
-async function refusal(call: Promise<unknown>): Promise<ErrorCode | string> {
-  try {
-    await call;
-  } catch (error) {
-    return error instanceof AppError ? error.code : String(error);
-  }
-  return 'not refused';
-}
 
 describe('who sees which Voice', () => {
   it('lists a person’s own Voices, and others’ only when public', async () => {

@@ -7,10 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BillingCycle, PaidPlanName, User } from '@ownvoice/shared';
+import type { BillingCycle, ErrorCode, PaidPlanName, User } from '@ownvoice/shared';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import type { UserRow } from '../db/schema.js';
+import { AppError } from '../errors.js';
 import { OfflineProvider, offlineWebhookSecret } from '../payments/offline-provider.js';
 import { createPlatform, type Log, type Platform } from '../platform.js';
 import { loadSecretKey } from '../security/secret-box.js';
@@ -194,4 +195,14 @@ function invoicesPaidIn(delivered: readonly DeliveredEvent[], userId: string): n
           .metadata.ownvoice_user_id === userId,
     )
     .map((e) => e.data.object.amount_paid as number);
+}
+
+/** The error code a call was refused with ('not refused' when it was not): a service's answer, without HTTP. */
+export async function refusal(call: Promise<unknown>): Promise<ErrorCode | string> {
+  try {
+    await call;
+  } catch (error) {
+    return error instanceof AppError ? error.code : String(error);
+  }
+  return 'not refused';
 }
