@@ -21,7 +21,6 @@ Commands:
     gpu-bench [--tiny] [--runs N] [--model FILE]  the trainer's speed on this machine's device, printed as a table
                   (gpu_bench.py); takes flags, not a request file
 """
-import importlib
 import json
 import os
 import sys
@@ -42,19 +41,66 @@ def emit(event, **fields):
     sys.stdout.flush()
 
 
-# command -> (module, function): each takes (request, emit) and ends with a "done" or "error" event.
-COMMANDS = {
-    "forward": ("forward", "run_forward"),
-    "peft-forward": ("hf_reference", "run_peft_forward"),
-    "eval": ("evaluation", "run_eval"),
-    "generate": ("generate", "run_generate"),
-    "bench-train": ("bench", "run_bench_train"),
-    "plain-logits": ("plain_lora", "run_plain_logits"),
-    "attention-check": ("attention", "run_attention_check"),
-    "random-model": ("random_model", "run_random_model"),
-    "train": ("train", "run_train"),
-    "similarity": ("similarity", "run_similarity"),
-}
+# The commands a request may name; command_function has each one's function.
+COMMANDS = (
+    "forward",
+    "peft-forward",
+    "eval",
+    "generate",
+    "bench-train",
+    "plain-logits",
+    "attention-check",
+    "random-model",
+    "train",
+    "similarity",
+)
+
+
+def command_function(command):
+    """The function that runs `command`, taking (request, emit) and ending with a "done" or "error"
+    event. Imported only when asked for, since each module loads torch: a usage error answers fast."""
+    match command:
+        case "forward":
+            from .forward import run_forward
+
+            return run_forward
+        case "peft-forward":
+            from .hf_reference import run_peft_forward
+
+            return run_peft_forward
+        case "eval":
+            from .evaluation import run_eval
+
+            return run_eval
+        case "generate":
+            from .generate import run_generate
+
+            return run_generate
+        case "bench-train":
+            from .bench import run_bench_train
+
+            return run_bench_train
+        case "plain-logits":
+            from .plain_lora import run_plain_logits
+
+            return run_plain_logits
+        case "attention-check":
+            from .attention import run_attention_check
+
+            return run_attention_check
+        case "random-model":
+            from .random_model import run_random_model
+
+            return run_random_model
+        case "train":
+            from .train import run_train
+
+            return run_train
+        case "similarity":
+            from .similarity import run_similarity
+
+            return run_similarity
+    raise ValueError(f"unknown command {command}")
 
 
 def run_command(command, request):
@@ -63,8 +109,7 @@ def run_command(command, request):
     import torch  # imported late so usage errors answer fast
 
     torch.set_num_threads(int(request.get("threads") or os.cpu_count() or 1))
-    module, function = COMMANDS[command]
-    getattr(importlib.import_module(f".{module}", __package__), function)(request, emit)
+    command_function(command)(request, emit)
 
 
 def serve():
