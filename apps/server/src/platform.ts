@@ -92,23 +92,23 @@ export function createPlatform(deps: {
     clock,
     log,
     trainingWorker: (options = {}) =>
-      new TrainingWorker(
-        services.repositories.voices,
-        services.usage,
+      new TrainingWorker({
+        voices: services.repositories.voices,
+        usage: services.usage,
         storage,
         engine,
         jobs,
         clock,
-        {
+        options: {
           preset: config.training.preset,
           leaseSeconds: config.training.leaseSeconds,
           threads: config.threads,
           log,
           ...options,
         },
-        services.notices,
-        services.trainingEvents,
-      ),
+        notices: services.notices,
+        events: services.trainingEvents,
+      }),
     startBillingSchedule: async () => {
       if (!services.payments) return;
       const queue = await jobs.get();

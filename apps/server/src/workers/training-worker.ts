@@ -36,25 +36,44 @@ class Interrupted extends Error {
   }
 }
 
+/** What a training worker works with, by name. */
+export interface TrainingWorkerDeps {
+  voices: VoicesRepository;
+  usage: UsageService;
+  storage: ArtifactStorage;
+  engine: EngineHost;
+  jobs: JobQueueHost;
+  clock: Clock;
+  options: TrainingWorkerOptions;
+  /** The owner's notices: the Voice ready, or why its training failed. */
+  notices?: Pick<Notices, 'voiceReady' | 'voiceFailed'>;
+  /** The training's events: its progress, and how it ended. */
+  events?: Pick<TrainingEventLog, 'record'>;
+}
+
 export class TrainingWorker {
   private current: { voiceId: string; controller: AbortController; done: Promise<void> } | undefined;
   private recoveryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly training: TrainingRun;
+  private readonly voices: VoicesRepository;
+  private readonly usage: UsageService;
+  private readonly storage: ArtifactStorage;
+  private readonly jobs: JobQueueHost;
+  private readonly clock: Clock;
+  private readonly options: TrainingWorkerOptions;
+  private readonly notices: TrainingWorkerDeps['notices'];
+  private readonly events: TrainingWorkerDeps['events'];
 
-  constructor(
-    private readonly voices: VoicesRepository,
-    private readonly usage: UsageService,
-    private readonly storage: ArtifactStorage,
-    engine: EngineHost,
-    private readonly jobs: JobQueueHost,
-    private readonly clock: Clock,
-    private readonly options: TrainingWorkerOptions,
-    /** The owner's notices: the Voice ready, or why its training failed. */
-    private readonly notices?: Pick<Notices, 'voiceReady' | 'voiceFailed'>,
-    /** The training's events: its progress, and how it ended. */
-    private readonly events?: Pick<TrainingEventLog, 'record'>,
-  ) {
+  constructor({ voices, usage, storage, engine, jobs, clock, options, notices, events }: TrainingWorkerDeps) {
+    this.voices = voices;
+    this.usage = usage;
+    this.storage = storage;
+    this.jobs = jobs;
+    this.clock = clock;
+    this.options = options;
+    this.notices = notices;
+    this.events = events;
     this.training = {
       voices,
       storage,
