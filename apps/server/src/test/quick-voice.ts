@@ -15,19 +15,26 @@ import { users, type VoiceRow, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { carriedBase, recordedBase, type VoiceBaseColumns } from '../services/voice-base-model.js';
 import { adapterFolderKey, PEFT_FOLDER } from '../storage/voice-files.js';
+import type { ServiceTestContext } from './service-context.js';
 import type { TestContext } from './test-app.js';
 import { writingSample } from './writing.js';
 
+/** What a quick Voice is made in: a service test's context, or a route test's (its app's platform). */
+type VoiceWorld = Pick<ServiceTestContext, 'platform' | 'config' | 'clock' | 'database'>;
+const worldOf = (ctx: TestContext | VoiceWorld): VoiceWorld =>
+  'app' in ctx ? { ...ctx, platform: ctx.app.platform } : ctx;
+
 /** An owner of a Voice has passed training_started, as creating or forking one moves them. */
-async function reachTrainingStarted(ctx: TestContext, userId: string): Promise<void> {
+async function reachTrainingStarted(ctx: VoiceWorld, userId: string): Promise<void> {
   await ctx.database.db
     .update(users)
     .set({ onboardingStep: 'training_started' })
     .where(and(eq(users.id, userId), eq(users.onboardingStep, 'registered')));
 }
 
-export async function quickVoice(ctx: TestContext, userId: string, name = 'Quick'): Promise<VoiceRow> {
-  const { platform } = ctx.app;
+export async function quickVoice(context: TestContext | VoiceWorld, userId: string, name = 'Quick'): Promise<VoiceRow> {
+  const ctx = worldOf(context);
+  const { platform } = ctx;
   if (platform.baseModel.status.state !== 'ready') {
     await platform.baseModel.start({ spec: 'tiny', dataDir: ctx.config.dataDir, log: () => {} });
   }
@@ -72,8 +79,14 @@ export async function ownerWithAwakeVoice(ctx: TestContext) {
 }
 
 /** A new ready Voice of `userId` with its own copy of `source`'s adapter file (no training). */
-export async function copyVoice(ctx: TestContext, userId: string, source: VoiceRow, name = 'Copy'): Promise<VoiceRow> {
-  const { storage } = ctx.app.platform;
+export async function copyVoice(
+  context: TestContext | VoiceWorld,
+  userId: string,
+  source: VoiceRow,
+  name = 'Copy',
+): Promise<VoiceRow> {
+  const ctx = worldOf(context);
+  const { storage } = ctx.platform;
   if (!source.adapterKey) throw new Error('the source Voice has no adapter');
   const id = newId();
   const outDir = storage.localPath(adapterFolderKey(id));
@@ -84,7 +97,7 @@ export async function copyVoice(ctx: TestContext, userId: string, source: VoiceR
 
 /** The row of a ready Voice whose adapter is already in its folder; the owner reaches training_started, as creating one would. */
 async function insertReadyVoice(
-  ctx: TestContext,
+  ctx: VoiceWorld,
   userId: string,
   id: string,
   name: string,
