@@ -20,18 +20,43 @@ import type { UsageReceipt, UsageService } from './usage.service.js';
 import type { UsersService } from './users.service.js';
 import { toVoiceView } from './voices.service.js';
 
+/** What creating a Voice works with, by name. */
+export interface VoiceCreationDeps {
+  db: Database;
+  voices: VoicesRepository;
+  users: UsersRepository;
+  usage: UsageService;
+  /** Moves the owner's onboarding on once they have a Voice. */
+  onboarding: Pick<UsersService, 'reachedFirstVoice'>;
+  storage: ArtifactStorage;
+  jobs: JobQueueHost;
+  clock: Clock;
+  /** The training's events: its first, "queued". */
+  events?: Pick<TrainingEventLog, 'record'>;
+}
+
 export class VoiceCreationService {
-  constructor(
-    private readonly db: Database,
-    private readonly voices: VoicesRepository,
-    private readonly users: UsersRepository,
-    private readonly usage: UsageService,
-    private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>,
-    private readonly storage: ArtifactStorage,
-    private readonly jobs: JobQueueHost,
-    private readonly clock: Clock,
-    private readonly events?: Pick<TrainingEventLog, 'record'>,
-  ) {}
+  private readonly db: Database;
+  private readonly voices: VoicesRepository;
+  private readonly users: UsersRepository;
+  private readonly usage: UsageService;
+  private readonly onboarding: Pick<UsersService, 'reachedFirstVoice'>;
+  private readonly storage: ArtifactStorage;
+  private readonly jobs: JobQueueHost;
+  private readonly clock: Clock;
+  private readonly events: VoiceCreationDeps['events'];
+
+  constructor({ db, voices, users, usage, onboarding, storage, jobs, clock, events }: VoiceCreationDeps) {
+    this.db = db;
+    this.voices = voices;
+    this.users = users;
+    this.usage = usage;
+    this.onboarding = onboarding;
+    this.storage = storage;
+    this.jobs = jobs;
+    this.clock = clock;
+    this.events = events;
+  }
 
   /**
    * Checks what the upload holds (its fields come checked by their schema) and creates the Voice;
