@@ -207,17 +207,17 @@ export function createServices(
   const mfaRepo = new MfaRepository(db, clock);
   const mfa = new MfaService(mfaRepo, runtime.box, clock, activity, sessions, loginGuard, notices);
   const stepUp = new StepUpService(mfa, loginGuard, sessions, clock);
-  const webhooks = new WebhooksService(
+  const webhooks = new WebhooksService({
     db,
-    new WebhooksRepository(db),
-    usersRepo,
-    voicesRepo,
+    webhooks: new WebhooksRepository(db),
+    users: usersRepo,
+    voices: voicesRepo,
     stepUp,
-    runtime.box,
-    runtime.jobs,
+    box: runtime.box,
+    jobs: runtime.jobs,
     clock,
-    { allowPrivate: config.webhooks.allowPrivate, log: runtime.log },
-  );
+    options: { allowPrivate: config.webhooks.allowPrivate, log: runtime.log },
+  });
   const apiKeysRepo = new ApiKeysRepository(db);
   const conversion = new ConversionService(activation, usage, runtime.inference, {
     maxAttempts: REWRITE_MAX_ATTEMPTS,

@@ -73,18 +73,43 @@ const EVENT_OF_ENDING = {
 } as const satisfies Record<string, WebhookEventType>;
 export type TrainingEnding = keyof typeof EVENT_OF_ENDING;
 
+/** What webhooks work with, by name. */
+export interface WebhooksServiceDeps {
+  db: Database;
+  webhooks: WebhooksRepository;
+  users: UsersRepository;
+  voices: VoicesRepository;
+  /** Adding an endpoint asks for the password (or a code) again. */
+  stepUp: Pick<StepUpService, 'confirmPassword'>;
+  /** Seals each endpoint's signing secret at rest. */
+  box: SecretBox;
+  jobs: JobQueueHost;
+  clock: Clock;
+  options: WebhooksOptions;
+}
+
 export class WebhooksService {
-  constructor(
-    private readonly db: Database,
-    private readonly webhooks: WebhooksRepository,
-    private readonly users: UsersRepository,
-    private readonly voices: VoicesRepository,
-    private readonly stepUp: Pick<StepUpService, 'confirmPassword'>,
-    private readonly box: SecretBox,
-    private readonly jobs: JobQueueHost,
-    private readonly clock: Clock,
-    private readonly options: WebhooksOptions,
-  ) {}
+  private readonly db: Database;
+  private readonly webhooks: WebhooksRepository;
+  private readonly users: UsersRepository;
+  private readonly voices: VoicesRepository;
+  private readonly stepUp: Pick<StepUpService, 'confirmPassword'>;
+  private readonly box: SecretBox;
+  private readonly jobs: JobQueueHost;
+  private readonly clock: Clock;
+  private readonly options: WebhooksOptions;
+
+  constructor({ db, webhooks, users, voices, stepUp, box, jobs, clock, options }: WebhooksServiceDeps) {
+    this.db = db;
+    this.webhooks = webhooks;
+    this.users = users;
+    this.voices = voices;
+    this.stepUp = stepUp;
+    this.box = box;
+    this.jobs = jobs;
+    this.clock = clock;
+    this.options = options;
+  }
 
   // ---- Endpoints: the signed-in browser's -------------------------------------------------
 
