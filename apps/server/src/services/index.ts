@@ -225,22 +225,22 @@ export function createServices(
   });
   const content = new ContentService(conversion, activation, usage, runtime.inference);
   const payments = createPayments(db, clock, config.billing, runtime, usersRepo, usage, activity, notices);
-  const billing = new BillingService(
+  const billing = new BillingService({
     db,
     payments,
-    usersRepo,
-    new BillingEventsRepository(db),
-    new BillingRecordsRepository(db),
-    new LedgerRepository(db),
+    users: usersRepo,
+    billingEvents: new BillingEventsRepository(db),
+    records: new BillingRecordsRepository(db),
+    ledgerRepo: new LedgerRepository(db),
     activity,
     clock,
-    {
+    options: {
       provider: config.billing.provider,
       publicUrl: config.billing.provider === 'none' ? undefined : config.billing.publicUrl,
       prioritySupportUrl: config.billing.provider === 'none' ? undefined : config.billing.prioritySupportUrl,
       log: runtime.log,
     },
-  );
+  });
   const account = new AccountService({
     db,
     users: usersRepo,

@@ -64,18 +64,52 @@ const HEALTH_READ_MS = 60_000;
 
 const degraded = (reason: string): BillingHealth => ({ status: 'degraded', reason });
 
+/** What billing works with, by name. */
+export interface BillingServiceDeps {
+  db: Database;
+  /** The payment provider's side; null on a server that sells nothing. */
+  payments: Payments | null;
+  users: UsersRepository;
+  billingEvents: BillingEventsRepository;
+  records: BillingRecordsRepository;
+  ledgerRepo: LedgerRepository;
+  activity: Pick<ActivityService, 'record'>;
+  clock: Clock;
+  options: BillingOptions;
+}
+
 export class BillingService {
-  constructor(
-    private readonly db: Database,
-    private readonly payments: Payments | null,
-    private readonly users: UsersRepository,
-    private readonly billingEvents: BillingEventsRepository,
-    private readonly records: BillingRecordsRepository,
-    private readonly ledgerRepo: LedgerRepository,
-    private readonly activity: Pick<ActivityService, 'record'>,
-    private readonly clock: Clock,
-    private readonly options: BillingOptions,
-  ) {}
+  private readonly db: Database;
+  private readonly payments: Payments | null;
+  private readonly users: UsersRepository;
+  private readonly billingEvents: BillingEventsRepository;
+  private readonly records: BillingRecordsRepository;
+  private readonly ledgerRepo: LedgerRepository;
+  private readonly activity: Pick<ActivityService, 'record'>;
+  private readonly clock: Clock;
+  private readonly options: BillingOptions;
+
+  constructor({
+    db,
+    payments,
+    users,
+    billingEvents,
+    records,
+    ledgerRepo,
+    activity,
+    clock,
+    options,
+  }: BillingServiceDeps) {
+    this.db = db;
+    this.payments = payments;
+    this.users = users;
+    this.billingEvents = billingEvents;
+    this.records = records;
+    this.ledgerRepo = ledgerRepo;
+    this.activity = activity;
+    this.clock = clock;
+    this.options = options;
+  }
 
   info(): BillingInfo {
     return { provider: this.options.provider, testMode: this.payments?.provider.testMode ?? false };
