@@ -1,7 +1,7 @@
-// The API server's test files that open a database, found by following their relative imports to
-// test/test-database.ts: only their outcome can differ between PGlite and PostgreSQL, so only they
-// run on both (vitest.config.ts). The rest (configuration, policies, payload pacing, Stripe's
-// request shapes) open no database and run once.
+// The API server's test files that run on PostgreSQL as well as PGlite (vitest.config.ts): those
+// that open a database, found by following their relative imports to test/test-database.ts, less
+// those whose subject is not the database (SUBJECT_ELSEWHERE). The rest (configuration, policies,
+// Stripe's request shapes) open no database at all; every file runs on PGlite.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -9,8 +9,27 @@ import path from 'node:path';
 const TEST_DATABASE = path.join('test', 'test-database.ts');
 
 /**
+ * Tests that open a database only to stand the app up, whose subject is elsewhere: the request
+ * layer (generated requests against the schemas, body limits and pacing, CSRF, headers, request
+ * ids), the inference process failing, and hostile uploads. Their answers do not depend on the
+ * database engine, and what they reach in it is the service tests' subject, on both; they run
+ * once, on PGlite. Each saves a fresh app on PostgreSQL (the fuzzing alone, a minute).
+ */
+const SUBJECT_ELSEWHERE = [
+  'app.test.ts',
+  'plugins/',
+  'routes/fuzz.test.ts',
+  'routes/loras/inference-faults.test.ts',
+  'routes/loras/fair-use.test.ts',
+  'routes/loras/hostile-files.test.ts',
+];
+const subjectElsewhere = (file) =>
+  SUBJECT_ELSEWHERE.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
+
+/**
  * Paths relative to `serverRoot` (apps/server) of the test files under src/ that reach
- * test-database.ts, except those that are PGlite's alone (*.pglite.test.ts).
+ * test-database.ts, except those that are PGlite's alone (*.pglite.test.ts) and those whose subject
+ * is not the database.
  * @param {string} serverRoot
  * @returns {string[]}
  */
@@ -39,7 +58,8 @@ export function databaseTests(serverRoot = 'apps/server') {
     return reaches;
   };
   return files
-    .filter((f) => f.endsWith('.test.ts') && !f.endsWith('.pglite.test.ts') && opensDatabase(f, new Set()))
+    .filter((f) => f.endsWith('.test.ts') && !f.endsWith('.pglite.test.ts') && !subjectElsewhere(f))
+    .filter((f) => opensDatabase(f, new Set()))
     .map((f) => path.join('src', f))
     .sort();
 }

@@ -13,10 +13,15 @@ describe('the server tests that run on PostgreSQL too', () => {
     expect(onPostgres).toContain('src/jobs/job-queue.test.ts');
   });
 
-  it('leave out the tests that open none, and those that are PGlite’s alone', () => {
+  it('leave out the tests that open none, those about the request layer, and those that are PGlite’s alone', () => {
     for (const none of ['src/config.test.ts', 'src/policies/admin-policy.test.ts', 'src/plugins/body-pace.test.ts']) {
       expect(onPostgres).not.toContain(none);
     }
+    for (const http of ['src/routes/fuzz.test.ts', 'src/plugins/http-limits.test.ts', 'src/app.test.ts']) {
+      expect(onPostgres).not.toContain(http);
+    }
+    // A money test through HTTP stays: two tabs paying at once race on real connections.
+    expect(onPostgres).toContain('src/routes/stripe/billing-simulation.test.ts');
     expect(onPostgres.filter((f) => f.endsWith('.pglite.test.ts'))).toEqual([]);
   });
 });
