@@ -23,7 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const newAddress = () => `invited${(serial += 1)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+const newAddress = () => {
+  serial += 1;
+  return `invited${serial}${Math.random().toString(36).slice(2, 6)}@example.com`;
+};
 
 /** Invites a new address; answers it and the link's token. */
 async function invite(by: UserRow, role: 'admin' | 'super_admin' = 'admin') {
