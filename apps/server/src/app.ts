@@ -133,7 +133,7 @@ export async function buildApp({
   app.decorate('sellsUsage', config.billing.provider !== 'none');
   registerErrorHandling(app);
   registerHttpLimits(app, config);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(cookie);
   // Before the routes: the open API document records them as they are added (routes/docs/).
   await registerOpenApi(app, { publicUrl: config.publicUrl });
