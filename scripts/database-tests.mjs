@@ -1,6 +1,7 @@
 // The API server's test files that run on PostgreSQL as well as PGlite (vitest.config.ts): those
 // that open a database, found by following their relative imports to test/test-database.ts, less
-// those whose subject is not the database (SUBJECT_ELSEWHERE). The rest (configuration, policies,
+// those whose subject is not the database (SUBJECT_ELSEWHERE, and the route tests but those in
+// ROUTE_TESTS_OF_THE_DATABASE). The rest (configuration, policies,
 // Stripe's request shapes) open no database at all; every file runs on PGlite.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,26 +11,38 @@ const TEST_DATABASE = path.join('test', 'test-database.ts');
 
 /**
  * Tests that open a database only to stand the app up, whose subject is elsewhere: the request
- * layer (generated requests against the schemas, body limits and pacing, CSRF, headers, request
- * ids), the inference process failing, and hostile uploads. Their answers do not depend on the
- * database engine, and what they reach in it is the service tests' subject, on both; they run
- * once, on PGlite. Each saves a fresh app on PostgreSQL (the fuzzing alone, a minute).
+ * layer (body limits and pacing, CSRF, headers, request ids). Their answers do not depend on the
+ * database engine; they run once, on PGlite.
  */
-const SUBJECT_ELSEWHERE = [
-  'app.test.ts',
-  'plugins/',
-  'routes/fuzz.test.ts',
-  'routes/loras/inference-faults.test.ts',
-  'routes/loras/fair-use.test.ts',
-  'routes/loras/hostile-files.test.ts',
+const SUBJECT_ELSEWHERE = ['app.test.ts', 'plugins/'];
+
+/**
+ * Route tests (under routes/) are HTTP's: status codes, schemas, cookies, who may call what. The
+ * rules they reach in the database are the service and repository tests' subject, on both
+ * databases, so a route test runs once, on PGlite, unless its subject is the database too:
+ * money arriving by the provider's webhooks (applied once in any order, the billing simulation's
+ * invariants) and requests racing each other on real connections for one last thing.
+ */
+const ROUTE_TESTS_OF_THE_DATABASE = [
+  'routes/stripe/',
+  'routes/auth/register.test.ts', // confirmations racing for the last seat of a capped beta
+  'routes/api-keys/api-keys.test.ts', // keys made at once under the cap
+  'routes/loras/create-voice.test.ts', // two uploads racing for the last training
+  'routes/loras/voice-lifecycle.test.ts', // wakes and sleeps racing on one Voice
 ];
-const subjectElsewhere = (file) =>
-  SUBJECT_ELSEWHERE.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
+
+/** @param {string[]} entries @returns {(file: string) => boolean} */
+const listedIn = (entries) => (file) =>
+  entries.some((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
+const subjectElsewhere = listedIn(SUBJECT_ELSEWHERE);
+const routeTestOfTheDatabase = listedIn(ROUTE_TESTS_OF_THE_DATABASE);
+/** @param {string} file */
+const httpOnly = (file) => file.startsWith('routes/') && !routeTestOfTheDatabase(file);
 
 /**
  * Paths relative to `serverRoot` (apps/server) of the test files under src/ that reach
- * test-database.ts, except those that are PGlite's alone (*.pglite.test.ts) and those whose subject
- * is not the database.
+ * test-database.ts, except those that are PGlite's alone (*.pglite.test.ts), those whose subject
+ * is not the database, and the route tests that are HTTP's alone.
  * @param {string} serverRoot
  * @returns {string[]}
  */
@@ -58,7 +71,7 @@ export function databaseTests(serverRoot = 'apps/server') {
     return reaches;
   };
   return files
-    .filter((f) => f.endsWith('.test.ts') && !f.endsWith('.pglite.test.ts') && !subjectElsewhere(f))
+    .filter((f) => f.endsWith('.test.ts') && !f.endsWith('.pglite.test.ts') && !subjectElsewhere(f) && !httpOnly(f))
     .filter((f) => opensDatabase(f, new Set()))
     .map((f) => path.join('src', f))
     .sort();

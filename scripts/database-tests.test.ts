@@ -20,8 +20,18 @@ describe('the server tests that run on PostgreSQL too', () => {
     for (const http of ['src/routes/fuzz.test.ts', 'src/plugins/http-limits.test.ts', 'src/app.test.ts']) {
       expect(onPostgres).not.toContain(http);
     }
-    // A money test through HTTP stays: two tabs paying at once race on real connections.
-    expect(onPostgres).toContain('src/routes/stripe/billing-simulation.test.ts');
+    // A route test is HTTP's: what it reaches in the database is a service test's subject, on both.
+    for (const http of ['src/routes/auth/email.test.ts', 'src/routes/content/content.test.ts']) {
+      expect(onPostgres).not.toContain(http);
+    }
+    expect(onPostgres).toContain('src/services/auth.service.test.ts');
     expect(onPostgres.filter((f) => f.endsWith('.pglite.test.ts'))).toEqual([]);
+  });
+
+  it('keep the route tests whose subject is the database too: money by webhook, and races', () => {
+    // Two tabs paying at once, and webhooks in any order, race on real connections.
+    expect(onPostgres).toContain('src/routes/stripe/billing-simulation.test.ts');
+    expect(onPostgres).toContain('src/routes/stripe/webhook.test.ts');
+    expect(onPostgres).toContain('src/routes/loras/create-voice.test.ts');
   });
 });

@@ -2,10 +2,13 @@
 // vitest and playwright (and any error vitest saw outside a test), so a reader (or CI) sees the total at a glance.
 // Above it, each failed test by file and name with the start of its error: CI shows only the
 // tail of a long log, and the runners print their failures far above it. Above that, the time
-// each stage of `npm test` took (test.sh writes them, one "name<TAB>seconds" line each).
+// each stage of `npm test` took (test.sh writes them, one "name<TAB>seconds" line each; stages
+// that ran beside others are marked so, and the "in all" line is the run's own wall time).
+// Arguments: --vitest <json>, --e2e <json>, --unhandled <txt> (each as often as there were runs)
+// and --stages <tsv>. A report that is missing counts as a failure: its tests did not run.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 let passed = 0;
 let failed = 0;
@@ -17,9 +20,21 @@ const firstLines = (text, n = 6) =>
     .slice(0, n)
     .map((line) => `    ${line}`)
     .join('\n');
-const [vitestFile, playwrightFile, unhandledFile, stagesFile] = process.argv.slice(2);
+const { values } = parseArgs({
+  options: {
+    vitest: { type: 'string', multiple: true, default: [] },
+    e2e: { type: 'string', multiple: true, default: [] },
+    unhandled: { type: 'string', multiple: true, default: [] },
+    stages: { type: 'string' },
+  },
+});
 
-if (vitestFile && existsSync(vitestFile)) {
+for (const vitestFile of values.vitest) {
+  if (!existsSync(vitestFile)) {
+    failed += 1;
+    console.error(`no vitest report at ${vitestFile}: those unit tests did not run`);
+    continue;
+  }
   const r = JSON.parse(readFileSync(vitestFile, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
@@ -31,12 +46,14 @@ if (vitestFile && existsSync(vitestFile)) {
     // A file that failed before its tests ran (an import, a beforeAll) has no failed test to name.
     if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}\n${firstLines(file.message)}`);
   }
-} else {
-  failed += 1;
-  console.error('no vitest report: the unit tests did not run');
 }
 
-if (playwrightFile && existsSync(playwrightFile)) {
+for (const playwrightFile of values.e2e) {
+  if (!existsSync(playwrightFile)) {
+    failed += 1;
+    console.error(`no playwright report at ${playwrightFile}: those end-to-end tests did not run`);
+    continue;
+  }
   const report = JSON.parse(readFileSync(playwrightFile, 'utf8'));
   const s = report.stats;
   passed += s.expected;
@@ -55,27 +72,23 @@ if (playwrightFile && existsSync(playwrightFile)) {
     }
   };
   for (const suite of report.suites ?? []) walk(suite, []);
-} else {
-  failed += 1;
-  console.error('no playwright report: the end-to-end tests did not run');
 }
 
 // Errors outside any test fail the run too; print them here, at the end, where they are seen.
-if (unhandledFile && existsSync(unhandledFile)) {
+for (const unhandledFile of values.unhandled) {
+  if (!existsSync(unhandledFile)) continue;
   failed += 1;
   console.error(`vitest saw errors outside any test:\n${readFileSync(unhandledFile, 'utf8')}`);
 }
 
-if (stagesFile && existsSync(stagesFile)) {
-  const stages = readFileSync(stagesFile, 'utf8')
+if (values.stages && existsSync(values.stages)) {
+  const stages = readFileSync(values.stages, 'utf8')
     .trim()
     .split('\n')
     .map((line) => line.split('\t'));
-  const total = stages.reduce((sum, [, seconds]) => sum + Number(seconds), 0);
   const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   console.log('Time by stage:');
   for (const [name, seconds] of stages) console.log(`  ${clock(Number(seconds)).padStart(6)}  ${name}`);
-  console.log(`  ${clock(total).padStart(6)}  in all`);
 }
 
 if (failures.length) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);

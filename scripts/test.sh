@@ -71,28 +71,89 @@ else
   echo "Without the reference libraries the PEFT and scikit-learn reference tests are skipped (see the error above)." >&2
 fi
 
-stage "lint and format"
-npx biome check --error-on-warnings .
-
-stage "type checks"
-npm run typecheck --silent
-
-stage "unit and API tests"
+# Independent stages run at once, each with its own output (printed with its name in front, and
+# kept in $results/<name>.log) and its own time; the run fails if any fails. Two cores are busiest
+# that way: the engine's tests run one file at a time, the browser tests in one browser, and the
+# fuzzing spends most of its time box waiting on the server.
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" \
-  --reporter=./scripts/vitest-unhandled-errors.mjs || status=1
+together() {
+  local pids=() names=() name i
+  for name in "$@"; do
+    (set -o pipefail; "$name" 2>&1 | tee "$results/$name.log" | sed -u "s/^/[$name] /") &
+    pids+=($!)
+    names+=("$name")
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      echo "== ${names[$i]} FAILED (its output: $results/${names[$i]}.log)"
+      status=1
+    fi
+  done
+}
+# Runs a command as one stage of a lane, its wall time written beside the others'.
+timed() {
+  local name=$1 started=$SECONDS code=0
+  shift
+  "$@" || code=$?
+  printf '%s\t%s\n' "| $name" $((SECONDS - started)) >>"$results/stages.tsv"
+  return $code
+}
 
-stage "build"
-npm run build --silent
+lint() { timed "lint and format" npx biome check --error-on-warnings .; }
+types() { timed "type checks" npm run typecheck --silent; }
+build() { timed "build" npm run build --silent; }
 
-stage "the public API against its OpenAPI document (Schemathesis, from PyPI)"
-bash scripts/fuzz-api.sh || status=1
+# The unit and API tests in two runs: the engine's (one file at a time: its tests load llama.cpp and
+# PyTorch) beside the rest (two files at a time).
+vitest_run() {
+  local name=$1
+  shift
+  OWNVOICE_UNHANDLED_ERRORS_FILE="$results/vitest-$name-unhandled-errors.txt" npx vitest run \
+    --reporter=default --reporter=json --outputFile.json="$results/vitest-$name.json" \
+    --reporter=./scripts/vitest-unhandled-errors.mjs "$@"
+}
+unit() { timed "unit and API tests (all but the engine's)" vitest_run main --project '!engine'; }
+engine() { timed "the engine's tests" vitest_run engine --project engine; }
 
-stage "end-to-end tests (chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e.json" npx playwright test -c e2e/playwright.config.ts \
-  --reporter=list,json || status=1
+# The browser tests in two runs, each with its own service, port and results: the real model's
+# journey (minutes of training on the CPU) beside the rest, which fuzzing the API precedes.
+playwright_run() {
+  local name=$1 port=$2
+  shift 2
+  E2E_PORT=$port E2E_DATA_DIR="$PWD/e2e/artifacts/data-$name-$$" E2E_OUTPUT_DIR="$PWD/e2e/artifacts/test-results-$name" \
+    PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/e2e-$name.json" \
+    npx playwright test -c e2e/playwright.config.ts --reporter=list,json "$@"
+}
+REAL_MODEL_SPEC='A Voice on the real model'
+fuzz_then_browser() {
+  local code=0
+  timed "the public API against its OpenAPI document (Schemathesis, from PyPI)" bash scripts/fuzz-api.sh || code=1
+  timed "end-to-end tests (chromium), all but the real model's" \
+    playwright_run main "${E2E_PORT:-8080}" --grep-invert "$REAL_MODEL_SPEC" || code=1
+  return $code
+}
+real_model_browser() {
+  timed "end-to-end test of the real model (chromium)" \
+    playwright_run real-model "$((${E2E_PORT:-8080} + 200))" --grep "$REAL_MODEL_SPEC"
+}
+
+stage "checks and build, at once"
+together lint types build
+stage "tests, at once"
+# Without a build the browser tests and the fuzzing cannot start (the build printed why).
+if [ -f apps/server/dist/main.js ]; then
+  together unit engine fuzz_then_browser real_model_browser
+else
+  together unit engine
+  status=1
+fi
 
 stage ''
-node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json" "$results/vitest-unhandled-errors.txt" \
-  "$results/stages.tsv"
+printf '%s\t%s\n' "in all" "$SECONDS" >>"$results/stages.tsv"
+summary=(--stages "$results/stages.tsv")
+for name in main engine; do
+  summary+=(--vitest "$results/vitest-$name.json" --unhandled "$results/vitest-$name-unhandled-errors.txt")
+done
+summary+=(--e2e "$results/e2e-main.json" --e2e "$results/e2e-real-model.json")
+node scripts/test-summary.mjs "${summary[@]}"
 exit $status

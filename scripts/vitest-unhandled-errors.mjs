@@ -6,7 +6,9 @@ import { writeFileSync } from 'node:fs';
 
 export default class UnhandledErrorsReporter {
   constructor(options = {}) {
-    this.file = options.outputFile ?? '.test-results/vitest-unhandled-errors.txt';
+    // Two vitest runs at once (scripts/test.sh) each name their own file.
+    this.file =
+      options.outputFile ?? process.env.OWNVOICE_UNHANDLED_ERRORS_FILE ?? '.test-results/vitest-unhandled-errors.txt';
   }
 
   onTestRunEnd(_modules, unhandledErrors) {
