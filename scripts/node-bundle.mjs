@@ -11,10 +11,14 @@ const externalNpmPackages = {
   },
 };
 
-/** Options for esbuild's build(): the entry points bundled into dist/ as ES modules for Node 20. */
-export const nodeBundleOptions = (entryPoints) => ({
+/**
+ * Options for esbuild's build(): the entry points bundled into `outdir` as ES modules for Node 20.
+ * @param {string[]} entryPoints
+ * @param {string} [outdir]
+ */
+export const nodeBundleOptions = (entryPoints, outdir = 'dist') => ({
   entryPoints,
-  outdir: 'dist',
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -23,3 +27,13 @@ export const nodeBundleOptions = (entryPoints) => ({
   plugins: [externalNpmPackages],
   logLevel: 'warning',
 });
+
+/**
+ * Where a build writes: `--out-dir DIR` (the .deb's staging folder, so that packaging never
+ * replaces the bundle a running service or test loads), else dist/.
+ * @param {string[]} argv
+ */
+export const outDirOf = (argv) => {
+  const at = argv.indexOf('--out-dir');
+  return at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist';
+};

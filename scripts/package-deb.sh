@@ -45,11 +45,11 @@ app=$root/usr/lib/ownvoice
 mkdir -p "$app" "$out_dir"
 
 echo "package-deb: building OwnVoice $version for $arch in $stage"
-# The web app straight into the package (never into apps/web/dist, which a running service may
-# be serving); the server is small and builds where its start script expects it.
+# Everything built straight into the package, never into the working tree's dist/ folders, which a
+# running service, or the tests CI runs beside this, may be loading.
 (cd apps/web && ../../node_modules/.bin/vite build --logLevel warn --outDir "$app/apps/web/dist" --emptyOutDir)
-npm run build --silent -w apps/server
-npm run build --silent -w apps/inference
+(cd apps/server && node scripts/build.mjs --out-dir "$app/apps/server/dist")
+(cd apps/inference && node scripts/build.mjs --out-dir "$app/apps/inference/dist")
 
 # Production modules of the four run-time workspaces, from the lockfile, without install
 # scripts (node-llama-cpp's would try to compile llama.cpp; its prebuilt binaries are packages).
@@ -65,9 +65,8 @@ node packaging/deb/prune-native.mjs "$app/node_modules"
 # package's TypeScript sources (the file-extraction child process runs them through tsx), the
 # house model, the corpus a Voice's evaluation reads (its neutral paragraphs and other writers'
 # passages) and the Python trainer. Tests and benchmarks stay out.
-cp -r apps/server/dist "$app/apps/server/dist"
-# The inference server the API server runs beside itself (inference/supervisor.ts finds it there).
-cp -r apps/inference/dist "$app/apps/inference/dist"
+# (The server's bundle and the inference server's, which the API server runs beside itself, were
+# built into the package above.)
 for dir in packages/engine/bin packages/engine/src packages/engine/python packages/engine/models packages/engine/corpus \
   packages/shared/src; do
   mkdir -p "$app/$dir"

@@ -85,7 +85,12 @@ describe('a training’s end, by e-mail', () => {
     const voice = await waitFor(client, id, (v) => v.status === 'failed' || v.status === 'ready', 60_000);
     expect(voice.status).toBe('failed');
 
-    const failed = (await inbox(email)).filter((m) => m.subject === 'Your Voice "Doomed" could not be trained');
+    // The notice is queued just after the Voice reads failed, so a reader who saw it may be a moment
+    // ahead of the mail (it failed so under load).
+    const subject = 'Your Voice "Doomed" could not be trained';
+    const notices = async () => (await inbox(email)).filter((m) => m.subject === subject);
+    await expect.poll(async () => (await notices()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const failed = await notices();
     expect(failed).toHaveLength(1);
     const link = `${SITE}/dashboard/loras/${id}`;
     expect(failed[0]?.text).toContain(`See what happened: ${link}`);
