@@ -38,7 +38,7 @@ export default defineConfig({
     // measures one halfway through fading (a faded toast once failed colour contrast).
     reducedMotion: 'reduce',
     launchOptions: {
-      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+      executablePath: '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',
