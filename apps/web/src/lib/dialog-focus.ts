@@ -52,9 +52,17 @@ function openerOf(element: Element | null): Opener | null {
   return { element, selector, fallback: button ? openerOf(button) : null };
 }
 
+/**
+ * Focus moves to, and presses on, controls that stay (not those in a dialog that is closing): a
+ * late return of the focus checks that none came since, or it would take the focus from where the
+ * person went next (it did, to an older opener, under load).
+ */
+let moves = 0;
+
 function rememberControl(event: Event): void {
   const target = event.target instanceof Element ? event.target.closest(CONTROL) : null;
   lastControl = openerOf(target) ?? lastControl;
+  if (target instanceof HTMLElement && standing(target)) moves++;
 }
 
 function track(): void {
@@ -136,12 +144,14 @@ export function useDialogFocus(opened: boolean): { [DIALOG_ATTRIBUTE]: string } 
       queueMicrotask(() => {
         if (openDialogs.some((open) => open.order > order)) return;
         restore(opener);
+        const movesThen = moves;
         // Mantine's focus trap may take the focus back while the dialog fades out, and leave it on
         // nothing when the dialog goes (seen once in chromium under load): once it is gone, focus
-        // left on nothing goes back again.
+        // left on nothing goes back again, unless the person moved it since (a busy button they
+        // pressed next drops it too).
         whenGone(id, () => {
           const lost = !document.activeElement || document.activeElement === document.body;
-          if (lost && !openDialogs.some((open) => open.order > order)) restore(opener);
+          if (lost && moves === movesThen && !openDialogs.some((open) => open.order > order)) restore(opener);
         });
       });
     };
