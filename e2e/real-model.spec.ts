@@ -139,10 +139,8 @@ test.describe
         await logIn(page, account.email, account.password);
         await expect(page).not.toHaveURL(/\/auth/);
         await page.goto(`${server.url}/dashboard/loras/${voiceId}/training`);
-        // The first estimate comes after a few training steps: about three minutes on two quiet cores,
-        // more beside the other browser tests (npm test runs them at once).
         await expect(page.getByTestId('training-eta')).toHaveText(/^(About \d.* left|Almost done…)$/, {
-          timeout: 1_200_000,
+          timeout: 600_000,
         });
         await screenshot(page, 'real-model-training');
         await expect(page.getByTestId('training-done')).toBeVisible({ timeout: 2_700_000 });
