@@ -2,7 +2,7 @@
 // taking it for lost and starting it a second time beside the first (it did at 15 minutes, its
 // default, while the queue's expiry was given in a unit pg-boss 10 does not keep).
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client.js';
 import { newId } from '../ids.js';
 import { openTestDatabase } from '../test/test-database.js';
@@ -11,15 +11,20 @@ import { JobQueue, TRAINING_EXPIRE_SECONDS, TRAINING_QUEUE } from './job-queue.j
 let database: DatabaseHandle;
 let queue: JobQueue;
 let client: pg.Client;
+// The queue's errors while a test runs fail that test. Those after it stops are the teardown's:
+// dropping the database WITH (FORCE) can reach a connection pg's pool has only begun to end.
+const errors: Error[] = [];
+const record = (error: Error) => errors.push(error);
 
 beforeAll(async () => {
   database = await openTestDatabase();
   const url = await database.connectionString();
-  queue = await JobQueue.start(url, (error) => {
-    throw error;
-  });
+  queue = await JobQueue.start(url, record);
   client = new pg.Client({ connectionString: url });
   await client.connect();
+});
+afterEach(() => {
+  expect(errors).toEqual([]);
 });
 afterAll(async () => {
   await client?.end();
@@ -45,9 +50,7 @@ describe('the training queue', () => {
   it('brings a queue an earlier version made to these settings when it starts', async () => {
     // As earlier versions left it: no expiry of its own, so pg-boss's 15 minutes.
     await client.query('update pgboss.queue set expire_seconds = null where name = $1', [TRAINING_QUEUE]);
-    const again = await JobQueue.start(await database.connectionString(), (error) => {
-      throw error;
-    });
+    const again = await JobQueue.start(await database.connectionString(), record);
     await again.stop();
     const stored = await client.query('select expire_seconds from pgboss.queue where name = $1', [TRAINING_QUEUE]);
     expect(stored.rows).toEqual([{ expire_seconds: TRAINING_EXPIRE_SECONDS }]);
