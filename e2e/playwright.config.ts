@@ -8,6 +8,8 @@ import { E2E_ADMIN, E2E_CONSOLE_ADMIN, E2E_SCREENS_ADMIN } from './support';
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(e2eDir, '..');
 const artifactsDir = path.join(e2eDir, 'artifacts');
+// Two runs at once (scripts/test.sh runs the real-model spec beside the rest) keep their own results.
+const outputDir = process.env.E2E_OUTPUT_DIR ?? path.join(artifactsDir, 'test-results');
 
 const port = Number(process.env.E2E_PORT ?? 8080);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
@@ -20,7 +22,7 @@ const dataDir = process.env.E2E_DATA_DIR;
 export default defineConfig({
   testDir: e2eDir,
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(artifactsDir, 'test-results'),
+  outputDir,
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

@@ -7,7 +7,8 @@
 // - the person then converts a markdown text with a heading and a list in the browser: the rewrite
 //   is readable English that keeps the text's content and its structure.
 // Its own server, on the real model, without payments (the starter allowance pays), with webhooks to
-// loopback allowed and Voices asleep after a minute idle; every other spec runs on the house model.
+// loopback allowed, a short evaluation and Voices asleep after a minute idle; every other spec runs
+// on the house model.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -110,7 +111,15 @@ test.describe
       server = await startSecondServer({
         baseModel: REAL_MODEL,
         startSeconds: 120,
-        env: { OWNVOICE_WEBHOOKS_ALLOW_PRIVATE: 'true', OWNVOICE_VOICE_IDLE_MINUTES: '1' },
+        env: {
+          OWNVOICE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+          OWNVOICE_VOICE_IDLE_MINUTES: '1',
+          // Four neutral paragraphs, not the preset's 14: its evaluation took two of the journey's
+          // seven minutes, and the evaluation's measures are the engine's tests (harness/).
+          OWNVOICE_EVALUATION_PARAGRAPHS: '4',
+          // npm test runs this spec on one core beside the other browser tests (scripts/test.sh).
+          ...(process.env.OWNVOICE_THREADS ? { OWNVOICE_THREADS: process.env.OWNVOICE_THREADS } : {}),
+        },
       });
       webhookPort = await freePort();
       account = await signUpWithKey({

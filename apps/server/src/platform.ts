@@ -101,6 +101,7 @@ export function createPlatform(deps: {
         clock,
         options: {
           preset: config.training.preset,
+          evaluationParagraphs: config.training.evaluationParagraphs,
           leaseSeconds: config.training.leaseSeconds,
           threads: config.threads,
           log,

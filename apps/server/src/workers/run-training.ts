@@ -29,6 +29,8 @@ export interface TrainingRun {
   clock: Clock;
   /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
   preset: 'tiny' | 'standard' | undefined;
+  /** Paragraphs the evaluation rewrites in place of the preset's (config.training). */
+  evaluationParagraphs?: number | undefined;
   threads?: number | undefined;
   /** The lease's end if it were renewed now. */
   leaseUntil: () => Date;
@@ -68,7 +70,10 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     baseModelName: model.name,
     files,
     ...(pastedText ? { pastedText } : {}),
-    preset: presetFor(model, run.preset),
+    preset: {
+      ...presetFor(model, run.preset),
+      ...(run.evaluationParagraphs ? { evaluationParagraphs: run.evaluationParagraphs } : {}),
+    },
     workDir: storage.localPath(workKey(voice.id)),
     outDir: storage.localPath(adapterFolderKey(voice.id)),
     version: (voice.pipelineId ?? voice.id).slice(0, 8),

@@ -20,6 +20,7 @@ import { runTraining, type TrainingRun, VoiceGone } from './run-training.js';
 export interface TrainingWorkerOptions {
   /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
   preset: 'tiny' | 'standard' | undefined;
+  evaluationParagraphs?: number | undefined;
   leaseSeconds: number;
   threads?: number | undefined;
   pollingIntervalSeconds?: number;
@@ -80,6 +81,7 @@ export class TrainingWorker {
       engine,
       clock,
       preset: options.preset,
+      evaluationParagraphs: options.evaluationParagraphs,
       threads: options.threads,
       leaseUntil: () => this.leaseUntil(),
       log: options.log,

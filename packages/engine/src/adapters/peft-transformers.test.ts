@@ -1,7 +1,7 @@
 // A Voice package's PEFT export where people load one: transformers reads the real base model
 // (SmolLM2-135M-Instruct, Q4_1) from its GGUF file (`gguf_file=`, dequantized to float32), peft puts
 // the package's adapter on it, and the logits are llama.cpp's with the package's GGUF adapter, within
-// the rounding llama.cpp does to activations (real-model.test.ts: 5e-2 x the largest logit). The
+// the rounding llama.cpp does to activations (real-model-harness.test.ts: 5e-2 x the largest logit). The
 // adapter is random but moves the logits well past that bound, so an export mistake shows: q_proj's
 // rows left in llama.cpp's order moved them 3.5, against 0.95 exported right, with a bound of 1.6
 // (2026-12-06). Runs where a Python can import torch, transformers, peft and gguf
