@@ -3,7 +3,7 @@
 // the Voice list. Each is prepared per database, so two databases in one process keep theirs.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageTranches, voices } from '../db/schema.js';
+import { usageTranches, users, voices } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { hashToken } from '../services/tokens.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
@@ -57,6 +57,41 @@ describe('the per-request reads', () => {
     await tranche(other.id, 'modelsTrained', 7, 30);
     await voice(me.id, 'Mine', now);
     await voice(other.id, 'Theirs', now);
+    // Every column of the view holds a value, of each kind the view reads back from JSON: times to
+    // the millisecond, a text array, a JSON object, numbers and flags.
+    const at = (days: number) => new Date(now.getTime() + days * DAY + 123);
+    await ctx.database.db
+      .update(users)
+      .set({
+        emailVerifiedAt: at(-3),
+        pendingEmail: 'next@example.com',
+        mutedNotices: ['usage', 'training'],
+        planName: 'pro',
+        billingCycle: 'annual',
+        payNowDiscount: true,
+        trialStartedAt: at(-2),
+        trialRefusedAt: at(-1),
+        subscriptionStatus: 'active',
+        cancelAtPeriodEnd: true,
+        providerSubscriptionId: 'sub_1',
+        currentPeriodEnd: at(20),
+        pendingPlan: 'minimum',
+        pendingBillingCycle: 'monthly',
+        pendingEffectiveAt: at(20),
+        pendingForSubscriptionId: 'sub_1',
+        paymentDue: {
+          invoiceId: 'in_1',
+          amountCents: 1200,
+          payUrl: null,
+          failure: 'card declined',
+          requiresAction: false,
+          blocksPlan: true,
+        },
+        grantedPlan: 'virtuoso',
+        modelStorageSlotsTotal: 4,
+        credits: 7,
+      })
+      .where(eq(users.id, me.id));
     await voice(other.id, 'Theirs too', now);
 
     const sessions = new SessionsRepository(ctx.database.db);
@@ -79,6 +114,8 @@ describe('the per-request reads', () => {
     expect(found?.user).toEqual(
       Object.fromEntries(Object.keys(userViewColumns).map((k) => [k, plain?.user[k as keyof typeof userViewColumns]])),
     );
+    expect(found?.user.currentPeriodEnd).toEqual(at(20));
+    expect(found?.user.mutedNotices).toEqual(['usage', 'training']);
     expect(await new UsageRepository(ctx.database.db).ofUser(me.id, now)).toEqual(found?.usage);
   });
 

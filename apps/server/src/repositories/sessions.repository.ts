@@ -3,7 +3,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
-import { type UserUsage, type UserViewRow, usageColumns, usageOf, userViewColumns } from './user-usage.js';
+import { type UserUsage, type UserViewRow, usageColumns, usageOf, userViewObject } from './user-usage.js';
 
 /** What a request needs of its session: which one it is, when it was last used, until when an admin is confirmed. */
 export type RequestSession = Pick<SessionRow, 'id' | 'userId' | 'lastUsedAt' | 'confirmedUntil'>;
@@ -28,7 +28,7 @@ const withUserByTokenHash = preparedQuery((db) =>
 /** The same, for the request that shows the user their own view: its columns and their usage (user-usage.ts). */
 const withUserViewByTokenHash = preparedQuery((db) =>
   db
-    .select({ session: requestSession, user: userViewColumns, ...usageColumns })
+    .select({ session: requestSession, user: userViewObject, ...usageColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
