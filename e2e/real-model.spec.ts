@@ -117,8 +117,6 @@ test.describe
           // Four neutral paragraphs, not the preset's 14: its evaluation took two of the journey's
           // seven minutes, and the evaluation's measures are the engine's tests (harness/).
           OWNVOICE_EVALUATION_PARAGRAPHS: '4',
-          // npm test runs this spec on one core beside the other browser tests (scripts/test.sh).
-          ...(process.env.OWNVOICE_THREADS ? { OWNVOICE_THREADS: process.env.OWNVOICE_THREADS } : {}),
         },
       });
       webhookPort = await freePort();

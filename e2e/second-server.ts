@@ -50,6 +50,8 @@ export async function startSecondServer(options: SecondServerOptions = {}): Prom
       OWNVOICE_BASE_MODEL: options.baseModel ?? 'tiny',
       OWNVOICE_BILLING: 'none',
       LOG_LEVEL: 'warn',
+      // The threads this run was given (npm test runs the real model's spec on one core).
+      ...(process.env.OWNVOICE_THREADS ? { OWNVOICE_THREADS: process.env.OWNVOICE_THREADS } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
