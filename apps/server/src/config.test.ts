@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       OWNVOICE_TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
       OWNVOICE_BILLING: 'none',
+      OWNVOICE_TRAINING_EPOCHS: '2',
       OWNVOICE_EVALUATION_PARAGRAPHS: '4',
     });
     expect(config).toMatchObject({
@@ -33,9 +34,9 @@ describe('loadConfig', () => {
       authRateLimit: { perIp: 5, perAccount: 3, windowMs: 120_000 },
       trustProxy: true,
       logLevel: 'warn',
-      training: { evaluationParagraphs: 4 },
+      training: { presetChanges: { epochs: 2, evaluationParagraphs: 4 } },
     });
-    expect(loadConfig({}).training.evaluationParagraphs).toBeUndefined();
+    expect(Object.values(loadConfig({}).training.presetChanges)).toEqual([undefined, undefined]);
   });
 
   it('sells through the offline test checkout by default only on a server nobody else can reach', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, envInt, parseEnv } from '@ownvoice/shared';
 import { z } from 'zod';
+import type { PresetChanges } from './engine/engine-host.js';
 import type { InferenceSettings } from './inference/inference-host.js';
 
 const bool = z
@@ -48,6 +49,7 @@ const envSchema = z.object({
   OWNVOICE_STARTER_DAYS: envInt(1, 3650).default(90),
   OWNVOICE_ARTIFACT_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_TRAIN_PRESET: z.enum(['tiny', 'standard'], { error: 'must be tiny or standard' }).optional(),
+  OWNVOICE_TRAINING_EPOCHS: envInt(1, 100).optional(),
   OWNVOICE_EVALUATION_PARAGRAPHS: envInt(2, 1000).optional(),
   OWNVOICE_IN_PROCESS_WORKER: bool.default(true),
   OWNVOICE_TRAINING_LEASE_SECONDS: envInt(5, 3600).default(120),
@@ -191,11 +193,8 @@ export type Config = {
     inProcessWorker: boolean;
     /** How long a worker's claim on a training lasts without renewal before another worker takes it over. */
     leaseSeconds: number;
-    /**
-     * How many neutral paragraphs a Voice's evaluation rewrites, in place of its preset's: fewer
-     * is a shorter last stage and a wider spread. Undefined keeps the preset's.
-     */
-    evaluationParagraphs?: number | undefined;
+    /** The operator's changes of the preset: its epochs and its evaluation's paragraphs. */
+    presetChanges: PresetChanges;
   };
   /** An awake Voice unused this long is put to sleep. */
   voiceIdleMinutes: number;
@@ -301,7 +300,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       preset: e.OWNVOICE_TRAIN_PRESET,
       inProcessWorker: e.OWNVOICE_IN_PROCESS_WORKER,
       leaseSeconds: e.OWNVOICE_TRAINING_LEASE_SECONDS,
-      evaluationParagraphs: e.OWNVOICE_EVALUATION_PARAGRAPHS,
+      presetChanges: {
+        epochs: e.OWNVOICE_TRAINING_EPOCHS,
+        evaluationParagraphs: e.OWNVOICE_EVALUATION_PARAGRAPHS,
+      },
     },
     voiceIdleMinutes: e.OWNVOICE_VOICE_IDLE_MINUTES,
     threads: e.OWNVOICE_THREADS,

@@ -101,7 +101,7 @@ export function createPlatform(deps: {
         clock,
         options: {
           preset: config.training.preset,
-          evaluationParagraphs: config.training.evaluationParagraphs,
+          presetChanges: config.training.presetChanges,
           leaseSeconds: config.training.leaseSeconds,
           threads: config.threads,
           log,

@@ -14,9 +14,30 @@ export interface BaseModelInfo {
   isHouse: boolean;
 }
 
-/** The training preset, and with it the passage (and Convert chunk) size, for a base model. */
-export const presetFor = (model: BaseModelInfo, configured: 'tiny' | 'standard' | undefined): VoicePreset =>
-  VOICE_PRESETS[presetNameFor(model.isHouse, configured)];
+/**
+ * What an operator changes of the preset (config.training): how many epochs it trains at most
+ * (fewer: a shorter training and a Voice further from its writer), and how many neutral
+ * paragraphs its evaluation rewrites (fewer: a shorter last stage and a wider spread). Undefined
+ * keeps the preset's.
+ */
+export interface PresetChanges {
+  epochs?: number | undefined;
+  evaluationParagraphs?: number | undefined;
+}
+
+/**
+ * The training preset, and with it the passage (and Convert chunk) size, for a base model, with
+ * the operator's changes.
+ */
+export function presetFor(
+  model: BaseModelInfo,
+  configured: 'tiny' | 'standard' | undefined,
+  changes: PresetChanges = {},
+): VoicePreset {
+  const preset = VOICE_PRESETS[presetNameFor(model.isHouse, configured)];
+  const changed = Object.entries(changes).filter(([, value]) => value !== undefined);
+  return { ...preset, ...Object.fromEntries(changed) };
+}
 
 /** The base model, or the engine-unavailable error while it is still being found. */
 export function baseModelInfo(baseModel: BaseModelService): BaseModelInfo {

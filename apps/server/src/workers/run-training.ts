@@ -7,7 +7,7 @@ import path from 'node:path';
 import { trainVoice, type VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { VoiceRow } from '../db/schema.js';
-import { type EngineHost, presetFor } from '../engine/engine-host.js';
+import { type EngineHost, type PresetChanges, presetFor } from '../engine/engine-host.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { Notices } from '../services/notices.js';
 import type { TrainingEventLog } from '../services/training-events.js';
@@ -29,8 +29,8 @@ export interface TrainingRun {
   clock: Clock;
   /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
   preset: 'tiny' | 'standard' | undefined;
-  /** Paragraphs the evaluation rewrites in place of the preset's (config.training). */
-  evaluationParagraphs?: number | undefined;
+  /** What the operator changes of the preset (config.training). */
+  presetChanges?: PresetChanges | undefined;
   threads?: number | undefined;
   /** The lease's end if it were renewed now. */
   leaseUntil: () => Date;
@@ -70,10 +70,7 @@ export async function runTraining(run: TrainingRun, voice: VoiceRow, signal: Abo
     baseModelName: model.name,
     files,
     ...(pastedText ? { pastedText } : {}),
-    preset: {
-      ...presetFor(model, run.preset),
-      ...(run.evaluationParagraphs ? { evaluationParagraphs: run.evaluationParagraphs } : {}),
-    },
+    preset: presetFor(model, run.preset, run.presetChanges),
     workDir: storage.localPath(workKey(voice.id)),
     outDir: storage.localPath(adapterFolderKey(voice.id)),
     version: (voice.pipelineId ?? voice.id).slice(0, 8),

@@ -61,6 +61,8 @@ it('resumes a training whose worker was killed, from its checkpoint', async () =
       OWNVOICE_BASE_MODEL: 'tiny',
       OWNVOICE_TRAIN_PRESET: 'tiny',
       OWNVOICE_TRAINING_LEASE_SECONDS: '5',
+      // The test context's epochs: the worker that resumes trains with them too.
+      OWNVOICE_TRAINING_EPOCHS: String(ctx.config.training.presetChanges.epochs),
     },
   });
   child.stdout?.on('data', (d: Buffer) => {

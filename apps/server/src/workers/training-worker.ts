@@ -7,7 +7,7 @@
 import type { VoiceProgress } from '@ownvoice/engine';
 import type { Clock } from '../clock.js';
 import type { VoiceRow } from '../db/schema.js';
-import type { EngineHost } from '../engine/engine-host.js';
+import type { EngineHost, PresetChanges } from '../engine/engine-host.js';
 import type { JobQueueHost, TrainingJob } from '../jobs/job-queue.js';
 import type { VoicesRepository } from '../repositories/voices.repository.js';
 import type { Notices } from '../services/notices.js';
@@ -20,7 +20,8 @@ import { runTraining, type TrainingRun, VoiceGone } from './run-training.js';
 export interface TrainingWorkerOptions {
   /** tiny or standard; undefined picks tiny for the house model and standard otherwise. */
   preset: 'tiny' | 'standard' | undefined;
-  evaluationParagraphs?: number | undefined;
+  /** What the operator changes of the preset (config.training). */
+  presetChanges?: PresetChanges | undefined;
   leaseSeconds: number;
   threads?: number | undefined;
   pollingIntervalSeconds?: number;
@@ -81,7 +82,7 @@ export class TrainingWorker {
       engine,
       clock,
       preset: options.preset,
-      evaluationParagraphs: options.evaluationParagraphs,
+      presetChanges: options.presetChanges,
       threads: options.threads,
       leaseUntil: () => this.leaseUntil(),
       log: options.log,

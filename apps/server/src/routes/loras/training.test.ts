@@ -63,8 +63,8 @@ beforeAll(async () => {
   const account = newAccount('trainer');
   ownerEmail = account.email;
   ownerId = (await owner.register(account)).res.json().user.id;
-  // Six of the neutral paragraphs, not all: the evaluation's own size is the engine's to test.
-  worker = await ctx.startWorker({ evaluationParagraphs: 6 });
+  // Six of the neutral paragraphs, not the test default's four (createTestContext): each is a sample.
+  worker = await ctx.startWorker({ presetChanges: { evaluationParagraphs: 6 } });
   const res = await owner.upload('/api/loras', {
     fields: { name: 'Jargon', text: writingSample(12_000, 0.3) },
     files: [{ name: 'more.docx', data: await makeDocx(writingSample(9_000, 0.6)) }],
