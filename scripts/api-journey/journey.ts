@@ -24,8 +24,13 @@ import JSZip from 'jszip';
 import { REPO, sdkExample } from './doc-examples';
 
 const run = promisify(execFile);
+/** The chat template's tokens and the rewrite prompt's markers (engine voice/prompts.ts): never a Voice's words. */
+const PROMPT_LEAK = /<\|im_(start|end)\|>|<\|endoftext\|>|Plain text:|In my voice:/i;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MINUTE_MS = 60_000;
+const started = Date.now();
+/** How long the journey has run, for its lines: where its minutes go. */
+const at = () => `(at ${Math.round((Date.now() - started) / 1000)} s)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -145,7 +150,7 @@ async function followTraining(id: string): Promise<TrainingEvent[]> {
   let shown = 0;
   for (;;) {
     const events = await api<TrainingEvent[]>('GET', `/api/loras/${id}/training-events`);
-    for (const event of events.slice(shown)) console.log(`  event ${event.stage}: ${event.message}`);
+    for (const event of events.slice(shown)) console.log(`  event ${event.stage}: ${event.message} ${at()}`);
     shown = events.length;
     const voice = await api<Voice>('GET', `/api/loras/${id}`);
     check(voice.status !== 'failed', `the training failed: ${voice.statusMessage}`);
@@ -200,6 +205,7 @@ async function runSdkExample(language: 'ts' | 'python', voiceId: string, work: s
     .join('\n')
     .replace(/model_not_found\s+\S+\s*$/, '');
   check(written.trim().split(/\s+/).length >= 5, `the Voice wrote too little: ${JSON.stringify(written)}`);
+  check(!PROMPT_LEAK.test(written), `the Voice wrote its prompt's words: ${JSON.stringify(written)}`);
   check(
     `${stdout}${stderr}`.includes('model_not_found'),
     `no model_not_found for an unknown model: ${stdout}${stderr}`,
@@ -273,7 +279,7 @@ async function journey(): Promise<void> {
 
     const events = await followTraining(voice._id);
     checkStages(events);
-    console.log(`trained: ${events.length} events, stages in order`);
+    console.log(`trained: ${events.length} events, stages in order ${at()}`);
 
     const told = await hooks.next('voice.training.succeeded', voice._id, 2 * MINUTE_MS);
     check(told.data.voice.status === 'ready', `the webhook says ${told.data.voice.status}`);
@@ -281,19 +287,21 @@ async function journey(): Promise<void> {
 
     // A trained Voice is asleep until something wakes it: here, the key's first request.
     await asleep(voice._id, 0);
-    console.log(`TypeScript SDK on the sleeping Voice wrote: ${await runSdkExample('ts', voice._id, work)}`);
+    const written = await runSdkExample('ts', voice._id, work);
+    console.log(`TypeScript SDK on the sleeping Voice wrote: ${written} ${at()}`);
 
     const loaded = await loadPackageWithPeft(voice._id, work);
     console.log(
       `package: peft on ${loaded.baseModel} moves the logits by up to ${loaded.logitShift.toFixed(3)} and writes: ${loaded.text}`,
     );
     console.log(
-      `merged model: ${loaded.mergedMb.toFixed(0)} MB, its logits within ${loaded.mergedDiff.toFixed(4)} of peft's`,
+      `merged model: ${loaded.mergedMb.toFixed(0)} MB, its logits within ${loaded.mergedDiff.toFixed(4)} of peft's ${at()}`,
     );
 
     const slept = await asleep(voice._id, 10 * MINUTE_MS);
-    console.log(`asleep again: ${slept.statusMessage}`);
-    console.log(`Python SDK on the sleeping Voice wrote: ${await runSdkExample('python', voice._id, work)}`);
+    console.log(`asleep again: ${slept.statusMessage} ${at()}`);
+    const wrote = await runSdkExample('python', voice._id, work);
+    console.log(`Python SDK on the sleeping Voice wrote: ${wrote} ${at()}`);
     console.log('journey done');
   } finally {
     hooks.close();
