@@ -86,6 +86,10 @@ export default defineConfig({
         OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
         // Hermetic: never download a model in tests.
         OWNVOICE_BASE_MODEL: 'tiny',
+        // Two epochs and four evaluation paragraphs, not the tiny preset's eight and 28: these tests
+        // follow a training through the product; how well it trains is the engine's harness's test.
+        OWNVOICE_TRAINING_EPOCHS: '2',
+        OWNVOICE_EVALUATION_PARAGRAPHS: '4',
         E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
         E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
         E2E_ADMIN_PASSWORD_2: E2E_SCREENS_ADMIN.password,

@@ -71,24 +71,29 @@ else
   echo "Without the reference libraries the PEFT and scikit-learn reference tests are skipped (see the error above)." >&2
 fi
 
-# Independent stages run at once, each with its own output (printed with its name in front, and
-# kept in $results/<name>.log) and its own time; the run fails if any fails. On two cores, three
-# busy processes at a time: four (the browser tests beside the unit tests) took the real model's
-# tests from two minutes to fifteen, and past their limits.
+# Lanes run at once; a lane is stages joined by "+", run one after another (each runs whatever the
+# one before it did, so that every result is reported). Each stage's output is printed with its
+# name in front and kept in $results/<name>.log; the run fails if any stage fails. On two cores,
+# three busy processes at a time: four (the browser tests beside the unit tests) took the real
+# model's tests from two minutes to fifteen, and past their limits.
 status=0
+run_stage() {
+  local name=$1
+  (set -o pipefail; "$name" 2>&1 | tee "$results/$name.log" | sed -u "s/^/[$name] /") && return 0
+  echo "== $name FAILED (its output: $results/$name.log)"
+  return 1
+}
 together() {
-  local pids=() names=() name i
-  for name in "$@"; do
-    (set -o pipefail; "$name" 2>&1 | tee "$results/$name.log" | sed -u "s/^/[$name] /") &
+  local pids=() lane name
+  for lane in "$@"; do
+    (
+      code=0
+      for name in ${lane//+/ }; do run_stage "$name" || code=1; done
+      exit $code
+    ) &
     pids+=($!)
-    names+=("$name")
   done
-  for i in "${!pids[@]}"; do
-    if ! wait "${pids[$i]}"; then
-      echo "== ${names[$i]} FAILED (its output: $results/${names[$i]}.log)"
-      status=1
-    fi
-  done
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 }
 # Runs a command as one stage of a lane, its wall time written beside the others'.
 timed() {
@@ -124,35 +129,35 @@ playwright_run() {
     npx playwright test -c e2e/playwright.config.ts --reporter=list,json "$@"
 }
 REAL_MODEL_SPEC='A Voice on the real model'
+# What runs the built service cannot start without it (the build printed why).
+built() {
+  [ -f apps/server/dist/main.js ] && return 0
+  echo "not run: the build failed (see its output above)"
+  return 1
+}
 # The browser tests but the real model's: about one core, with chromium.
 browser() {
-  timed "end-to-end tests (chromium), all but the real model's" \
+  built && timed "end-to-end tests (chromium), all but the real model's" \
     playwright_run main "${E2E_PORT:-8080}" --grep-invert "$REAL_MODEL_SPEC"
 }
-# The fuzzing (it waits on its server most of its time box), then the real model's journey on one
-# core (its server's llama.cpp and trainer, and the journey's PyTorch): on two threads beside the
-# other browser tests the journey took 34 minutes instead of 7, and held them back to 27 minutes
-# from 11. On one it took 12, and they 15.
-fuzz_then_real_model() {
-  local code=0
-  timed "the public API against its OpenAPI document (Schemathesis, from PyPI)" bash scripts/fuzz-api.sh || code=1
-  OWNVOICE_THREADS=1 OMP_NUM_THREADS=1 timed "end-to-end test of the real model (chromium)" \
-    playwright_run real-model "$((${E2E_PORT:-8080} + 200))" --grep "$REAL_MODEL_SPEC" || code=1
-  return $code
+# Waits on its server most of its time box (the key's rate limit).
+fuzz() { built && timed "the public API against its OpenAPI document (Schemathesis, from PyPI)" bash scripts/fuzz-api.sh; }
+# The real model's journey on one core (its server's llama.cpp and trainer, and the journey's
+# PyTorch): on two threads beside the other browser tests the journey took 34 minutes instead of
+# 7, and held them back to 27 minutes from 11. On one it took 12, and they 15.
+real_model() {
+  built && OWNVOICE_THREADS=1 OMP_NUM_THREADS=1 timed "end-to-end test of the real model (chromium)" \
+    playwright_run real-model "$((${E2E_PORT:-8080} + 200))" --grep "$REAL_MODEL_SPEC"
 }
 
 stage "checks and build, at once"
 together lint types build
-# The engine's tests run one file at a time, which left a core idle for ten minutes after the rest.
-stage "unit and API tests, the engine's beside the rest"
-together unit engine
-# Without a build the browser tests and the fuzzing cannot start (the build printed why).
-if [ -f apps/server/dist/main.js ]; then
-  stage "fuzzing and browser tests, the real model's beside the rest"
-  together browser fuzz_then_real_model
-else
-  status=1
-fi
+# Two lanes, each taking its next stage as soon as it is free: with a stage of all lanes at a time,
+# a core idled while the engine's tests finished alone (about two minutes at half the machine),
+# and while the fuzzing waited on its rate limit. The engine's tests run one file at a time, so
+# the unit tests' two workers beside them keep both cores busy.
+stage "tests in two lanes: the unit tests, then the browser's; the engine's, the fuzzing, then the real model's"
+together unit+browser engine+fuzz+real_model
 
 stage ''
 printf '%s\t%s\n' "in all" "$SECONDS" >>"$results/stages.tsv"
