@@ -167,6 +167,10 @@ test.describe
       // Polled every 5 s: the stage moves on from the queue into training.
       await expect(page.getByTestId('training-stage')).not.toHaveText(/Waiting/, { timeout: 120_000 });
       await expect(page.getByTestId('training-progress')).toBeVisible();
+      // This browser asks for less motion (playwright.config.ts): the stripes stand still, and
+      // the page redraws nothing while it waits (decision 49).
+      const stripes = page.getByTestId('training-progress').locator('[data-animated]');
+      expect(await stripes.evaluate((bar) => getComputedStyle(bar).animationIterationCount)).toBe('1');
       // The time left comes from this run's own pace, not a fixed "20 to 40 minutes".
       await expect(page.getByTestId('training-eta')).toHaveText(/^(About \d.* left|Almost done…)$/, {
         timeout: 240_000,
