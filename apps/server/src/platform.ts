@@ -101,11 +101,12 @@ export function createPlatform(deps: {
         clock,
         options: {
           preset: config.training.preset,
-          presetChanges: config.training.presetChanges,
           leaseSeconds: config.training.leaseSeconds,
           threads: config.threads,
           log,
           ...options,
+          // A caller's changes of the preset go over the configured ones, each on its own.
+          presetChanges: { ...config.training.presetChanges, ...options.presetChanges },
         },
         notices: services.notices,
         events: services.trainingEvents,

@@ -35,8 +35,11 @@ export function presetFor(
   changes: PresetChanges = {},
 ): VoicePreset {
   const preset = VOICE_PRESETS[presetNameFor(model.isHouse, configured)];
-  const changed = Object.entries(changes).filter(([, value]) => value !== undefined);
-  return { ...preset, ...Object.fromEntries(changed) };
+  return {
+    ...preset,
+    ...(changes.epochs ? { epochs: changes.epochs } : {}),
+    ...(changes.evaluationParagraphs ? { evaluationParagraphs: changes.evaluationParagraphs } : {}),
+  };
 }
 
 /** The base model, or the engine-unavailable error while it is still being found. */

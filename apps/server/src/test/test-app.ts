@@ -83,11 +83,7 @@ export async function createTestContext(
       if (platform.baseModel.status.state !== 'ready') {
         await platform.baseModel.start({ spec: 'tiny', dataDir, log: () => {} });
       }
-      const worker = platform.trainingWorker({
-        pollingIntervalSeconds: 0.5,
-        ...options,
-        presetChanges: { ...config.training.presetChanges, ...options.presetChanges },
-      });
+      const worker = platform.trainingWorker({ pollingIntervalSeconds: 0.5, ...options });
       workers.push(worker);
       await worker.start();
       return worker;
