@@ -2,8 +2,9 @@
 // vitest and playwright (and any error vitest saw outside a test), so a reader (or CI) sees the total at a glance.
 // Above it, each failed test by file and name with the start of its error: CI shows only the
 // tail of a long log, and the runners print their failures far above it. Above that, the time
-// each stage of `npm test` took (test.sh writes them, one "name<TAB>seconds" line each; stages
-// that ran beside others are marked so, and the "in all" line is the run's own wall time).
+// each stage of `npm test` took (test.sh writes them, one "name<TAB>seconds[<TAB>cpu seconds]" line
+// each; stages that ran beside others are marked so, and the "in all" line is the run's own wall
+// time).
 // Arguments: --vitest <json>, --e2e <json>, --unhandled <txt> (each as often as there were runs)
 // and --stages <tsv>. A report that is missing counts as a failure: its tests did not run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -87,8 +88,12 @@ if (values.stages && existsSync(values.stages)) {
     .split('\n')
     .map((line) => line.split('\t'));
   const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-  console.log('Time by stage:');
-  for (const [name, seconds] of stages) console.log(`  ${clock(Number(seconds)).padStart(6)}  ${name}`);
+  // A stage run by itself also has its CPU time (all its processes, in core-minutes).
+  console.log('Time by stage (wall, and CPU where measured):');
+  for (const [name, seconds, cpu] of stages) {
+    const used = cpu === undefined ? '' : `cpu ${clock(Number(cpu))}`;
+    console.log(`  ${clock(Number(seconds)).padStart(6)}  ${used.padEnd(10)}  ${name}`);
+  }
 }
 
 if (failures.length) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);

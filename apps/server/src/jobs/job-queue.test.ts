@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client.js';
 import { newId } from '../ids.js';
 import { openTestDatabase } from '../test/test-database.js';
-import { JobQueue, TRAINING_EXPIRE_SECONDS, TRAINING_QUEUE } from './job-queue.js';
+import { JobQueue, MAIL_QUEUE, TRAINING_EXPIRE_SECONDS, TRAINING_QUEUE } from './job-queue.js';
+import { QueueConnection } from './queue-connection.js';
 
 let database: DatabaseHandle;
 let queue: JobQueue;
@@ -54,5 +55,42 @@ describe('the training queue', () => {
     await again.stop();
     const stored = await client.query('select expire_seconds from pgboss.queue where name = $1', [TRAINING_QUEUE]);
     expect(stored.rows).toEqual([{ expire_seconds: TRAINING_EXPIRE_SECONDS }]);
+  });
+});
+
+describe('stopping the queue', () => {
+  it('lets a job finishing as it stops be marked done before the connections close', async () => {
+    const again = await JobQueue.start(await database.connectionString(), record);
+    const mailId = crypto.randomUUID();
+    let finish: () => void = () => {};
+    const taken = new Promise<void>((resolve) => {
+      void again.workMail(() => {
+        resolve();
+        return new Promise<void>((done) => {
+          finish = done;
+        });
+      }, 0.5);
+    });
+    await again.enqueueMail(mailId);
+    await taken;
+    const stopped = again.stop();
+    finish();
+    await stopped;
+    const job = await client.query('select state from pgboss.job where name = $1 and id = $2', [MAIL_QUEUE, mailId]);
+    expect(job.rows).toEqual([{ state: 'completed' }]);
+  });
+
+  it('waits for every query under way, those waiting for a connection too, before it closes', async () => {
+    const connection = new QueueConnection(await database.connectionString(), record);
+    // One more than the connection's pool holds: the last waits for a free client.
+    const queries = [1, 2, 3, 4].map((n) => connection.executeSql('select $1::int as n', [n]));
+    await connection.close();
+    const answers = await Promise.race([
+      Promise.all(queries),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000)),
+    ]);
+    expect(answers).toEqual([1, 2, 3, 4].map((n) => expect.objectContaining({ rows: [{ n }] })));
+    // After it closes, what pg-boss's own connection answers: nothing.
+    expect(await connection.executeSql('select 1')).toBeUndefined();
   });
 });

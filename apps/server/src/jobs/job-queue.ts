@@ -1,6 +1,7 @@
 // The training queue on pg-boss: jobs live in the service's own database (PostgreSQL, or PGlite
 // through its socket server), so any number of worker processes on any machines can share them.
 import PgBoss from 'pg-boss';
+import { QueueConnection } from './queue-connection.js';
 
 export const TRAINING_QUEUE = 'voice-training';
 /** Billing's scheduled work (trials that end, offline renewals), once a minute across all servers. */
@@ -36,11 +37,15 @@ export const TRAINING_EXPIRE_SECONDS = 23 * 60 * 60;
 export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
 
 export class JobQueue {
-  private constructor(private readonly boss: PgBoss) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly connection: QueueConnection,
+  ) {}
 
   static async start(connectionString: string, onError: (error: Error) => void): Promise<JobQueue> {
+    const connection = new QueueConnection(connectionString, onError);
     // `schedule` runs pg-boss's cron: one server at a time turns billing's schedule into jobs.
-    const boss = new PgBoss({ connectionString, max: 3, schedule: true, application_name: 'ownvoice-jobs' });
+    const boss = new PgBoss({ db: connection, schedule: true });
     boss.on('error', onError);
     await boss.start();
     const training = {
@@ -70,7 +75,7 @@ export class JobQueue {
     });
     // No retries of pg-boss's own: a failed attempt schedules the next (services/webhooks.service.ts).
     await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 0 });
-    return new JobQueue(boss);
+    return new JobQueue(boss, connection);
   }
 
   /** Queues a training; the job id is the Voice's pipeline id, so sending it twice queues it once. */
@@ -146,8 +151,9 @@ export class JobQueue {
 
   async stop(): Promise<void> {
     // Graceful: a job handler still finishing (a training handing itself back) completes its
-    // queue writes before the connections close.
-    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: 30_000 });
+    // queue writes before the connections close; then the writes pg-boss does not await.
+    await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    await this.connection.close();
   }
 }
 
