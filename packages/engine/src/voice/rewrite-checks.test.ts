@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRepetitive, judgeRewrite, keepsMarkdownLayout } from './rewrite-checks.js';
+import { isRepetitive, judgeRewrite, judgeShortPiece, keepsMarkdownLayout } from './rewrite-checks.js';
 
 const original =
   'The committee met on Tuesday and agreed to move the spring fair to the school field, where there is more room for stalls.';
@@ -40,6 +40,18 @@ describe('judgeRewrite', () => {
       reason: 'it was much longer than the original',
     });
     expect(judgeRewrite('Moving day', 'The day we move').ok).toBe(true);
+  });
+
+  it('holds a heading or brief item to what it said: half its content words', () => {
+    // A real model's Voice, for the heading of a memo about an office move (CI, 2026-12-07).
+    expect(judgeRewrite('Moving day', 'The city of angels.').ok).toBe(true);
+    expect(judgeShortPiece('Moving day', 'The city of angels.')).toEqual({
+      ok: false,
+      reason: 'it lost what the original says',
+    });
+    expect(judgeShortPiece('Moving day', 'The day we move').ok).toBe(true);
+    expect(judgeShortPiece('Take your plants and photos home.', 'Bring the plants home.').ok).toBe(true);
+    expect(judgeShortPiece('Take your plants and photos home.', 'Leave everything.').ok).toBe(false);
   });
 
   it('rejects output that runs into the next chunk or into the prompt format', () => {

@@ -2,6 +2,8 @@
 // a phrase, stop after a few words or ramble on, or carry on past the chunk into text of their
 // own; Convert rejects such output and asks again, a bounded number of times.
 
+import { contentRecall } from '../eval/content-recall.js';
+
 export type RewriteVerdict = { ok: true } | { ok: false; reason: string };
 
 /** Rewrites shorter or longer than this, relative to the original, are rejected. */
@@ -66,6 +68,19 @@ const SHORT_MAX_WORDS = (originalWords: number) => 2 * originalWords + 3;
  * rather than failing its chunk: a heading or a brief item says little of anyone's style.
  */
 export const isShortPiece = (original: string): boolean => original.trim().length < MIN_CHARS_FOR_RATIO;
+
+/** Least share of a short piece's content words (content-recall.ts) that its rewrite keeps. */
+const SHORT_MIN_RECALL = 0.5;
+
+/**
+ * A heading or brief item of markdown (isShortPiece) must also stay about what it said: a real
+ * model's Voice wrote "The city of angels." for the heading "Moving day", short enough to pass
+ * judgeRewrite. Where no rewrite keeps it, the piece keeps its own words.
+ */
+export function judgeShortPiece(original: string, rewritten: string): RewriteVerdict {
+  if (contentRecall(original, rewritten) >= SHORT_MIN_RECALL) return { ok: true };
+  return { ok: false, reason: 'it lost what the original says' };
+}
 
 /** A line's markdown block prefix: indentation, quote markers, a heading's hashes, a list marker. */
 const BLOCK_PREFIX = /^\s*(?:>\s?)*(?:#{1,6}\s|[-*+]\s(?:\[[ xX]\]\s)?|\d+[.)]\s)?/;

@@ -190,6 +190,13 @@ describe('rewriteText on markdown, with a fake model', () => {
     expect(text).not.toContain('[Error converting');
   });
 
+  it('keeps the words of a heading whose every rewrite wanders off what it said', async () => {
+    const model = new FakeModel((plain) => (plain === 'Packing for the hills' ? 'The city of angels' : plain));
+    const events = await collect(rewriteText(model, DOC, { maxChars: 1000, maxAttempts: 2 }));
+    expect(streamed(events)[0]).toContain('# Packing for the hills\n');
+    expect(events).toContainEqual({ type: 'chunk_reroll', chunkIndex: 0, reason: 'it lost what the original says' });
+  });
+
   it('rewrites plain text exactly as before: each chunk whole, as the model writes it', async () => {
     const text =
       '\n  The market opens at eight.\nFarmers bring bread.\n\nParking is free on Sundays.\n\tChildren enter for free.\n';

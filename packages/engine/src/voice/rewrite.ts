@@ -12,8 +12,10 @@
 //               variation v > 0 (Re-rephrase, a retry) samples from attempt 1, seed 1000 v + attempt
 //     stop      "\n### ", the start of another prompt heading: the Voice went past its text
 //     judge     judgeRewrite (rewrite-checks.ts), against the words it was given and the next
-//               ones; a rejected attempt is announced (chunk_reroll) and asked again; when
-//               attempts run out the chunk is its inline error marker
+//               ones, and for a heading or brief item of markdown judgeShortPiece too (it keeps
+//               half its content words); a rejected attempt is announced (chunk_reroll) and asked
+//               again; when attempts run out the chunk is its inline error marker, or the heading
+//               or brief item its own words
 //
 // Events, in order: chunk_positions once, then per chunk its `chunk` deltas, each reroll
 // resetting the chunk's text. A chunk of markdown streams its structure as it comes to it, and
@@ -27,7 +29,7 @@ import type { TextGenerator } from '../runtime/text-generator.js';
 import { textDeltas } from './deltas.js';
 import { type ChunkPart, type PieceWriter, type ProsePiece, planChunks } from './markdown-structure.js';
 import { rewritePrompt } from './prompts.js';
-import { isShortPiece, judgeRewrite, type RewriteVerdict } from './rewrite-checks.js';
+import { isShortPiece, judgeRewrite, judgeShortPiece, type RewriteVerdict } from './rewrite-checks.js';
 
 /** Greedy decoding loops on small models; a mild penalty keeps rewrites readable. */
 export const REWRITE_REPEAT_PENALTY = 1.3;
@@ -136,7 +138,8 @@ async function* rewritePiece(
       out += text;
       if (text) yield { type: 'chunk', chunkIndex, text };
     }
-    const verdict = judge(piece.plain, written, nextPlain);
+    const judged = judge(piece.plain, written, nextPlain);
+    const verdict = judged.ok && keepShort ? judgeShortPiece(piece.plain, written) : judged;
     if (verdict.ok) {
       const text = writer.end();
       if (text) yield { type: 'chunk', chunkIndex, text };
