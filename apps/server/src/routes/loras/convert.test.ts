@@ -283,15 +283,15 @@ describe('rerolls', () => {
   });
 
   it('gives up on a chunk after a bounded number of attempts, with an inline marker', async () => {
-    // Every paragraph refused; the heading passes (one the Voice could not rewrite would keep its
-    // words, not fail the chunk: rewrite.ts).
+    // Every paragraph refused; the heading passes this judge (one the Voice could not rewrite
+    // would keep its words, not fail the chunk: rewrite.ts), though the house model's rewrites of
+    // it may be asked again for losing its words (judgeShortPiece).
+    const tooLong = 'it was much longer than the original';
     const events = await collect(
-      service((original) =>
-        original.length < 40 ? { ok: true } : { ok: false, reason: 'it was much longer than the original' },
-      ),
+      service((original) => (original.length < 40 ? { ok: true } : { ok: false, reason: tooLong })),
       TEXT.slice(0, 300),
     );
-    const rerolls = events.filter((e) => e.type === 'chunk_reroll');
+    const rerolls = events.filter((e) => e.type === 'chunk_reroll' && e.reason === tooLong);
     expect(rerolls).toHaveLength(3);
     const last = events.filter((e) => e.type === 'chunk').at(-1);
     expect(last).toEqual({
