@@ -62,6 +62,9 @@ export function messageOf(error: AppError, request: FastifyRequest): string {
   return usageRanOut((limitTypes ?? [limitType]) as ResourceKey[], false);
 }
 
+/** The message of the log line an unexpected error (answered 500) writes. */
+export const UNHANDLED_ERROR_LOG = 'unhandled error';
+
 /** The answer to any error a route or hook threw; unexpected ones are logged. */
 export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
   if (error instanceof AppError) {
@@ -90,7 +93,7 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
       body: { msg: known?.msg ?? error.message, code: known?.code ?? codeForStatus(status) },
     };
   }
-  request.log.error({ err: error }, 'unhandled error');
+  request.log.error({ err: error }, UNHANDLED_ERROR_LOG);
   return {
     status: 500,
     body: {

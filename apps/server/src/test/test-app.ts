@@ -9,6 +9,7 @@ import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { UNHANDLED_ERROR_LOG } from '../plugins/error-handler.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import type { TrainingWorker, TrainingWorkerOptions } from '../workers/training-worker.js';
 import { TestClock } from './test-clock.js';
@@ -101,7 +102,7 @@ export async function createTestContext(
 
 /** The log line of an error answered 500 (plugins/error-handler.ts), to stderr. */
 function printUnexpected(line: string): void {
-  if (line.includes('"unhandled error"')) process.stderr.write(line);
+  if (line.includes(`"msg":${JSON.stringify(UNHANDLED_ERROR_LOG)}`)) process.stderr.write(line);
 }
 
 export interface MultipartForm {
