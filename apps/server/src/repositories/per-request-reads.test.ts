@@ -94,8 +94,8 @@ describe('the per-request reads', () => {
       .where(eq(users.id, me.id));
     await voice(other.id, 'Theirs too', now);
 
-    const sessions = new SessionsRepository(ctx.database.db);
-    const found = await sessions.findWithUserViewByTokenHash(hashToken(me.token), now);
+    const sessions = new SessionsRepository(ctx.database.db, ctx.clock);
+    const found = await sessions.findWithUserViewByTokenHash(hashToken(me.token));
     expect(found?.user.id).toBe(me.id);
     expect(found?.session.userId).toBe(me.id);
     expect(found?.usage.storageSlotsUsed).toBe(1);
@@ -120,14 +120,28 @@ describe('the per-request reads', () => {
   });
 
   it('find nothing for an unknown token, and an empty usage for a user with none', async () => {
-    const sessions = new SessionsRepository(ctx.database.db);
+    const sessions = new SessionsRepository(ctx.database.db, ctx.clock);
     expect(await sessions.findWithUserByTokenHash(hashToken('no such token'))).toBeUndefined();
-    expect(await sessions.findWithUserViewByTokenHash(hashToken('no such token'), now)).toBeUndefined();
+    expect(await sessions.findWithUserViewByTokenHash(hashToken('no such token'))).toBeUndefined();
     const empty = await user();
     expect(await new UsageRepository(ctx.database.db).ofUser(empty.id, now)).toEqual({
       tranches: [],
       storageSlotsUsed: 0,
     });
+  });
+
+  it('answer lookups asked at once (one query: db/lookup-batch.ts) each with its own session', async () => {
+    const [ada, bo] = [await user(), await user()];
+    await voice(bo.id, 'Bo’s', now);
+    const sessions = new SessionsRepository(ctx.database.db, ctx.clock);
+    const tokens = [ada.token, bo.token, 'no such token', ada.token];
+    const [plain, views] = await Promise.all([
+      Promise.all(tokens.map((t) => sessions.findWithUserByTokenHash(hashToken(t)))),
+      Promise.all(tokens.map((t) => sessions.findWithUserViewByTokenHash(hashToken(t)))),
+    ]);
+    expect(plain.map((found) => found?.user.id)).toEqual([ada.id, bo.id, undefined, ada.id]);
+    expect(views.map((found) => found?.session.userId)).toEqual([ada.id, bo.id, undefined, ada.id]);
+    expect(views.map((found) => found?.usage.storageSlotsUsed)).toEqual([0, 1, undefined, 0]);
   });
 
   it("list a user's own Voices, newest first", async () => {
@@ -144,7 +158,9 @@ describe('the per-request reads', () => {
       const me = await user();
       await voice(me.id, 'Here', now);
       expect(await new VoicesRepository(second.db, ctx.clock).listByOwner(me.id)).toEqual([]);
-      expect(await new SessionsRepository(second.db).findWithUserByTokenHash(hashToken(me.token))).toBeUndefined();
+      expect(
+        await new SessionsRepository(second.db, ctx.clock).findWithUserByTokenHash(hashToken(me.token)),
+      ).toBeUndefined();
       expect((await new VoicesRepository(ctx.database.db, ctx.clock).listByOwner(me.id)).map((v) => v.name)).toEqual([
         'Here',
       ]);

@@ -1,6 +1,8 @@
 // Server-side sessions: one row per issued token, keyed by the token's hash.
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
+import { LookupBatch } from '../db/lookup-batch.js';
 import { preparedQuery } from '../db/prepared.js';
 import { type SessionRow, sessions, type UserRow, users } from '../db/schema.js';
 import { type UserUsage, type UserViewRow, usageColumns, usageOf, userViewObject } from './user-usage.js';
@@ -14,30 +16,51 @@ const requestSession = {
   confirmedUntil: sessions.confirmedUntil,
 };
 
-/** Every signed-in request runs this one. */
-const withUserByTokenHash = preparedQuery((db) =>
+/** The sessions whose token hashes are in the list (`tokenHashes`), each with its hash. */
+const sessionsByTokenHashes = sql`${sessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`;
+
+/** Every signed-in request runs this one (batched: db/lookup-batch.ts). */
+const withUserByTokenHashes = preparedQuery((db) =>
   db
-    .select({ session: requestSession, user: users })
+    .select({ tokenHash: sessions.tokenHash, session: requestSession, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
-    .limit(1)
-    .prepare('ov_session_with_user_by_token_hash'),
+    .where(sessionsByTokenHashes)
+    .prepare('ov_sessions_with_user_by_token_hashes'),
 );
 
 /** The same, for the request that shows the user their own view: its columns and their usage (user-usage.ts). */
-const withUserViewByTokenHash = preparedQuery((db) =>
+const withUserViewByTokenHashes = preparedQuery((db) =>
   db
-    .select({ session: requestSession, user: userViewObject, ...usageColumns })
+    .select({ tokenHash: sessions.tokenHash, session: requestSession, user: userViewObject, ...usageColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
-    .limit(1)
-    .prepare('ov_session_with_user_view_by_token_hash'),
+    .where(sessionsByTokenHashes)
+    .prepare('ov_sessions_with_user_view_by_token_hashes'),
 );
 
+/** Rows by their `tokenHash`, without it. */
+const byTokenHash = <R extends { tokenHash: string }>(rows: R[]): Map<string, Omit<R, 'tokenHash'>> =>
+  new Map(rows.map(({ tokenHash, ...rest }) => [tokenHash, rest]));
+
+type WithUser = { session: RequestSession; user: UserRow };
+type WithUserView = { session: RequestSession; user: UserViewRow; usage: UserUsage };
+
 export class SessionsRepository {
-  constructor(private readonly db: Database) {}
+  /** The lookups of every signed-in request, those asked in one turn in one query each. */
+  private readonly withUser = new LookupBatch<string, WithUser>(async (tokenHashes) =>
+    byTokenHash(await withUserByTokenHashes(this.db).execute({ tokenHashes })),
+  );
+  private readonly withUserView = new LookupBatch<string, WithUserView>(async (tokenHashes) => {
+    const rows = await withUserViewByTokenHashes(this.db).execute({ tokenHashes, now: this.clock.now().toISOString() });
+    return new Map(rows.map((row) => [row.tokenHash, { session: row.session, user: row.user, usage: usageOf(row) }]));
+  });
+
+  constructor(
+    private readonly db: Database,
+    /** The time of the view's usage: the services' clock, so tests that move it stay consistent. */
+    private readonly clock: Clock,
+  ) {}
 
   async insert(row: typeof sessions.$inferInsert): Promise<SessionRow> {
     const [created] = await this.db.insert(sessions).values(row).returning();
@@ -45,18 +68,14 @@ export class SessionsRepository {
     return created;
   }
 
-  async findWithUserByTokenHash(tokenHash: string): Promise<{ session: RequestSession; user: UserRow } | undefined> {
-    const [row] = await withUserByTokenHash(this.db).execute({ tokenHash });
-    return row;
+  /** The session with this token hash and its user; undefined when there is none. */
+  findWithUserByTokenHash(tokenHash: string): Promise<WithUser | undefined> {
+    return this.withUser.find(tokenHash);
   }
 
-  /** As findWithUserByTokenHash, with only the view's columns, the live tranches at `now` and the Voice count. */
-  async findWithUserViewByTokenHash(
-    tokenHash: string,
-    now: Date,
-  ): Promise<{ session: RequestSession; user: UserViewRow; usage: UserUsage } | undefined> {
-    const [row] = await withUserViewByTokenHash(this.db).execute({ tokenHash, now: now.toISOString() });
-    return row && { session: row.session, user: row.user, usage: usageOf(row) };
+  /** As findWithUserByTokenHash, with only the view's columns, the live tranches now and the Voice count. */
+  findWithUserViewByTokenHash(tokenHash: string): Promise<WithUserView | undefined> {
+    return this.withUserView.find(tokenHash);
   }
 
   /** Marks a session used; the `before` guard makes concurrent touches write once. */

@@ -182,7 +182,7 @@ export function createServices(
     webhooks.trainingEnded(voiceId, ending),
   );
   const invitationsRepo = new InvitationsRepository(db);
-  const sessions = new SessionsService(new SessionsRepository(db), clock);
+  const sessions = new SessionsService(new SessionsRepository(db, clock), clock);
   const activity = new ActivityService(new ActivitiesRepository(db), clock);
   const loginGuard = new LoginGuard(
     new AuthFailuresRepository(db),

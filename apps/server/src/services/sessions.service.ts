@@ -74,7 +74,7 @@ export class SessionsService {
 
   /** As authenticate, reading what the user's own view shows, usage included, in the same round trip. */
   async authenticateSelf(token: string): Promise<SelfContext> {
-    return this.valid(await this.sessions.findWithUserViewByTokenHash(hashToken(token), this.clock.now()));
+    return this.valid(await this.sessions.findWithUserViewByTokenHash(hashToken(token)));
   }
 
   /** The found session if it is still valid (marking it used, at most once a minute); throws 401 otherwise. */
