@@ -9,10 +9,13 @@ export interface Store<T> {
   subscribe(listener: () => void): () => void;
 }
 
+/** Every store made, each able to go back to its first state: what `resetStores` does. */
+const resets: (() => void)[] = [];
+
 export function createStore<T>(initial: T): Store<T> {
   let state = initial;
   const listeners = new Set<() => void>();
-  return {
+  const store: Store<T> = {
     get: () => state,
     set(update) {
       const next = update(state);
@@ -27,6 +30,17 @@ export function createStore<T>(initial: T): Store<T> {
       };
     },
   };
+  resets.push(() => store.set(() => initial));
+  return store;
+}
+
+/**
+ * Puts every store back to its first state, as a fresh page load would find it. The page tests
+ * call it after each test (test/render.tsx): their files share one module graph, so a draft left
+ * in a store by one file would otherwise be found by the next.
+ */
+export function resetStores(): void {
+  for (const reset of resets) reset();
 }
 
 /** The store's current state, re-rendering the caller when it changes. */

@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { cssVariablesResolver, theme } from '../app/theme';
+import { resetStores } from '../lib/create-store';
 import { type Session, SessionContext } from '../lib/session/session-context';
 import { testSession } from '../lib/test-render';
 
@@ -71,4 +72,6 @@ export function resetPage(): void {
   localStorage.clear();
   // What a page kept in the tab (kept-work.ts) as it unmounted belongs to that test alone.
   sessionStorage.clear();
+  // As are the drafts and prompts kept in stores outside React (lib/create-store.ts).
+  resetStores();
 }
