@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       OWNVOICE_BILLING: 'none',
       OWNVOICE_TRAINING_EPOCHS: '2',
+      OWNVOICE_TRAINING_PASSAGES: '16',
       OWNVOICE_EVALUATION_PARAGRAPHS: '4',
     });
     expect(config).toMatchObject({
@@ -34,9 +35,9 @@ describe('loadConfig', () => {
       authRateLimit: { perIp: 5, perAccount: 3, windowMs: 120_000 },
       trustProxy: true,
       logLevel: 'warn',
-      training: { presetChanges: { epochs: 2, evaluationParagraphs: 4 } },
+      training: { presetChanges: { epochs: 2, maxPassages: 16, evaluationParagraphs: 4 } },
     });
-    expect(Object.values(loadConfig({}).training.presetChanges)).toEqual([undefined, undefined]);
+    expect(Object.values(loadConfig({}).training.presetChanges)).toEqual([undefined, undefined, undefined]);
   });
 
   it('sells through the offline test checkout by default only on a server nobody else can reach', () => {

@@ -50,6 +50,7 @@ const envSchema = z.object({
   OWNVOICE_ARTIFACT_DIR: z.string().trim().min(1).optional(),
   OWNVOICE_TRAIN_PRESET: z.enum(['tiny', 'standard'], { error: 'must be tiny or standard' }).optional(),
   OWNVOICE_TRAINING_EPOCHS: envInt(1, 100).optional(),
+  OWNVOICE_TRAINING_PASSAGES: envInt(4, 100_000).optional(),
   OWNVOICE_EVALUATION_PARAGRAPHS: envInt(2, 1000).optional(),
   OWNVOICE_IN_PROCESS_WORKER: bool.default(true),
   OWNVOICE_TRAINING_LEASE_SECONDS: envInt(5, 3600).default(120),
@@ -302,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       leaseSeconds: e.OWNVOICE_TRAINING_LEASE_SECONDS,
       presetChanges: {
         epochs: e.OWNVOICE_TRAINING_EPOCHS,
+        maxPassages: e.OWNVOICE_TRAINING_PASSAGES,
         evaluationParagraphs: e.OWNVOICE_EVALUATION_PARAGRAPHS,
       },
     },

@@ -16,12 +16,14 @@ export interface BaseModelInfo {
 
 /**
  * What an operator changes of the preset (config.training): how many epochs it trains at most
- * (fewer: a shorter training and a Voice further from its writer), and how many neutral
- * paragraphs its evaluation rewrites (fewer: a shorter last stage and a wider spread). Undefined
- * keeps the preset's.
+ * (fewer: a shorter training and a Voice further from its writer), how many passages of the
+ * writing it pairs and learns from at most (fewer: shorter paraphrasing and training, and a Voice
+ * that saw less of its writer), and how many neutral paragraphs its evaluation rewrites (fewer: a
+ * shorter last stage and a wider spread). Undefined keeps the preset's.
  */
 export interface PresetChanges {
   epochs?: number | undefined;
+  maxPassages?: number | undefined;
   evaluationParagraphs?: number | undefined;
 }
 
@@ -38,6 +40,7 @@ export function presetFor(
   return {
     ...preset,
     ...(changes.epochs ? { epochs: changes.epochs } : {}),
+    ...(changes.maxPassages ? { maxPassages: changes.maxPassages } : {}),
     ...(changes.evaluationParagraphs ? { evaluationParagraphs: changes.evaluationParagraphs } : {}),
   };
 }

@@ -40,14 +40,16 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ownvoice-test-data-'));
   // Without payments unless a test asks for them: accounts start with the configured allowance.
-  // Trainings of two epochs with four evaluation paragraphs, not the tiny preset's eight and 28:
-  // these tests are about what the server does with a training; how well it trains and measures
-  // is the engine's to test (harness/). Two of them (training, training-progress) took 50 s
-  // instead of 62 s on two quiet cores.
+  // Trainings of two epochs over 16 passages with four evaluation paragraphs, not the tiny
+  // preset's eight, 200 and 28: these tests are about what the server does with a training; how
+  // well it trains and measures is the engine's to test (harness/). On two quiet cores a training
+  // of the tests' 21,000 characters took 46 s of CPU over all 58 passages, 16 s over 16 (most of
+  // it the base model's paraphrases).
   const base = loadConfig({
     OWNVOICE_DATA_DIR: dataDir,
     OWNVOICE_BILLING: 'none',
     OWNVOICE_TRAINING_EPOCHS: '2',
+    OWNVOICE_TRAINING_PASSAGES: '16',
     OWNVOICE_EVALUATION_PARAGRAPHS: '4',
   });
   const config: Config = {

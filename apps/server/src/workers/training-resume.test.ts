@@ -20,7 +20,16 @@ let childLog = '';
 
 beforeAll(async () => {
   ctx = await createTestContext(
-    { training: { preset: 'tiny', inProcessWorker: false, leaseSeconds: 5 } },
+    // 40 passages, not the tests' 16: 36 steps an epoch, so that the trainer's first checkpoint
+    // (at step 25) comes while it still trains, and the kill finds it training.
+    {
+      training: {
+        preset: 'tiny',
+        inProcessWorker: false,
+        leaseSeconds: 5,
+        presetChanges: { epochs: 2, maxPassages: 40, evaluationParagraphs: 4 },
+      },
+    },
     { clock: systemClock },
   );
 });
@@ -61,8 +70,10 @@ it('resumes a training whose worker was killed, from its checkpoint', async () =
       OWNVOICE_BASE_MODEL: 'tiny',
       OWNVOICE_TRAIN_PRESET: 'tiny',
       OWNVOICE_TRAINING_LEASE_SECONDS: '5',
-      // The test context's epochs: the worker that resumes trains with them too.
+      // The test context's settings: the worker that resumes trains with them too.
       OWNVOICE_TRAINING_EPOCHS: String(ctx.config.training.presetChanges.epochs),
+      OWNVOICE_TRAINING_PASSAGES: String(ctx.config.training.presetChanges.maxPassages),
+      OWNVOICE_EVALUATION_PARAGRAPHS: String(ctx.config.training.presetChanges.evaluationParagraphs),
     },
   });
   child.stdout?.on('data', (d: Buffer) => {
