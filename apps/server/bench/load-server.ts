@@ -72,7 +72,7 @@ async function main() {
     // Sign-in budgets out of the way: the soak signs in far more often than a person would.
     { webDir, authRateLimit: { perIp: 1e9, perAccount: 1e9 } },
     // Responses written as in production, without zod's second encoding that tests compare, and
-    // no logger (the tests' prints their 500s), as the bare app has none.
+    // no logger (the tests' one prints their 500s), as the bare app has none.
     { clock: systemClock, checkResponses: false, logger: false },
   );
   const reader = await userWithVoices(ctx, READER_VOICES);

@@ -39,9 +39,9 @@ const withUserViewByTokenHashes = preparedQuery((db) =>
     .prepare('ov_sessions_with_user_view_by_token_hashes'),
 );
 
-/** Rows by their `tokenHash`, without it. */
-const byTokenHash = <R extends { tokenHash: string }>(rows: R[]): Map<string, Omit<R, 'tokenHash'>> =>
-  new Map(rows.map(({ tokenHash, ...rest }) => [tokenHash, rest]));
+/** Each row's answer (`answerOf`), by its token hash: what a LookupBatch asks of its lookup. */
+const byTokenHash = <R extends { tokenHash: string }, V>(rows: R[], answerOf: (row: R) => V): Map<string, V> =>
+  new Map(rows.map((row) => [row.tokenHash, answerOf(row)]));
 
 type WithUser = { session: RequestSession; user: UserRow };
 type WithUserView = { session: RequestSession; user: UserViewRow; usage: UserUsage };
@@ -49,12 +49,17 @@ type WithUserView = { session: RequestSession; user: UserViewRow; usage: UserUsa
 export class SessionsRepository {
   /** The lookups of every signed-in request, those asked in one turn in one query each. */
   private readonly withUser = new LookupBatch<string, WithUser>(async (tokenHashes) =>
-    byTokenHash(await withUserByTokenHashes(this.db).execute({ tokenHashes })),
+    byTokenHash(await withUserByTokenHashes(this.db).execute({ tokenHashes }), ({ session, user }) => ({
+      session,
+      user,
+    })),
   );
-  private readonly withUserView = new LookupBatch<string, WithUserView>(async (tokenHashes) => {
-    const rows = await withUserViewByTokenHashes(this.db).execute({ tokenHashes, now: this.clock.now().toISOString() });
-    return new Map(rows.map((row) => [row.tokenHash, { session: row.session, user: row.user, usage: usageOf(row) }]));
-  });
+  private readonly withUserView = new LookupBatch<string, WithUserView>(async (tokenHashes) =>
+    byTokenHash(
+      await withUserViewByTokenHashes(this.db).execute({ tokenHashes, now: this.clock.now().toISOString() }),
+      (row) => ({ session: row.session, user: row.user, usage: usageOf(row) }),
+    ),
+  );
 
   constructor(
     private readonly db: Database,

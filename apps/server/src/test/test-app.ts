@@ -9,6 +9,7 @@ import { type AppDeps, buildApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import type { PresetChanges } from '../engine/engine-host.js';
 import { UNHANDLED_ERROR_LOG } from '../plugins/error-handler.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import type { TrainingWorker, TrainingWorkerOptions } from '../workers/training-worker.js';
@@ -34,7 +35,7 @@ export interface TestContext {
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'authRateLimit' | 'training'>> & {
     authRateLimit?: Partial<Config['authRateLimit']>;
-    training?: Partial<Config['training']>;
+    training?: Partial<Omit<Config['training'], 'presetChanges'>> & { presetChanges?: PresetChanges };
   } = {},
   deps: Pick<AppDeps, 'baseModel' | 'checkResponses' | 'logger'> & { clock?: Clock } = {},
 ): Promise<TestContext> {
@@ -57,7 +58,12 @@ export async function createTestContext(
     ...overrides,
     webDir: overrides.webDir,
     authRateLimit: { ...base.authRateLimit, perIp: 10_000, perAccount: 10_000, ...overrides.authRateLimit },
-    training: { ...base.training, ...overrides.training },
+    training: {
+      ...base.training,
+      ...overrides.training,
+      // A test's changes of the preset go over the tests' own, each on its own (as a worker's do: platform.ts).
+      presetChanges: { ...base.training.presetChanges, ...overrides.training?.presetChanges },
+    },
   };
   const database = await openTestDatabase();
   const clock = new TestClock();

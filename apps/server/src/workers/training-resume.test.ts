@@ -22,14 +22,7 @@ beforeAll(async () => {
   ctx = await createTestContext(
     // 40 passages, not the tests' 16: 36 steps an epoch, so that the trainer's first checkpoint
     // (at step 25) comes while it still trains, and the kill finds it training.
-    {
-      training: {
-        preset: 'tiny',
-        inProcessWorker: false,
-        leaseSeconds: 5,
-        presetChanges: { epochs: 2, maxPassages: 40, evaluationParagraphs: 4 },
-      },
-    },
+    { training: { preset: 'tiny', inProcessWorker: false, leaseSeconds: 5, presetChanges: { maxPassages: 40 } } },
     { clock: systemClock },
   );
 });
