@@ -1,6 +1,7 @@
 // Finding the trainer's interpreter imports torch, which takes seconds: the service goes on
 // answering meanwhile, and a missing interpreter is named in what to do next. What it measured
 // of the CPU settles a preset's 'auto' precision, so the trainer does not measure it again.
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findPython, PYTHON_CANDIDATES, pickFastest, settledPrecision, TrainerUnavailableError } from './python.js';
 
@@ -15,16 +16,25 @@ describe('findPython', () => {
       turns += 1;
     }, 1);
     try {
-      // The same interpreter, torch and device; cpuBf16 is a timing (bfloat16 against float32
-      // products) that a busy machine can tip either way, so only its kind is checked.
+      // The same interpreter, torch, device and bfloat16 answer.
       const again = await findPython({ ...process.env, OWNVOICE_PYTHON: found.python });
-      expect({ ...again, cpuBf16: found.cpuBf16 }).toEqual(found);
-      expect(typeof again.cpuBf16).toBe('boolean');
+      expect(again).toEqual(found);
       expect(turns).toBeGreaterThan(0);
     } finally {
       clearInterval(timer);
     }
   });
+
+  // A timing of bfloat16 against float32 products came out False in 1 of 5 runs on a quiet
+  // AVX-512 BF16 machine, more often on a busy one: a Voice then trained at twice the time.
+  it.runIf(existsSync('/proc/cpuinfo'))(
+    'says bfloat16 products are fast where the CPU has them in hardware, by its flags',
+    async () => {
+      const flags = /^flags\s*:(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.split(/\s+/) ?? [];
+      const found = await findPython({ ...process.env, OWNVOICE_PYTHON: (await findPython()).python });
+      expect(found.cpuBf16).toBe(flags.includes('avx512_bf16') || flags.includes('amx_bf16'));
+    },
+  );
 
   it('names the interpreter it could not use, and how to install PyTorch', async () => {
     const probe = findPython({ ...process.env, OWNVOICE_PYTHON: '/nonexistent/python3' });
