@@ -15,7 +15,8 @@ const serverProject = (
     root: 'apps/server',
     include: options.include ?? ['src/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
-    globalSetup: options.globalSetup ?? [],
+    // The run's temporary folder (run-folder.setup.ts), then the project's own setup.
+    globalSetup: ['src/test/run-folder.setup.ts', ...(options.globalSetup ?? [])],
     environment: 'node' as const,
     env,
     // A timeout only catches a hang. With two workers on two cores a test that wakes a Voice (the

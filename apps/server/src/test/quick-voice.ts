@@ -1,6 +1,8 @@
 // A trained Voice in seconds, for tests that use one rather than test training: a LoRA trained
-// for a few steps on the house model (real trainer, real adapter file), stored as a ready Voice.
-import { copyFileSync, mkdirSync } from 'node:fs';
+// for a few steps on the house model (real trainer, real adapter file, once per test process),
+// stored as a ready Voice with its own copy of the adapter.
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   readTrainedAdapter,
@@ -32,14 +34,34 @@ async function reachTrainingStarted(ctx: VoiceWorld, userId: string): Promise<vo
     .where(and(eq(users.id, userId), eq(users.onboardingStep, 'registered')));
 }
 
-export async function quickVoice(context: TestContext | VoiceWorld, userId: string, name = 'Quick'): Promise<VoiceRow> {
-  const ctx = worldOf(context);
-  const { platform } = ctx;
-  if (platform.baseModel.status.state !== 'ready') {
-    await platform.baseModel.start({ spec: 'tiny', dataDir: ctx.config.dataDir, log: () => {} });
-  }
-  const engine = await platform.engine.get();
-  const runtime = engine.runtime;
+/** The files of a quick Voice's adapter: its GGUF and, beside it, its PEFT export. */
+const QUICK_ADAPTER = 'voice-quick.gguf';
+
+/**
+ * Each base model's quick adapter, trained once per test process (a worker keeps its modules from
+ * one file to the next) in a folder of its own: every quick Voice gets a copy. Trained anew for
+ * each Voice, the 22 quick Voices of the server's tests took 46 s of CPU (the trainer's start,
+ * torch's import, six steps); none of them asks for an adapter of its own.
+ */
+const quickAdapters = new Map<string, Promise<string>>();
+/** This process's folder of them. */
+let quickAdaptersDir: string | undefined;
+
+/**
+ * Where a test run keeps what its processes share: the run's folder in vitest, which the run removes
+ * (run-folder.setup.ts); outside it (the benches) a folder of this process's, removed at its exit.
+ */
+async function runFolder(): Promise<string> {
+  if (process.env.VITEST) return (await import('vitest')).inject('runFolder');
+  const folder = mkdtempSync(path.join(tmpdir(), 'ownvoice-bench-run-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+async function trainQuickAdapter(platform: VoiceWorld['platform']): Promise<string> {
+  quickAdaptersDir ??= mkdtempSync(path.join(await runFolder(), 'quick-adapters-'));
+  const parent = quickAdaptersDir;
+  const runtime = (await platform.engine.get()).runtime;
   const passages = writingSample(3000, 0.45)
     .split(/\n{2,}/)
     .filter((p) => p.length > 80);
@@ -47,13 +69,11 @@ export async function quickVoice(context: TestContext | VoiceWorld, userId: stri
     input: runtime.tokenize(rewritePrompt(p)),
     target: [...runtime.tokenize(p), runtime.eosToken],
   }));
-  const id = newId();
-  const outDir = platform.storage.localPath(adapterFolderKey(id));
-  mkdirSync(outDir, { recursive: true });
+  const outDir = mkdtempSync(path.join(parent, 'adapter-'));
   const trained = await train({
     mode: 'lora',
     modelPath: platform.engine.model().path,
-    workDir: path.join(ctx.config.dataDir, 'quick-voice', id),
+    workDir: path.join(outDir, 'work'),
     train: examples,
     preset: TRAINING_PRESETS.tiny,
     padId: runtime.eosToken,
@@ -61,10 +81,40 @@ export async function quickVoice(context: TestContext | VoiceWorld, userId: stri
   });
   if (!trained.adapterPath) throw new Error('the trainer returned no adapter');
   const adapter = readTrainedAdapter(trained.adapterPath);
-  writeGgufAdapter(path.join(outDir, 'voice-quick.gguf'), adapter);
+  writeGgufAdapter(path.join(outDir, QUICK_ADAPTER), adapter);
   // Beside it, the PEFT export, as a trained Voice has.
   writePeftAdapter(path.join(outDir, PEFT_FOLDER), adapter, runtime.hparams, platform.engine.model().name);
-  // Trained now on this server's base model, and recorded so, as a training records it.
+  rmSync(path.join(outDir, 'work'), { recursive: true, force: true });
+  return outDir;
+}
+
+/** This process's quick adapter for the platform's base model, trained on first use. */
+function quickAdapter(platform: VoiceWorld['platform']): Promise<string> {
+  const { path: modelPath, name } = platform.engine.model();
+  const key = `${modelPath}\n${name}`;
+  let adapter = quickAdapters.get(key);
+  if (!adapter) {
+    adapter = trainQuickAdapter(platform);
+    // A failed training is tried again by the next quick Voice.
+    adapter.catch(() => quickAdapters.delete(key));
+    quickAdapters.set(key, adapter);
+  }
+  return adapter;
+}
+
+export async function quickVoice(context: TestContext | VoiceWorld, userId: string, name = 'Quick'): Promise<VoiceRow> {
+  const ctx = worldOf(context);
+  const { platform } = ctx;
+  if (platform.baseModel.status.state !== 'ready') {
+    await platform.baseModel.start({ spec: 'tiny', dataDir: ctx.config.dataDir, log: () => {} });
+  }
+  const source = await quickAdapter(platform);
+  const id = newId();
+  const outDir = platform.storage.localPath(adapterFolderKey(id));
+  mkdirSync(outDir, { recursive: true });
+  copyFileSync(path.join(source, QUICK_ADAPTER), path.join(outDir, QUICK_ADAPTER));
+  cpSync(path.join(source, PEFT_FOLDER), path.join(outDir, PEFT_FOLDER), { recursive: true });
+  // Trained on this server's base model, and recorded so, as a training records it.
   const base = recordedBase(await platform.baseModel.identity());
   return insertReadyVoice(ctx, userId, id, name, { ...base, trainedAt: ctx.clock.now() });
 }
@@ -91,7 +141,7 @@ export async function copyVoice(
   const id = newId();
   const outDir = storage.localPath(adapterFolderKey(id));
   mkdirSync(outDir, { recursive: true });
-  copyFileSync(storage.localPath(source.adapterKey), path.join(outDir, 'voice-quick.gguf'));
+  copyFileSync(storage.localPath(source.adapterKey), path.join(outDir, QUICK_ADAPTER));
   return insertReadyVoice(ctx, userId, id, name, { ...carriedBase(source), trainedAt: source.trainedAt });
 }
 
@@ -111,7 +161,7 @@ async function insertReadyVoice(
       name,
       status: 'ready',
       progress: 100,
-      adapterKey: `${adapterFolderKey(id)}/voice-quick.gguf`,
+      adapterKey: `${adapterFolderKey(id)}/${QUICK_ADAPTER}`,
       ...trained,
     })
     .returning();
