@@ -20,7 +20,7 @@ import { SMOLLM2_135M } from '../base-model/packaged-model.js';
 import { LlamaRuntime } from '../runtime/llama-runtime.js';
 import { tempDir, writeRandomAdapterFolder } from '../test/fixtures.js';
 import { compareLogits } from '../test/logits.js';
-import { REAL_MODEL } from '../test/real-model.js';
+import { REAL_MODEL, REAL_MODEL_THREADS } from '../test/real-model.js';
 import { rewritePrompt } from '../voice/prompts.js';
 import { buildVoicePackage } from '../voice/voice-package.js';
 
@@ -57,7 +57,7 @@ let runtime: LlamaRuntime;
 describe.skipIf(SKIPPED !== '')(`a Voice package’s PEFT export in transformers with peft${SKIPPED}`, () => {
   beforeAll(async () => {
     dir = tempDir();
-    runtime = await LlamaRuntime.load({ modelPath: REAL_MODEL as string });
+    runtime = await LlamaRuntime.load({ modelPath: REAL_MODEL as string, threads: REAL_MODEL_THREADS });
   });
   afterAll(async () => {
     await runtime?.dispose();

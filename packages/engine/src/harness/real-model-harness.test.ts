@@ -36,7 +36,7 @@ import { VoiceEngine } from '../runtime/voice-engine.js';
 import { EMBEDDING_MODEL, SKIP_EMBEDDING_MODEL } from '../test/embedding-model.js';
 import { SAMPLE_TEXT, tempDir } from '../test/fixtures.js';
 import { compareLogits, trainerLogits } from '../test/logits.js';
-import { REAL_MODEL, SKIP_REAL_MODEL } from '../test/real-model.js';
+import { REAL_MODEL, REAL_MODEL_THREADS, SKIP_REAL_MODEL } from '../test/real-model.js';
 import { rewriteText, stitchRewrite } from '../voice/rewrite.js';
 import { type TrainedVoice, VOICE_PRESETS } from '../voice/train-voice.js';
 import { type HarnessReport, runHarness } from './harness.js';
@@ -95,7 +95,7 @@ describe.skipIf(SKIP_REAL_MODEL || SKIP_EMBEDDING_MODEL)('a Voice on the real mo
   beforeAll(async () => {
     dir = tempDir();
     const modelPath = REAL_MODEL as string;
-    engine = await VoiceEngine.start({ modelPath });
+    engine = await VoiceEngine.start({ modelPath, threads: REAL_MODEL_THREADS });
     report = await runHarness({
       engine,
       baseModelPath: modelPath,
@@ -133,7 +133,7 @@ describe.skipIf(SKIP_REAL_MODEL || SKIP_EMBEDDING_MODEL)('a Voice on the real mo
 
   it("agrees with llama.cpp's logits within the activations' rounding, base and Voice, GGUF and PEFT", async () => {
     const modelPath = REAL_MODEL as string;
-    const runtime = await LlamaRuntime.load({ modelPath });
+    const runtime = await LlamaRuntime.load({ modelPath, threads: REAL_MODEL_THREADS });
     try {
       const tokens = runtime.tokenize(SAMPLE_TEXT.slice(0, 300));
       const V = runtime.hparams.nVocab;

@@ -18,3 +18,12 @@ export const REAL_MODEL: string | undefined = named ?? (existsSync(cached) ? cac
 
 /** Whether to skip real-model tests: only outside CI, on a machine without the model. */
 export const SKIP_REAL_MODEL = !REAL_MODEL && process.env.CI !== 'true';
+
+/**
+ * llama.cpp's threads for the real model in tests: one, where the product takes one per core.
+ * Its threads meet at a barrier after every operation; on CI's two cores, shared by three lanes of
+ * tests, a thread at the barrier spins while the other waits for a core. Beside two busy loops the
+ * real-model harness took 330 s of CPU on two threads and 200 s on one, and its wall time went from
+ * 400 s to 323 s; alone it took 198 s of CPU on two. Greedy tokens are the same on either.
+ */
+export const REAL_MODEL_THREADS = 1;
