@@ -34,7 +34,7 @@ async function reachTrainingStarted(ctx: VoiceWorld, userId: string): Promise<vo
     .where(and(eq(users.id, userId), eq(users.onboardingStep, 'registered')));
 }
 
-/** The files of a quick Voice's adapter: its GGUF and, beside it, its PEFT export. */
+/** A quick Voice's adapter file, for llama.cpp; its PEFT export is beside it (PEFT_FOLDER). */
 const QUICK_ADAPTER = 'voice-quick.gguf';
 
 /**
