@@ -41,8 +41,8 @@ export interface TrainerPython {
   cuda: boolean;
   /**
    * Whether the CPU runs bfloat16 matrix products fast (the trainer's bf16_is_faster: AVX-512
-   * BF16 or AMX, by the CPU's flags where Linux lists them): mixed precision "auto" takes them there, and the trainer writes the pairs
-   * (train-voice.ts).
+   * BF16 or AMX, by the CPU's flags where Linux lists them): mixed precision "auto" takes them
+   * there, and the trainer writes the pairs (train-voice.ts).
    */
   cpuBf16: boolean;
 }
