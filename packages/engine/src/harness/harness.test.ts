@@ -29,7 +29,6 @@ beforeAll(async () => {
     preset: VOICE_PRESETS.tiny,
     workDir: dir,
     writers: HOUSE_AUTHORS,
-    threads: 2,
   });
   console.log(formatHarness(report).join('\n'));
 }, 1_500_000);

@@ -36,7 +36,10 @@ function llama(gpu: boolean): Promise<Llama> {
   return llamaInstance;
 }
 
-/** Widths up to this are "small" models, fastest on one thread. */
+/**
+ * Widths up to this are "small" models, fastest on one thread: in llama.cpp, and in PyTorch's
+ * training (train-voice.ts).
+ */
 const SMALL_MODEL_MAX_EMBD = 512;
 
 export const defaultThreads = (hparams: ModelHparams): number =>
