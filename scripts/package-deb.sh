@@ -99,9 +99,10 @@ sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$inst
   -e "s/@DEPENDS@/$depends/" -e "s/@MAINTAINER@/$maintainer/" packaging/deb/control.in >"$root/DEBIAN/control"
 install -m 755 packaging/deb/postrm "$root/DEBIAN/postrm"
 
-# gzip by default: every dpkg reads it and it takes seconds, where xz takes minutes on a busy
-# machine for a package about a quarter smaller (DEB_COMPRESSION=xz for a release).
+# zstd by default (decision 51): 1.4 s for 84 MB, where gzip took 37 s for 94 MB and xz takes
+# minutes. dpkg reads it from Debian 12 and Ubuntu 18.04 on; the package needs Debian 12's
+# python3-torch anyway. DEB_COMPRESSION=gzip for an older dpkg, xz for the smallest file.
 rm -f "$deb"
-dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-gzip}" --build "$root" "$deb" >/dev/null
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-zstd}" --build "$root" "$deb" >/dev/null
 echo "package-deb: $(du -h "$deb" | cut -f1) ($(( installed_size / 1024 )) MiB installed), depends on: $depends"
 echo "$deb" >&3
