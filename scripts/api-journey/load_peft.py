@@ -13,7 +13,7 @@ import os
 
 import torch
 from peft import PeftModel
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoModelForCausalLM, AutoTokenizer, DynamicCache
 
 PROMPT = "Rewrite in your own voice: The meeting moved to Thursday, so the report is due a day later."
 
@@ -42,12 +42,16 @@ def main() -> None:
         with model.disable_adapter():
             plain = model(ids).logits[0, -1]
         # Greedy, step by step: transformers 4.47's generate() imports FSDP, which torch 1.13 cannot
-        # on Python 3.11 (the pinned reference set, scripts/reference-python.sh).
-        out = ids
+        # on Python 3.11 (the pinned reference set, scripts/reference-python.sh). Each step reads
+        # only its new token, the earlier ones from the cache: 24 steps took 11.6 s of one core
+        # when each read the whole text again.
+        out, step, cache = ids, ids, DynamicCache()
         for _ in range(24):
-            token = model(out).logits[0, -1].argmax().view(1, 1)
-            out = torch.cat([out, token], dim=1)
-            if token.item() == tokenizer.eos_token_id:
+            result = model(step, past_key_values=cache, use_cache=True)
+            cache = result.past_key_values
+            step = result.logits[0, -1].argmax().view(1, 1)
+            out = torch.cat([out, step], dim=1)
+            if step.item() == tokenizer.eos_token_id:
                 break
     report = {
         "baseModel": config.get("base_model_name_or_path"),
