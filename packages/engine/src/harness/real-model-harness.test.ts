@@ -105,7 +105,7 @@ describe.skipIf(SKIP_REAL_MODEL || SKIP_EMBEDDING_MODEL)('a Voice on the real mo
       writers: ['melville'],
       paragraphs: 8,
       embeddingModel: EMBEDDING_MODEL,
-      threads: 2,
+      threads: REAL_MODEL_THREADS,
     });
     console.log(formatHarness(report).join('\n'));
     await engine.wake('voice', voice().adapterPath);
