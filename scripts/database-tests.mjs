@@ -11,10 +11,11 @@ const TEST_DATABASE = path.join('test', 'test-database.ts');
 
 /**
  * Tests that open a database only to stand the app up, whose subject is elsewhere: the request
- * layer (body limits and pacing, CSRF, headers, request ids). Their answers do not depend on the
+ * layer (body limits and pacing, CSRF, headers, request ids), the inference process (its
+ * environment, its socket, its log) and the web app's files. Their answers do not depend on the
  * database engine; they run once, on PGlite.
  */
-const SUBJECT_ELSEWHERE = ['app.test.ts', 'plugins/'];
+const SUBJECT_ELSEWHERE = ['app.test.ts', 'plugins/', 'inference/', 'web-app/'];
 
 /**
  * Route tests (under routes/) are HTTP's: status codes, schemas, cookies, who may call what. The

@@ -17,7 +17,13 @@ describe('the server tests that run on PostgreSQL too', () => {
     for (const none of ['src/config.test.ts', 'src/policies/admin-policy.test.ts', 'src/plugins/body-pace.test.ts']) {
       expect(onPostgres).not.toContain(none);
     }
-    for (const http of ['src/routes/fuzz.test.ts', 'src/plugins/http-limits.test.ts', 'src/app.test.ts']) {
+    const elsewhere = ['src/inference/supervisor.test.ts', 'src/web-app/serve-web-app.test.ts'];
+    for (const http of [
+      'src/routes/fuzz.test.ts',
+      'src/plugins/http-limits.test.ts',
+      'src/app.test.ts',
+      ...elsewhere,
+    ]) {
       expect(onPostgres).not.toContain(http);
     }
     // A route test is HTTP's: what it reaches in the database is a service test's subject, on both.
