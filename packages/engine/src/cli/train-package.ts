@@ -6,13 +6,11 @@ import { baseModelIdentity, type ResolvedBaseModel } from '../base-model/base-mo
 import { ENGINE_DIR } from '../package-dir.js';
 import type { TrainedVoice } from '../voice/train-voice.js';
 import { buildVoicePackage, manifestBase, voicePackageManifest } from '../voice/voice-package.js';
+import { TRAINED_PACKAGE } from './usage.js';
 
 /** The engine's version, from its package.json (cli/ may not import the index's ENGINE_VERSION). */
 const engineVersion = (): string =>
   (JSON.parse(readFileSync(path.join(ENGINE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
-
-/** The package's file name in train's --out folder. */
-export const TRAINED_PACKAGE = 'voice.zip';
 
 /** Writes the trained Voice's package into `outDir`, as the server's download writes one; answers its path. */
 export async function writeTrainedPackage(
