@@ -54,52 +54,57 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: [
-    {
-      // A real SMTP server the service sends e-mail through; the tests read what it received.
-      command: 'npx tsx e2e/mail-sink.ts',
-      cwd: repoRoot,
-      url: `http://127.0.0.1:${mailPort}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: { E2E_SMTP_PORT: String(smtpPort), E2E_MAIL_PORT: String(mailPort) },
-    },
-    {
-      // The first super admin is made the way an operator makes it, before the server starts.
-      command:
-        [E2E_ADMIN, E2E_CONSOLE_ADMIN, E2E_SCREENS_ADMIN]
-          .map(
-            (admin, i) =>
-              `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
-              `--email ${admin.email} --username ${admin.username}`,
-          )
-          .join(' && ') + ' && exec node apps/server/dist/main.js',
-      cwd: repoRoot,
-      url: `http://127.0.0.1:${port}/api/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        OWNVOICE_DATA_DIR: dataDir,
-        OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
-        // Hermetic: never download a model in tests.
-        OWNVOICE_BASE_MODEL: 'tiny',
-        // Two epochs and four evaluation paragraphs, not the tiny preset's eight and 28: these tests
-        // follow a training through the product; how well it trains is the engine's harness's test.
-        OWNVOICE_TRAINING_EPOCHS: '2',
-        OWNVOICE_EVALUATION_PARAGRAPHS: '4',
-        E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
-        E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
-        E2E_ADMIN_PASSWORD_2: E2E_SCREENS_ADMIN.password,
-        LOG_LEVEL: 'warn',
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        MAIL_FROM: 'OwnVoice <no-reply@ownvoice.test>',
-      },
-    },
-  ],
+  // The mail sink and the service every spec shares. The real model's spec starts a server of its
+  // own (second-server.ts) and reads no mail: run alone (scripts/test.sh) it sets
+  // E2E_SKIP_SHARED_SERVERS, since starting these took 20 s of CPU for nothing.
+  webServer: process.env.E2E_SKIP_SHARED_SERVERS
+    ? []
+    : [
+        {
+          // A real SMTP server the service sends e-mail through; the tests read what it received.
+          command: 'npx tsx e2e/mail-sink.ts',
+          cwd: repoRoot,
+          url: `http://127.0.0.1:${mailPort}/health`,
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          env: { E2E_SMTP_PORT: String(smtpPort), E2E_MAIL_PORT: String(mailPort) },
+        },
+        {
+          // The first super admin is made the way an operator makes it, before the server starts.
+          command:
+            [E2E_ADMIN, E2E_CONSOLE_ADMIN, E2E_SCREENS_ADMIN]
+              .map(
+                (admin, i) =>
+                  `printf "%s\\n" "$E2E_ADMIN_PASSWORD_${i}" | node apps/server/dist/admin.js create-super-admin ` +
+                  `--email ${admin.email} --username ${admin.username}`,
+              )
+              .join(' && ') + ' && exec node apps/server/dist/main.js',
+          cwd: repoRoot,
+          url: `http://127.0.0.1:${port}/api/health`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          env: {
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            OWNVOICE_DATA_DIR: dataDir,
+            OWNVOICE_AUTH_RATE_LIMIT_IP: '1000',
+            // Hermetic: never download a model in tests.
+            OWNVOICE_BASE_MODEL: 'tiny',
+            // Two epochs and four evaluation paragraphs, not the tiny preset's eight and 28: these tests
+            // follow a training through the product; how well it trains is the engine's harness's test.
+            OWNVOICE_TRAINING_EPOCHS: '2',
+            OWNVOICE_EVALUATION_PARAGRAPHS: '4',
+            E2E_ADMIN_PASSWORD_0: E2E_ADMIN.password,
+            E2E_ADMIN_PASSWORD_1: E2E_CONSOLE_ADMIN.password,
+            E2E_ADMIN_PASSWORD_2: E2E_SCREENS_ADMIN.password,
+            LOG_LEVEL: 'warn',
+            SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+            MAIL_FROM: 'OwnVoice <no-reply@ownvoice.test>',
+          },
+        },
+      ],
 });

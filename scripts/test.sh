@@ -160,7 +160,7 @@ fuzz() { built && timed "the public API against its OpenAPI document (Schemathes
 # PyTorch): on two threads beside the other browser tests the journey took 34 minutes instead of
 # 7, and held them back to 27 minutes from 11. On one it took 12, and they 15.
 real_model() {
-  built && OWNVOICE_THREADS=1 OMP_NUM_THREADS=1 timed "end-to-end test of the real model (chromium)" \
+  built && OWNVOICE_THREADS=1 OMP_NUM_THREADS=1 E2E_SKIP_SHARED_SERVERS=1 timed "end-to-end test of the real model (chromium)" \
     playwright_run real-model "$((${E2E_PORT:-8080} + 200))" --grep "$REAL_MODEL_SPEC"
 }
 
