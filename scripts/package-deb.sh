@@ -51,14 +51,15 @@ echo "package-deb: building OwnVoice $version for $arch in $stage"
 (cd apps/server && node scripts/build.mjs --out-dir "$app/apps/server/dist")
 (cd apps/inference && node scripts/build.mjs --out-dir "$app/apps/inference/dist")
 
-# Production modules of the four run-time workspaces, from the lockfile, without install
-# scripts (node-llama-cpp's would try to compile llama.cpp; its prebuilt binaries are packages).
-for manifest in package.json package-lock.json packages/shared/package.json packages/engine/package.json \
+# Production modules of the four run-time workspaces, laid out as the lockfile places them, from
+# this checkout's node_modules as its npm ci installed them (production-modules.mjs), not
+# installed a second time; without npm's .bin links and hidden lockfile, which nothing run from
+# the package uses. Then only this machine's native builds are kept (prune-native.mjs).
+for manifest in package.json packages/shared/package.json packages/engine/package.json \
   apps/server/package.json apps/inference/package.json apps/web/package.json; do
   install -D -m 644 "$manifest" "$app/$manifest"
 done
-(cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
-  --workspace packages/shared --workspace packages/engine --workspace apps/server --workspace apps/inference)
+node packaging/deb/production-modules.mjs "$repo" "$app" packages/shared packages/engine apps/server apps/inference
 node packaging/deb/prune-native.mjs "$app/node_modules"
 
 # What the server loads at run time: its bundle and migrations, and the engine's and shared
@@ -74,7 +75,6 @@ for dir in packages/engine/bin packages/engine/src packages/engine/python packag
     -exec install -D -m 644 {} "$app/$dir/{}" \;)
 done
 chmod 755 "$app"/packages/engine/bin/*.mjs
-rm -f "$app/package-lock.json"
 echo "$version" >"$app/VERSION"
 
 install -D -m 755 "$node_bin" "$app/bin/node"
